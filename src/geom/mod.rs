@@ -1,0 +1,103 @@
+//! Table geometry in centimetres.
+//!
+//! The rulebook measures everything in centimetres on the table top (catalogue §1.5), so every
+//! coordinate here is a [`Cm`]-valued [`Point`] with `x` running along the table's width and `y`
+//! along its depth, origin at the first side's left rear corner. This module owns points, polygons,
+//! polylines and (from the engine issues on) bases, footprints, distances, arcs and cones.
+//!
+//! Layering: `geom` is the bottom of the pure core. It imports nothing from the rest of the crate
+//! and must not import egui, eframe, rusqlite, `std::fs`, a clock or a thread RNG (checked by
+//! `tests/layering.rs`).
+
+use serde::{Deserialize, Serialize};
+
+/// A table measure in centimetres; the rulebook's own unit.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Cm(pub f64);
+
+/// A point on the table, in centimetres.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Point {
+    pub const fn new(x: f64, y: f64) -> Self {
+        Self { x, y }
+    }
+
+    /// Straight-line distance to another point.
+    pub fn distance(self, other: Point) -> Cm {
+        Cm(((self.x - other.x).powi(2) + (self.y - other.y).powi(2)).sqrt())
+    }
+}
+
+/// Shoelace area of a closed ring (absolute value), in square centimetres.
+pub fn ring_area(ring: &[Point]) -> f64 {
+    if ring.len() < 3 {
+        return 0.0;
+    }
+    let mut twice = 0.0;
+    for (i, a) in ring.iter().enumerate() {
+        let b = ring[(i + 1) % ring.len()];
+        twice += a.x * b.y - b.x * a.y;
+    }
+    (twice / 2.0).abs()
+}
+
+/// Even-odd point-in-polygon test for a closed ring.
+pub fn ring_contains(ring: &[Point], p: Point) -> bool {
+    let n = ring.len();
+    if n < 3 {
+        return false;
+    }
+    let mut inside = false;
+    let mut j = n - 1;
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[j]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+            inside = !inside;
+        }
+        j = i;
+    }
+    inside
+}
+
+/// Length of an open polyline.
+pub fn polyline_length(line: &[Point]) -> Cm {
+    Cm(line.windows(2).map(|w| w[0].distance(w[1]).0).sum())
+}
+
+/// An axis-aligned rectangle given by two corners; used for tables and zones.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Rect {
+    pub min: Point,
+    pub max: Point,
+}
+
+impl Rect {
+    pub fn contains(&self, p: Point) -> bool {
+        p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_area_and_containment() {
+        let sq = [
+            Point::new(0.0, 0.0),
+            Point::new(10.0, 0.0),
+            Point::new(10.0, 10.0),
+            Point::new(0.0, 10.0),
+        ];
+        assert_eq!(ring_area(&sq), 100.0);
+        assert!(ring_contains(&sq, Point::new(5.0, 5.0)));
+        assert!(!ring_contains(&sq, Point::new(15.0, 5.0)));
+        assert_eq!(polyline_length(&sq[..3]).0, 20.0);
+    }
+}
