@@ -118,8 +118,8 @@ fn every_module_opens_with_its_essay() {
         "geom", "model", "rules", "campaign", "store", "export", "app", "ui", "cli",
     ] {
         let path = root.join(module).join("mod.rs");
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(
             text.trim_start().starts_with("//!"),
             "{} must open with a //! essay",

@@ -7,13 +7,21 @@ use powderhorn::model::points::{breakpoint, hq_points, side_points, unit_points}
 use powderhorn::model::validate::*;
 use powderhorn::model::*;
 
-fn row(id: &str, arm: Arm, points: Option<u32>, limit: Option<(Option<u32>, Option<u32>)>) -> TroopType {
+fn row(
+    id: &str,
+    arm: Arm,
+    points: Option<u32>,
+    limit: Option<(Option<u32>, Option<u32>)>,
+) -> TroopType {
     TroopType {
         id: TroopTypeId::new(id),
         name: id.replace('-', " "),
         arm,
         movement: Move::Cm(10),
-        attack: Some(Attack::Ranged { dice: 1, range_cm: 10 }),
+        attack: Some(Attack::Ranged {
+            dice: 1,
+            range_cm: 10,
+        }),
         hits: 3,
         save: None,
         points,
@@ -27,12 +35,21 @@ fn row(id: &str, arm: Arm, points: Option<u32>, limit: Option<(Option<u32>, Opti
     }
 }
 
-fn cmd(level: CommandLevel, quality: Quality, command: u8, points: u32, limit: HqLimit) -> CommandType {
+fn cmd(
+    level: CommandLevel,
+    quality: Quality,
+    command: u8,
+    points: u32,
+    limit: HqLimit,
+) -> CommandType {
     CommandType {
         level,
         quality,
         command,
-        movement: Move::Command { dismounted: 10, mounted: 30 },
+        movement: Move::Command {
+            dismounted: 10,
+            mounted: 30,
+        },
         presence_dice: 1,
         hits: 6,
         save: Save::new(6).ok(),
@@ -54,9 +71,15 @@ fn test_list() -> ArmyList {
     let mut lancers = row("uhlans", Arm::Cavalry, Some(60), Some((None, Some(2))));
     lancers.notes = vec![11];
     let mut early = row("line-05-07", Arm::Infantry, Some(75), Some((Some(4), None)));
-    early.years = Some(Years { from: 1805, to: Some(1807) });
+    early.years = Some(Years {
+        from: 1805,
+        to: Some(1807),
+    });
     let mut horse_gun = row("gun", Arm::Artillery, Some(75), Some((Some(1), Some(2))));
-    horse_gun.movement = Move::Gun { manhandle: 5, prolonge: 10 };
+    horse_gun.movement = Move::Gun {
+        manhandle: 5,
+        prolonge: 10,
+    };
     ArmyList {
         id: ListId::new("test-list"),
         name: "Test List".into(),
@@ -69,12 +92,24 @@ fn test_list() -> ArmyList {
         first_fire_bonus: true,
         ranges_scale: true,
         hq_ranges: vec![
-            HqRange { level: CommandLevel::Brigade, min_inf: 4, max_inf: 6 },
-            HqRange { level: CommandLevel::Division, min_inf: 8, max_inf: 12 },
+            HqRange {
+                level: CommandLevel::Brigade,
+                min_inf: 4,
+                max_inf: 6,
+            },
+            HqRange {
+                level: CommandLevel::Division,
+                min_inf: 8,
+                max_inf: 12,
+            },
         ],
         caps: ListCaps {
             exceptional_per_level: Some(1),
-            elite: vec![EliteCap { arm: Arm::Infantry, per_points: 3000, unless_all_elite: true }],
+            elite: vec![EliteCap {
+                arm: Arm::Infantry,
+                per_points: 3000,
+                unless_all_elite: true,
+            }],
             grade_costs: None,
             lancer_units_max: None,
             hq_per_stands: None,
@@ -88,13 +123,42 @@ fn test_list() -> ArmyList {
             row("hussars", Arm::Cavalry, Some(60), Some((None, Some(1)))),
             lancers,
             horse_gun,
-            row("engineers", Arm::Engineers, Some(125), Some((None, Some(1)))),
+            row(
+                "engineers",
+                Arm::Engineers,
+                Some(125),
+                Some((None, Some(1))),
+            ),
         ],
         command_types: vec![
-            cmd(CommandLevel::Brigade, Quality::Uninspiring, 6, 30, HqLimit::Nation),
-            cmd(CommandLevel::Brigade, Quality::Average, 7, 55, HqLimit::Nation),
-            cmd(CommandLevel::Brigade, Quality::Exceptional, 8, 90, HqLimit::Nation),
-            cmd(CommandLevel::Division, Quality::Average, 8, 60, HqLimit::Nation),
+            cmd(
+                CommandLevel::Brigade,
+                Quality::Uninspiring,
+                6,
+                30,
+                HqLimit::Nation,
+            ),
+            cmd(
+                CommandLevel::Brigade,
+                Quality::Average,
+                7,
+                55,
+                HqLimit::Nation,
+            ),
+            cmd(
+                CommandLevel::Brigade,
+                Quality::Exceptional,
+                8,
+                90,
+                HqLimit::Nation,
+            ),
+            cmd(
+                CommandLevel::Division,
+                Quality::Average,
+                8,
+                60,
+                HqLimit::Nation,
+            ),
             cmd(CommandLevel::Army, Quality::Average, 10, 125, HqLimit::One),
         ],
         special_rules: vec![SpecialRule {
@@ -149,7 +213,13 @@ fn legal_side() -> Side {
         name: "Blue".into(),
         army_list: ListId::new("test-list"),
         colour: [0, 0, 200],
-        hqs: vec![hq(1, "1st Brigade", None, CommandLevel::Brigade, Quality::Average)],
+        hqs: vec![hq(
+            1,
+            "1st Brigade",
+            None,
+            CommandLevel::Brigade,
+            Quality::Average,
+        )],
         units: vec![
             unit(1, "line", 5, 1),
             unit(2, "line", 5, 1),
@@ -200,7 +270,11 @@ fn army_01_unit_costs_stands_times_row_points_and_hq_costs_its_chart_row() {
     let list = test_list();
     let side = legal_side();
     assert_eq!(unit_points(&side.units[0], &list), 5 * 55);
-    assert_eq!(unit_points(&side.units[5], &list), 75, "limber is free (ARMY-10 c)");
+    assert_eq!(
+        unit_points(&side.units[5], &list),
+        75,
+        "limber is free (ARMY-10 c)"
+    );
     assert_eq!(hq_points(&side.hqs[0], &list), 55);
     let p = side_points(&side, &list);
     assert_eq!(p.units, 4 * 275 + 240 + 75);
@@ -234,10 +308,18 @@ fn army_03_stand_counts_by_arm() {
     side.units[4].stands = 7; // cavalry 3–6
     side.units[5].stands = 2; // artillery exactly 1
     let v = check(&scenario(3000, side));
-    let subjects: Vec<_> = v.iter().filter(|x| x.rule == "ARMY-03").map(|x| x.subject).collect();
+    let subjects: Vec<_> = v
+        .iter()
+        .filter(|x| x.rule == "ARMY-03")
+        .map(|x| x.subject)
+        .collect();
     assert_eq!(
         subjects,
-        vec![Subject::Unit(0, UnitId(1)), Subject::Unit(0, UnitId(5)), Subject::Unit(0, UnitId(6))]
+        vec![
+            Subject::Unit(0, UnitId(1)),
+            Subject::Unit(0, UnitId(5)),
+            Subject::Unit(0, UnitId(6))
+        ]
     );
 }
 
@@ -246,7 +328,11 @@ fn army_04_collective_infantry_minimum_per_full_1500() {
     let mut side = legal_side();
     side.units.remove(0);
     let v = check(&scenario(1500, side.clone()));
-    assert!(v.iter().any(|x| x.rule == "ARMY-04" && x.message.contains("at least 4 infantry units")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-04" && x.message.contains("at least 4 infantry units")),
+        "{v:?}"
+    );
     // Below 1,500 points there is no minimum (k = 0).
     let v = check(&scenario(1400, side));
     assert!(!rules_of(&v).contains(&"ARMY-04"), "{v:?}");
@@ -261,7 +347,9 @@ fn army_04_minimums_draw_on_any_row_of_the_arm() {
     side.units[1].grade = Grade::Poor;
     let v = check(&scenario(3000, side));
     // 4 infantry of three rows; k = 2 at 3,000 so 8 are needed: the count is collective.
-    assert!(v.iter().any(|x| x.rule == "ARMY-04" && x.message.contains("at least 8 infantry units")));
+    assert!(v
+        .iter()
+        .any(|x| x.rule == "ARMY-04" && x.message.contains("at least 8 infantry units")));
     assert!(v.iter().any(|x| x.message.contains("it has 4")), "{v:?}");
 }
 
@@ -270,16 +358,28 @@ fn army_04_row_maximum_per_row_scaled_by_full_1500() {
     let mut side = legal_side();
     side.units.push(unit(7, "hussars", 4, 1));
     let v = check(&scenario(1500, side.clone()));
-    assert!(v.iter().any(|x| x.rule == "ARMY-04" && x.message.contains("2 units of 'hussars'")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-04" && x.message.contains("2 units of 'hussars'")),
+        "{v:?}"
+    );
     // at 3,000 points max 1 becomes 2 — but then the infantry minimum needs 8.
     let v = check(&scenario(3000, side));
-    assert!(!v.iter().any(|x| x.rule == "ARMY-04" && x.message.contains("hussars")), "{v:?}");
+    assert!(
+        !v.iter()
+            .any(|x| x.rule == "ARMY-04" && x.message.contains("hussars")),
+        "{v:?}"
+    );
     // Artillery max counts stands: 3 gun stands > 2 at 1,500 points.
     let mut side = legal_side();
     side.units.push(unit(7, "gun", 1, 1));
     side.units.push(unit(8, "gun", 1, 1));
     let v = check(&scenario(1500, side));
-    assert!(v.iter().any(|x| x.rule == "ARMY-04" && x.message.contains("3 stands of 'gun'")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-04" && x.message.contains("3 stands of 'gun'")),
+        "{v:?}"
+    );
 }
 
 #[test]
@@ -297,36 +397,74 @@ fn army_05_infantry_compulsory_but_all_cavalry_uses_infantry_limits() {
     side.units.truncate(3);
     side.units.push(unit(9, "gun", 1, 1));
     let v = check(&scenario(1500, side));
-    assert!(v.iter().any(|x| x.rule == "ARMY-05" && x.message.contains("at least 4")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-05" && x.message.contains("at least 4")),
+        "{v:?}"
+    );
     // Only guns: infantry compulsory.
     let mut side = legal_side();
     side.units = vec![unit(1, "gun", 1, 1)];
     let v = check(&scenario(1500, side));
-    assert!(v.iter().any(|x| x.rule == "ARMY-05" && x.message.contains("compulsory")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-05" && x.message.contains("compulsory")),
+        "{v:?}"
+    );
 }
 
 #[test]
 fn army_06_nation_range_brigade_hqs_and_single_army_hq() {
     // 4 infantry, brigade range 4–6: exactly one brigade HQ allowed.
     let mut side = legal_side();
-    side.hqs.push(hq(2, "2nd Brigade", Some(1), CommandLevel::Brigade, Quality::Average));
+    side.hqs.push(hq(
+        2,
+        "2nd Brigade",
+        Some(1),
+        CommandLevel::Brigade,
+        Quality::Average,
+    ));
     // Make a division the CO so the two brigades have a valid parent.
-    side.hqs[0] = hq(1, "Division", None, CommandLevel::Division, Quality::Average);
-    side.hqs.push(hq(3, "3rd Brigade", Some(1), CommandLevel::Brigade, Quality::Average));
+    side.hqs[0] = hq(
+        1,
+        "Division",
+        None,
+        CommandLevel::Division,
+        Quality::Average,
+    );
+    side.hqs.push(hq(
+        3,
+        "3rd Brigade",
+        Some(1),
+        CommandLevel::Brigade,
+        Quality::Average,
+    ));
     for u in side.units.iter_mut() {
         u.hq = HqId(2);
     }
     let v = check(&scenario(3000, side));
     assert!(
-        v.iter().any(|x| x.rule == "ARMY-06" && x.message.contains("2 Brigade HQs for 4 infantry units")),
+        v.iter().any(
+            |x| x.rule == "ARMY-06" && x.message.contains("2 Brigade HQs for 4 infantry units")
+        ),
         "{v:?}"
     );
     // Two Army HQs.
     let mut side = legal_side();
     side.hqs[0] = hq(1, "Army", None, CommandLevel::Army, Quality::Average);
-    side.hqs.push(hq(2, "Second army", Some(1), CommandLevel::Army, Quality::Average));
+    side.hqs.push(hq(
+        2,
+        "Second army",
+        Some(1),
+        CommandLevel::Army,
+        Quality::Average,
+    ));
     let v = check(&scenario(1500, side));
-    assert!(v.iter().any(|x| x.rule == "ARMY-06" && x.message.contains("only one per game")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-06" && x.message.contains("only one per game")),
+        "{v:?}"
+    );
 }
 
 #[test]
@@ -335,16 +473,36 @@ fn army_06_per_infantry_ratio_uses_ceiling() {
     assert_eq!(per_infantry_allowance(3, 3), 1);
     assert_eq!(per_infantry_allowance(0, 3), 0);
     let mut list = test_list();
-    for c in list.command_types.iter_mut().filter(|c| c.level == CommandLevel::Brigade) {
+    for c in list
+        .command_types
+        .iter_mut()
+        .filter(|c| c.level == CommandLevel::Brigade)
+    {
         c.limit = HqLimit::PerInfantry { units: 3 };
     }
     let mut side = legal_side();
-    side.hqs[0] = hq(1, "Division", None, CommandLevel::Division, Quality::Average);
+    side.hqs[0] = hq(
+        1,
+        "Division",
+        None,
+        CommandLevel::Division,
+        Quality::Average,
+    );
     for i in 2..=4 {
-        side.hqs.push(hq(i, "Brigade", Some(1), CommandLevel::Brigade, Quality::Average));
+        side.hqs.push(hq(
+            i,
+            "Brigade",
+            Some(1),
+            CommandLevel::Brigade,
+            Quality::Average,
+        ));
     }
     let v = validate_scenario(&scenario(3000, side), &[list]);
-    assert!(v.iter().any(|x| x.rule == "ARMY-06" && x.message.contains("1 per 3 allows 2")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-06" && x.message.contains("1 per 3 allows 2")),
+        "{v:?}"
+    );
 }
 
 #[test]
@@ -358,37 +516,97 @@ fn army_06_nation_range_arithmetic() {
 #[test]
 fn army_07_exceptional_cap_and_a_command_needs_a_command_unit() {
     let mut side = legal_side();
-    side.hqs[0] = hq(1, "Division", None, CommandLevel::Division, Quality::Average);
-    side.hqs.push(hq(2, "A", Some(1), CommandLevel::Brigade, Quality::Exceptional));
-    side.hqs.push(hq(3, "B", Some(1), CommandLevel::Brigade, Quality::Exceptional));
+    side.hqs[0] = hq(
+        1,
+        "Division",
+        None,
+        CommandLevel::Division,
+        Quality::Average,
+    );
+    side.hqs.push(hq(
+        2,
+        "A",
+        Some(1),
+        CommandLevel::Brigade,
+        Quality::Exceptional,
+    ));
+    side.hqs.push(hq(
+        3,
+        "B",
+        Some(1),
+        CommandLevel::Brigade,
+        Quality::Exceptional,
+    ));
     let v = check(&scenario(6000, side));
-    assert!(v.iter().any(|x| x.rule == "ARMY-07" && x.message.contains("2 Exceptional Brigade HQs")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-07" && x.message.contains("2 Exceptional Brigade HQs")),
+        "{v:?}"
+    );
     let mut side = legal_side();
     side.hqs.clear();
     let v = check(&scenario(1500, side));
-    assert!(v.iter().any(|x| x.rule == "ARMY-07" && x.message.contains("no command unit")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-07" && x.message.contains("no command unit")),
+        "{v:?}"
+    );
 }
 
 #[test]
 fn army_08_chain_of_command_parents_levels_and_loops() {
     let mut side = legal_side();
     side.units[0].hq = HqId(99);
-    side.hqs.push(hq(2, "Up", Some(1), CommandLevel::Division, Quality::Average));
-    side.hqs.push(hq(3, "Loop A", Some(4), CommandLevel::Brigade, Quality::Average));
-    side.hqs.push(hq(4, "Loop B", Some(3), CommandLevel::Brigade, Quality::Average));
+    side.hqs.push(hq(
+        2,
+        "Up",
+        Some(1),
+        CommandLevel::Division,
+        Quality::Average,
+    ));
+    side.hqs.push(hq(
+        3,
+        "Loop A",
+        Some(4),
+        CommandLevel::Brigade,
+        Quality::Average,
+    ));
+    side.hqs.push(hq(
+        4,
+        "Loop B",
+        Some(3),
+        CommandLevel::Brigade,
+        Quality::Average,
+    ));
     let v = check(&scenario(6000, side));
     let army08: Vec<_> = v.iter().filter(|x| x.rule == "ARMY-08").collect();
-    assert!(army08.iter().any(|x| x.subject == Subject::Unit(0, UnitId(1))));
-    assert!(army08.iter().any(|x| x.subject == Subject::Hq(0, HqId(2)) && x.message.contains("not a higher level")));
-    assert!(army08.iter().any(|x| x.subject == Subject::Hq(0, HqId(3)) && x.message.contains("loop")));
+    assert!(army08
+        .iter()
+        .any(|x| x.subject == Subject::Unit(0, UnitId(1))));
+    assert!(army08
+        .iter()
+        .any(|x| x.subject == Subject::Hq(0, HqId(2)) && x.message.contains("not a higher level")));
+    assert!(army08
+        .iter()
+        .any(|x| x.subject == Subject::Hq(0, HqId(3)) && x.message.contains("loop")));
 }
 
 #[test]
 fn cmd_27_one_commanding_officer() {
     let mut side = legal_side();
-    side.hqs.push(hq(2, "Rival", None, CommandLevel::Brigade, Quality::Average));
+    side.hqs.push(hq(
+        2,
+        "Rival",
+        None,
+        CommandLevel::Brigade,
+        Quality::Average,
+    ));
     let v = check(&scenario(3000, side));
-    assert!(v.iter().any(|x| x.rule == "CMD-27" && x.subject == Subject::Hq(0, HqId(2))), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "CMD-27" && x.subject == Subject::Hq(0, HqId(2))),
+        "{v:?}"
+    );
 }
 
 #[test]
@@ -414,10 +632,17 @@ fn army_09_elite_cap_grades_fixed_by_row_and_acw_bought_grades() {
     let mut side = legal_side();
     side.units[0].grade = Grade::Elite;
     let v = check(&scenario(1500, side));
-    assert!(v.iter().any(|x| x.rule == "ARMY-09" && x.message.contains("may not be made elite")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-09" && x.message.contains("may not be made elite")),
+        "{v:?}"
+    );
     // ACW-style bought grades: +5 per stand and allowed on a grade_optional row.
     let mut list = test_list();
-    list.caps.grade_costs = Some(GradeCosts { elite_per_stand: 5, poor_per_stand: -5 });
+    list.caps.grade_costs = Some(GradeCosts {
+        elite_per_stand: 5,
+        poor_per_stand: -5,
+    });
     list.troop_types[0].grade_optional = true;
     let mut side = legal_side();
     side.units[0].grade = Grade::Elite;
@@ -444,7 +669,11 @@ fn army_10_profile_rows_are_not_bought() {
     let mut side = legal_side();
     side.units[0].troop_type = TroopTypeId::new("skirmishers");
     let v = check(&scenario(1500, side));
-    assert!(v.iter().any(|x| x.rule == "ARMY-10" && x.message.contains("skirmisher profile")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-10" && x.message.contains("skirmisher profile")),
+        "{v:?}"
+    );
 }
 
 #[test]
@@ -454,7 +683,10 @@ fn army_11_horse_artillery_surcharge_and_engineer_stand_cost() {
         no: 6,
         title: "Smoothbore artillery".into(),
         gist: String::new(),
-        effects: vec![RuleEffect::HorseArtillery { surcharge: 10, limber_cm: 30 }],
+        effects: vec![RuleEffect::HorseArtillery {
+            surcharge: 10,
+            limber_cm: 30,
+        }],
     });
     let mut gun = unit(6, "gun", 1, 1);
     gun.horse_artillery = true;
@@ -468,7 +700,11 @@ fn army_11_horse_artillery_surcharge_and_engineer_stand_cost() {
     side.units[5].engineer_attached = true;
     let v = check(&scenario(3000, side));
     assert!(v.iter().any(|x| x.rule == "ARMY-11"), "{v:?}");
-    assert!(v.iter().any(|x| x.rule == "ARMY-03" && x.message.contains("engineer")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-03" && x.message.contains("engineer")),
+        "{v:?}"
+    );
 }
 
 #[test]
@@ -478,7 +714,11 @@ fn army_12_rows_only_inside_their_years() {
     let mut s = scenario(1500, side);
     s.year = Some(1809);
     let v = check(&s);
-    assert!(v.iter().any(|x| x.rule == "ARMY-12" && x.message.contains("1809")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-12" && x.message.contains("1809")),
+        "{v:?}"
+    );
     s.year = Some(1806);
     assert!(!check(&s).iter().any(|x| x.rule == "ARMY-12"));
 }
@@ -502,9 +742,13 @@ fn data_references_to_missing_list_troop_type_and_chart_row() {
     let mut s = scenario(1500, side);
     s.sides[1].army_list = ListId::new("no-such-list");
     let v = check(&s);
-    assert!(v.iter().any(|x| x.rule == "DATA-02" && x.message.contains("'grenz-infantry'")));
+    assert!(v
+        .iter()
+        .any(|x| x.rule == "DATA-02" && x.message.contains("'grenz-infantry'")));
     assert!(v.iter().any(|x| x.rule == "DATA-03"));
-    assert!(v.iter().any(|x| x.rule == "DATA-01" && x.message.contains("no-such-list")));
+    assert!(v
+        .iter()
+        .any(|x| x.rule == "DATA-01" && x.message.contains("no-such-list")));
 }
 
 #[test]
@@ -513,7 +757,13 @@ fn validation_reports_every_violation_not_just_the_first() {
     side.units[0].stands = 1;
     side.units[1].troop_type = TroopTypeId::new("skirmishers");
     side.units.push(unit(7, "hussars", 4, 1));
-    side.hqs.push(hq(2, "Rival", None, CommandLevel::Brigade, Quality::Average));
+    side.hqs.push(hq(
+        2,
+        "Rival",
+        None,
+        CommandLevel::Brigade,
+        Quality::Average,
+    ));
     let rules = rules_of(&check(&scenario(1500, side)));
     for r in ["ARMY-03", "ARMY-10", "ARMY-04", "CMD-27"] {
         assert!(rules.contains(&r), "{r} missing from {rules:?}");
@@ -567,12 +817,21 @@ fn we_15_field_defence_budget_def_02_def_03() {
     s.defense = DefensePosture::Hasty;
     s.defender = Some(0);
     let v = check(&s);
-    assert!(v.iter().any(|x| x.rule == "DEF-02" && x.message.contains("spends 160")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "DEF-02" && x.message.contains("spends 160")),
+        "{v:?}"
+    );
     // 2 Trench + 3 Stakes + 2 Breast Works = 135 → legal on budget; Log Works never in hasty.
-    s.sides[0].field_defenses = defenses(&[(Trench, 2), (Stakes, 3), (BreastWorks, 2), (LogWorks, 0)]);
+    s.sides[0].field_defenses =
+        defenses(&[(Trench, 2), (Stakes, 3), (BreastWorks, 2), (LogWorks, 0)]);
     let v = check(&s);
     assert!(!v.iter().any(|x| x.rule == "DEF-02"), "{v:?}");
-    assert!(v.iter().any(|x| x.rule == "DEF-03" && x.message.contains("Log Works")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "DEF-03" && x.message.contains("Log Works")),
+        "{v:?}"
+    );
 }
 
 #[test]
@@ -580,17 +839,24 @@ fn def_01_only_the_defender_of_an_attack_defence_scenario_buys_defences() {
     let mut side = legal_side();
     side.field_defenses = defenses(&[(DefenseKind::Trench, 1)]);
     let s = scenario(3000, side.clone());
-    assert!(check(&s).iter().any(|x| x.rule == "DEF-02" && x.message.contains("no defence posture")));
+    assert!(check(&s)
+        .iter()
+        .any(|x| x.rule == "DEF-02" && x.message.contains("no defence posture")));
     let mut s = scenario(3000, side);
     s.defense = DefensePosture::Hasty;
     s.defender = Some(1);
-    assert!(check(&s).iter().any(|x| x.rule == "DEF-02" && x.message.contains("not the defender")));
+    assert!(check(&s)
+        .iter()
+        .any(|x| x.rule == "DEF-02" && x.message.contains("not the defender")));
 }
 
 #[test]
 fn we_20_army_build_check_on_the_shipped_french_list() {
     let lists = shipped_lists().expect("shipped lists parse");
-    let french = lists.iter().find(|l| l.id.as_str() == "nap-french").expect("nap-french");
+    let french = lists
+        .iter()
+        .find(|l| l.id.as_str() == "nap-french")
+        .expect("nap-french");
     let by_name = |name: &str| {
         french
             .troop_types
@@ -630,11 +896,19 @@ fn we_20_army_build_check_on_the_shipped_french_list() {
     two_cav.units.push(mk(7, &cav, 4));
     s.sides[0] = two_cav;
     let v = validate_scenario(&s, &lists);
-    assert!(v.iter().any(|x| x.rule == "ARMY-04" && x.message.contains("Light Cavalry (05-12)")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-04" && x.message.contains("Light Cavalry (05-12)")),
+        "{v:?}"
+    );
     // Swapping an infantry unit for cavalry leaves 3 < 4 infantry.
     let mut swap = side;
     swap.units[0] = mk(1, &cav, 4);
     s.sides[0] = swap;
     let v = validate_scenario(&s, &lists);
-    assert!(v.iter().any(|x| x.rule == "ARMY-04" && x.message.contains("at least 4 infantry")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ARMY-04" && x.message.contains("at least 4 infantry")),
+        "{v:?}"
+    );
 }

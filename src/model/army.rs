@@ -739,10 +739,7 @@ impl ListBook {
 
 /// The shipped books, embedded at compile time so the app needs no files beside the binary.
 pub const SHIPPED_BOOKS: [(&str, &str); 5] = [
-    (
-        "acw.json",
-        include_str!("../../assets/armies/acw.json"),
-    ),
+    ("acw.json", include_str!("../../assets/armies/acw.json")),
     (
         "napoleonic.json",
         include_str!("../../assets/armies/napoleonic.json"),

@@ -81,7 +81,11 @@ pub fn side_points(side: &Side, list: &ArmyList) -> SidePoints {
     SidePoints {
         units: side.units.iter().map(|u| unit_points(u, list)).sum(),
         command: side.hqs.iter().map(|h| hq_points(h, list)).sum(),
-        defenses: side.field_defenses.iter().map(|d| i64::from(d.cost())).sum(),
+        defenses: side
+            .field_defenses
+            .iter()
+            .map(|d| i64::from(d.cost()))
+            .sum(),
     }
 }
 
@@ -90,16 +94,4 @@ pub fn side_points(side: &Side, list: &ArmyList) -> SidePoints {
 pub fn breakpoint(side: &Side) -> u32 {
     let n = u32::try_from(side.units.len()).unwrap_or(u32::MAX);
     n.div_ceil(2)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn brk_01_breakpoint_rounds_up() {
-        assert_eq!(7u32.div_ceil(2), 4);
-        assert_eq!(8u32.div_ceil(2), 4);
-        assert_eq!(0u32.div_ceil(2), 0);
-    }
 }

@@ -27,13 +27,17 @@ pub struct SampleError {
 pub fn scenarios() -> Result<Vec<Scenario>, SampleError> {
     SAMPLE_SCENARIOS
         .iter()
-        .map(|(file, text)| serde_json::from_str(text).map_err(|source| SampleError { file, source }))
+        .map(|(file, text)| {
+            serde_json::from_str(text).map_err(|source| SampleError { file, source })
+        })
         .collect()
 }
 
 pub fn campaigns() -> Result<Vec<Campaign>, SampleError> {
     SAMPLE_CAMPAIGNS
         .iter()
-        .map(|(file, text)| serde_json::from_str(text).map_err(|source| SampleError { file, source }))
+        .map(|(file, text)| {
+            serde_json::from_str(text).map_err(|source| SampleError { file, source })
+        })
         .collect()
 }

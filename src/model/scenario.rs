@@ -52,7 +52,12 @@ pub enum Weather {
 }
 
 impl Weather {
-    pub const ALL: [Weather; 4] = [Weather::Normal, Weather::Poor, Weather::Extreme, Weather::Night];
+    pub const ALL: [Weather; 4] = [
+        Weather::Normal,
+        Weather::Poor,
+        Weather::Extreme,
+        Weather::Night,
+    ];
     pub fn label(self) -> &'static str {
         match self {
             Weather::Normal => "Normal",
@@ -74,7 +79,11 @@ pub enum DefensePosture {
 }
 
 impl DefensePosture {
-    pub const ALL: [DefensePosture; 3] = [DefensePosture::None, DefensePosture::Hasty, DefensePosture::Fixed];
+    pub const ALL: [DefensePosture; 3] = [
+        DefensePosture::None,
+        DefensePosture::Hasty,
+        DefensePosture::Fixed,
+    ];
     pub fn label(self) -> &'static str {
         match self {
             DefensePosture::None => "None",
@@ -201,4 +210,64 @@ impl Scenario {
 
 pub fn find_list<'a>(lists: &'a [ArmyList], id: &ListId) -> Option<&'a ArmyList> {
     lists.iter().find(|l| &l.id == id)
+}
+
+/// A scenario file that could not be read as one: where and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScenarioFileError {
+    #[error("{file}:{line}:{column}: {message}")]
+    Syntax {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{file}: scenario format {found} is newer than this Powderhorn reads ({supported}); update Powderhorn")]
+    TooNew {
+        file: String,
+        found: u32,
+        supported: u32,
+    },
+}
+
+/// Parses scenario JSON, naming the file, line, column and field of the first problem.
+///
+/// serde_json reports a missing or mistyped field with its position; the message says which
+/// field ("missing field `points`", "unknown variant `battalionn`, expected one of …").
+pub fn parse_scenario(file: &str, text: &str) -> Result<Scenario, ScenarioFileError> {
+    let syntax = |e: serde_json::Error| ScenarioFileError::Syntax {
+        file: file.to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: strip_position(&e.to_string()),
+    };
+    // Check the format number first, so a newer file gets the right message even when its
+    // new fields would not parse.
+    #[derive(Deserialize)]
+    struct Head {
+        format: Option<u32>,
+    }
+    let head: Head = serde_json::from_str(text).map_err(syntax)?;
+    if let Some(found) = head.format {
+        if found > SCENARIO_FORMAT {
+            return Err(ScenarioFileError::TooNew {
+                file: file.to_string(),
+                found,
+                supported: SCENARIO_FORMAT,
+            });
+        }
+    }
+    serde_json::from_str(text).map_err(syntax)
+}
+
+/// Writes scenario JSON in the documented layout (pretty, two-space indent).
+pub fn scenario_to_json(s: &Scenario) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(s)
+}
+
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
 }

@@ -79,11 +79,7 @@ pub fn nation_range_allowance(infantry: u32, min_inf: u32, max_inf: u32) -> (u32
     } else {
         0
     };
-    let upper = if min_inf == 0 {
-        u32::MAX
-    } else {
-        (infantry / min_inf).max(1)
-    };
+    let upper = infantry.checked_div(min_inf).map_or(u32::MAX, |n| n.max(1));
     (lower, upper)
 }
 
@@ -131,7 +127,12 @@ fn is_native_row(row: &TroopType) -> bool {
 }
 
 /// Validates one side of a scenario against its list.
-pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyList) -> Vec<Violation> {
+pub fn validate_side(
+    scenario: &Scenario,
+    idx: usize,
+    side: &Side,
+    list: &ArmyList,
+) -> Vec<Violation> {
     let mut v = Vec::new();
     let side_subject = Subject::Side(idx);
     let p = scenario.points;
@@ -169,8 +170,10 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
                     u.name,
                     row.name,
                     match row.role {
-                        super::army::RowRole::SkirmishProfile => "it is the brigade-skirmisher profile",
-                        super::army::RowRole::DismountedMode => "it is the dismounted mode of bought cavalry",
+                        super::army::RowRole::SkirmishProfile =>
+                            "it is the brigade-skirmisher profile",
+                        super::army::RowRole::DismountedMode =>
+                            "it is the dismounted mode of bought cavalry",
                         super::army::RowRole::Limber => "limbers come free with each gun",
                         super::army::RowRole::Unit => "it has no points value",
                     }
@@ -258,7 +261,10 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
                 push(
                     "ARMY-03",
                     subj,
-                    format!("unit '{}': list '{}' has no engineer row", u.name, list.name),
+                    format!(
+                        "unit '{}': list '{}' has no engineer row",
+                        u.name, list.name
+                    ),
                 );
             }
         }
@@ -275,7 +281,13 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
     let count = |arm: Arm, pred: &dyn Fn(&TroopType) -> bool| -> u32 {
         rows.iter()
             .filter(|(_, r)| r.arm == arm && pred(r))
-            .map(|(u, _)| if arm.limit_counts_units() { 1 } else { u32::from(u.stands) })
+            .map(|(u, _)| {
+                if arm.limit_counts_units() {
+                    1
+                } else {
+                    u32::from(u.stands)
+                }
+            })
             .sum()
     };
     let infantry_units = count(Arm::Infantry, &|_| true);
@@ -285,7 +297,10 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
         push(
             "ARMY-05",
             side_subject,
-            format!("side '{}' has no infantry: infantry units are compulsory", side.name),
+            format!(
+                "side '{}' has no infantry: infantry units are compulsory",
+                side.name
+            ),
         );
     }
     let available = |r: &TroopType| match (scenario.year, r.years) {
@@ -310,9 +325,17 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
             .unwrap_or(0);
         let need = min * kmin;
         if need > 0 && counted < need {
-            let what = if rule_arm.limit_counts_units() { "units" } else { "stands" };
+            let what = if rule_arm.limit_counts_units() {
+                "units"
+            } else {
+                "stands"
+            };
             push(
-                if all_cavalry && arm == Arm::Cavalry { "ARMY-05" } else { "ARMY-04" },
+                if all_cavalry && arm == Arm::Cavalry {
+                    "ARMY-05"
+                } else {
+                    "ARMY-04"
+                },
                 side_subject,
                 format!(
                     "{} needs at least {need} {} {what} at {p} points; it has {counted}",
@@ -325,10 +348,16 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
     let mut per_row: BTreeMap<&str, (u32, &TroopType)> = BTreeMap::new();
     for (u, r) in &rows {
         let e = per_row.entry(r.id.as_str()).or_insert((0, r));
-        e.0 += if r.arm.limit_counts_units() { 1 } else { u32::from(u.stands) };
+        e.0 += if r.arm.limit_counts_units() {
+            1
+        } else {
+            u32::from(u.stands)
+        };
     }
     for (n, r) in per_row.values() {
-        let Some(max) = r.limit.and_then(|l| l.max) else { continue };
+        let Some(max) = r.limit.and_then(|l| l.max) else {
+            continue;
+        };
         if r.grade == RowGrade::Poor && r.arm == Arm::Infantry {
             continue; // ARMY-09 c: poor infantry has no min/max
         }
@@ -337,7 +366,11 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
         }
         let allowed = max * kmax;
         if *n > allowed {
-            let what = if r.arm.limit_counts_units() { "units" } else { "stands" };
+            let what = if r.arm.limit_counts_units() {
+                "units"
+            } else {
+                "stands"
+            };
             push(
                 "ARMY-04",
                 side_subject,
@@ -352,7 +385,10 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
     // --- ARMY-09 elite caps; COL-13 lancer cap -----------------------------------------------
     for cap in &list.caps.elite {
         let of_arm: Vec<_> = rows.iter().filter(|(_, r)| r.arm == cap.arm).collect();
-        let elite = of_arm.iter().filter(|(u, _)| u.grade == Grade::Elite).count();
+        let elite = of_arm
+            .iter()
+            .filter(|(u, _)| u.grade == Grade::Elite)
+            .count();
         let elite = u32::try_from(elite).unwrap_or(u32::MAX);
         let all_elite = !of_arm.is_empty() && of_arm.iter().all(|(u, _)| u.grade == Grade::Elite);
         let allowed = elite_allowance(p, cap.per_points);
@@ -403,7 +439,10 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
     }
     for h in &side.hqs {
         let subj = Subject::Hq(idx, h.id);
-        if list.command_type(h.commander.level, h.commander.quality).is_none() {
+        if list
+            .command_type(h.commander.level, h.commander.quality)
+            .is_none()
+        {
             push(
                 "DATA-03",
                 subj,
@@ -421,10 +460,14 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
                 None => push(
                     "ARMY-08",
                     subj,
-                    format!("'{}' reports to an HQ that is not in this order of battle", h.name),
+                    format!(
+                        "'{}' reports to an HQ that is not in this order of battle",
+                        h.name
+                    ),
                 ),
-                Some(parent) if parent.commander.level.rank() <= h.commander.level.rank()
-                    && list.period != super::army::Period::Colonial =>
+                Some(parent)
+                    if parent.commander.level.rank() <= h.commander.level.rank()
+                        && list.period != super::army::Period::Colonial =>
                 {
                     push(
                         "ARMY-08",
@@ -456,7 +499,11 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
             }
         }
     }
-    let ratio_base = if all_cavalry { cavalry_units } else { infantry_units };
+    let ratio_base = if all_cavalry {
+        cavalry_units
+    } else {
+        infantry_units
+    };
     let mut by_level: BTreeMap<CommandLevel, u32> = BTreeMap::new();
     let mut exceptional: BTreeMap<CommandLevel, u32> = BTreeMap::new();
     for h in &side.hqs {
@@ -475,7 +522,11 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
             Some(HqLimit::One) if n > 1 => push(
                 "ARMY-06",
                 side_subject,
-                format!("{} has {n} {}s; only one per game", side.name, level.label()),
+                format!(
+                    "{} has {n} {}s; only one per game",
+                    side.name,
+                    level.label()
+                ),
             ),
             Some(HqLimit::PerInfantry { units }) => {
                 let allowed = per_infantry_allowance(ratio_base, units);
@@ -569,9 +620,15 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
                 "DEF-02",
                 side_subject,
                 if scenario.defense == DefensePosture::None {
-                    format!("{} has field defences, but this scenario has no defence posture", side.name)
+                    format!(
+                        "{} has field defences, but this scenario has no defence posture",
+                        side.name
+                    )
                 } else {
-                    format!("{} is not the defender and may buy no field defences", side.name)
+                    format!(
+                        "{} is not the defender and may buy no field defences",
+                        side.name
+                    )
                 },
             );
         }
@@ -598,7 +655,10 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
                     push(
                         "DEF-05",
                         Subject::Defense(idx, d.id),
-                        format!("{} shelters a unit that is not in this order of battle", spec.label),
+                        format!(
+                            "{} shelters a unit that is not in this order of battle",
+                            spec.label
+                        ),
                     );
                 }
             }
@@ -625,7 +685,10 @@ pub fn validate_side(scenario: &Scenario, idx: usize, side: &Side, list: &ArmyLi
         push(
             "ARMY-02",
             side_subject,
-            format!("{} costs {total} points; the agreed total is {p}", side.name),
+            format!(
+                "{} costs {total} points; the agreed total is {p}",
+                side.name
+            ),
         );
     }
     v

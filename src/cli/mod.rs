@@ -1,0 +1,335 @@
+//! The headless command line: `db`, `lists`, `scenario` (and, from the engine and export issues
+//! on, `battle` and `export`).
+//!
+//! Owns argument parsing (clap) and the mapping of every outcome to an exit code, in one place:
+//! 0 success, 1 a check found problems (e.g. `scenario validate` reported violations), 2 the
+//! input could not be used (unreadable or malformed file, unknown name, database refused). No
+//! command panics on any input. May depend on everything below it; nothing depends on it.
+
+use crate::model::army::{shipped_lists, ArmyList};
+use crate::model::scenario::{parse_scenario, scenario_to_json, Scenario};
+use crate::model::validate::{validate_scenario, Subject, Violation};
+use crate::store::{Store, StoreError};
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The default database, relative to the working directory (git-ignored).
+pub const DEFAULT_DB: &str = "db/powderhorn.sqlite";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "powderhorn",
+    version,
+    about = "Author black-powder-era scenarios, run Black Powder Tactical Commander battles, print rosters and base labels.",
+    long_about = "With no command, opens the Powderhorn window on the database."
+)]
+pub struct Cli {
+    /// The database file (created and seeded on first use).
+    #[arg(long, global = true, value_name = "PATH", default_value = DEFAULT_DB)]
+    pub db: PathBuf,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Database housekeeping.
+    Db {
+        #[command(subcommand)]
+        command: DbCommand,
+    },
+    /// The army lists: troop and command row counts, complete or not.
+    Lists {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Scenarios in the database and scenario files.
+    Scenario {
+        #[command(subcommand)]
+        command: ScenarioCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Create (and seed) the database if it does not exist; migrate it if it is older.
+    Init,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ScenarioCommand {
+    /// The scenarios in the database.
+    List,
+    /// Import a scenario JSON file into the database.
+    Import {
+        file: PathBuf,
+        /// Replace a stored scenario with the same id.
+        #[arg(long)]
+        replace: bool,
+    },
+    /// Export a stored scenario (by id or name) as JSON.
+    Export {
+        name: String,
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// Check a scenario file against the army-building rules: one violation per line.
+    Validate { file: PathBuf },
+}
+
+/// An outcome that is not success: the message for stderr and the exit code.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Failure {
+    fn input(message: impl Into<String>) -> Self {
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(e: StoreError) -> Self {
+        Failure::input(e.to_string())
+    }
+}
+
+/// Runs a parsed headless command, writing to `out`. `Ok(code)` is 0 or 1.
+pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Failure> {
+    match command {
+        Command::Db {
+            command: DbCommand::Init,
+        } => {
+            let existed = cli.db.exists();
+            let store = Store::open(&cli.db)?;
+            let v = store.schema_version()?;
+            let lists = store.list_summaries()?.len();
+            let scenarios = store.scenario_summaries()?.len();
+            w(
+                out,
+                format!(
+                    "{} {} (schema {v}): {lists} army lists, {scenarios} scenarios",
+                    if existed { "opened" } else { "created" },
+                    cli.db.display()
+                ),
+            )?;
+            Ok(0)
+        }
+        Command::Lists { json } => {
+            let store = Store::open(&cli.db)?;
+            let lists = store.list_summaries()?;
+            if *json {
+                let rows: Vec<serde_json::Value> = lists
+                    .iter()
+                    .map(|l| {
+                        serde_json::json!({
+                            "id": l.id.as_str(),
+                            "name": l.name,
+                            "period": l.period,
+                            "troop_rows": l.troop_rows,
+                            "command_rows": l.command_rows,
+                            "complete": l.complete,
+                            "user": l.user,
+                        })
+                    })
+                    .collect();
+                let text = serde_json::to_string_pretty(&rows)
+                    .map_err(|e| Failure::input(format!("cannot write JSON: {e}")))?;
+                w(out, text)?;
+            } else {
+                w(
+                    out,
+                    format!(
+                        "{:<18} {:<32} {:>6} {:>8}  {}",
+                        "ID", "NAME", "TROOPS", "COMMAND", "STATUS"
+                    ),
+                )?;
+                for l in &lists {
+                    w(
+                        out,
+                        format!(
+                            "{:<18} {:<32} {:>6} {:>8}  {}{}",
+                            l.id.as_str(),
+                            l.name,
+                            l.troop_rows,
+                            l.command_rows,
+                            if l.complete { "complete" } else { "incomplete" },
+                            if l.user { " (user)" } else { "" }
+                        ),
+                    )?;
+                }
+            }
+            Ok(0)
+        }
+        Command::Scenario { command } => run_scenario(cli, command, out),
+    }
+}
+
+fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Result<u8, Failure> {
+    match command {
+        ScenarioCommand::List => {
+            let store = Store::open(&cli.db)?;
+            for s in store.scenario_summaries()? {
+                w(
+                    out,
+                    format!(
+                        "{:<24} {:<40} {:>6} pts  {}",
+                        s.id.as_str(),
+                        s.name,
+                        s.points,
+                        s.date
+                    ),
+                )?;
+            }
+            Ok(0)
+        }
+        ScenarioCommand::Import { file, replace } => {
+            let scenario = read_scenario(file)?;
+            let mut store = Store::open(&cli.db)?;
+            let exists = store
+                .scenario_summaries()?
+                .iter()
+                .any(|s| s.id == scenario.id);
+            if exists && !replace {
+                return Err(Failure::input(format!(
+                    "{}: a scenario with id '{}' is already stored; use --replace to overwrite it",
+                    file.display(),
+                    scenario.id
+                )));
+            }
+            store.save_scenario(&scenario)?;
+            w(
+                out,
+                format!("imported '{}' ({})", scenario.name, scenario.id.as_str()),
+            )?;
+            Ok(0)
+        }
+        ScenarioCommand::Export { name, out: path } => {
+            let store = Store::open(&cli.db)?;
+            let summaries = store.scenario_summaries()?;
+            let Some(found) = summaries
+                .iter()
+                .find(|s| s.id.as_str() == name)
+                .or_else(|| summaries.iter().find(|s| s.name.eq_ignore_ascii_case(name)))
+            else {
+                let known: Vec<&str> = summaries.iter().map(|s| s.id.as_str()).collect();
+                return Err(Failure::input(format!(
+                    "no scenario '{name}' in {}; stored: {}",
+                    cli.db.display(),
+                    known.join(", ")
+                )));
+            };
+            let scenario = store.load_scenario(&found.id)?;
+            write_scenario(&scenario, path)?;
+            w(out, format!("wrote {}", path.display()))?;
+            Ok(0)
+        }
+        ScenarioCommand::Validate { file } => {
+            let scenario = read_scenario(file)?;
+            let lists = lists_for_validation(&cli.db)?;
+            let violations = validate_scenario(&scenario, &lists);
+            for v in &violations {
+                w(out, format_violation(&scenario, v))?;
+            }
+            if violations.is_empty() {
+                w(out, format!("{}: no violations", file.display()))?;
+                Ok(0)
+            } else {
+                Ok(1)
+            }
+        }
+    }
+}
+
+/// The lists to validate against: the database's (shipped and user) when it can be opened,
+/// otherwise the shipped lists, saying so.
+fn lists_for_validation(db: &Path) -> Result<Vec<ArmyList>, Failure> {
+    if db.exists() {
+        match Store::open(db).and_then(|s| s.army_lists()) {
+            Ok(lists) => return Ok(lists),
+            Err(e) => eprintln!("note: validating against the shipped lists only: {e}"),
+        }
+    }
+    shipped_lists().map_err(|e| Failure::input(e.to_string()))
+}
+
+/// "ARMY-04 side 'French': …" with the item named.
+pub fn format_violation(scenario: &Scenario, v: &Violation) -> String {
+    let side_name = |i: usize| {
+        scenario
+            .sides
+            .get(i)
+            .map_or_else(|| format!("side {}", i + 1), |s| s.name.clone())
+    };
+    let place = match v.subject {
+        Subject::Scenario => "scenario".to_string(),
+        Subject::Side(i) => format!("side '{}'", side_name(i)),
+        Subject::Hq(i, id) => {
+            let name = scenario
+                .sides
+                .get(i)
+                .and_then(|s| s.hq(id))
+                .map_or_else(|| id.to_string(), |h| h.name.clone());
+            format!("side '{}' HQ '{name}'", side_name(i))
+        }
+        Subject::Unit(i, id) => {
+            let name = scenario
+                .sides
+                .get(i)
+                .and_then(|s| s.unit(id))
+                .map_or_else(|| id.to_string(), |u| u.name.clone());
+            format!("side '{}' unit '{name}'", side_name(i))
+        }
+        Subject::Defense(i, id) => format!("side '{}' field defence {id}", side_name(i)),
+    };
+    format!("{} {place}: {}", v.rule, v.message)
+}
+
+/// Reads and parses a scenario file; errors name the file, line and field.
+pub fn read_scenario(path: &Path) -> Result<Scenario, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::input(format!("{}: cannot read: {e}", path.display())))?;
+    parse_scenario(&path.display().to_string(), &text).map_err(|e| Failure::input(e.to_string()))
+}
+
+/// Writes a scenario file whole or not at all: a temporary file beside it, then a rename.
+pub fn write_scenario(scenario: &Scenario, path: &Path) -> Result<(), Failure> {
+    let text = scenario_to_json(scenario)
+        .map_err(|e| Failure::input(format!("cannot encode scenario: {e}")))?;
+    write_atomically(path, text.as_bytes())
+        .map_err(|e| Failure::input(format!("{}: cannot write: {e}", path.display())))
+}
+
+/// Writes `bytes` to a temporary file in the target's directory and renames it into place, so
+/// an existing file is replaced only by a complete new one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn w(out: &mut dyn Write, line: String) -> Result<(), Failure> {
+    writeln!(out, "{line}").map_err(|e| Failure::input(format!("cannot write output: {e}")))
+}

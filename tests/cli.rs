@@ -1,0 +1,274 @@
+//! The command line, run as a user runs it: exit codes 0 (fine), 1 (the check found problems),
+//! 2 (the input could not be used), and never a panic.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_powderhorn"))
+}
+
+fn run(db: &Path, args: &[&str]) -> Output {
+    let out = bin()
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .output()
+        .expect("run powderhorn");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    out
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exit code")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+struct Tmp {
+    dir: tempfile::TempDir,
+}
+
+impl Tmp {
+    fn new() -> Self {
+        Tmp {
+            dir: tempfile::tempdir().expect("tempdir"),
+        }
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+    fn db(&self) -> PathBuf {
+        self.path("powderhorn.sqlite")
+    }
+}
+
+#[test]
+fn db_init_creates_then_opens_the_seeded_database() {
+    let t = Tmp::new();
+    let db = t.path("sub/dir/p.sqlite");
+    let o = run(&db, &["db", "init"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("created"), "{}", stdout(&o));
+    assert!(db.exists());
+    let o = run(&db, &["db", "init"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).starts_with("opened"));
+    assert!(stdout(&o).contains("12 army lists"), "{}", stdout(&o));
+}
+
+#[test]
+fn lists_json_gives_counts_and_completeness_of_every_list() {
+    let t = Tmp::new();
+    let o = run(&t.db(), &["lists", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let rows = v.as_array().expect("array");
+    let get = |id: &str| {
+        rows.iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id} missing"))
+    };
+    let expect = [
+        ("acw-union", 20, 12, true),
+        ("acw-confederate", 16, 12, true),
+        ("nap-french", 32, 12, true),
+        ("nap-british", 0, 12, false),
+        ("nap-spanish", 21, 12, true),
+        ("nap-austrian", 19, 12, true),
+        ("nap-prussian", 0, 12, false),
+        ("nap-russian", 20, 12, true),
+        ("fpw-french", 13, 12, true),
+        ("fpw-prussian", 12, 12, true),
+        ("18c", 17, 12, true),
+        ("colonial", 29, 6, true),
+    ];
+    assert_eq!(rows.len(), expect.len());
+    for (id, troops, command, complete) in expect {
+        let r = get(id);
+        assert_eq!(r["troop_rows"], troops, "{id}");
+        assert_eq!(r["command_rows"], command, "{id}");
+        assert_eq!(r["complete"], complete, "{id}");
+    }
+    let o = run(&t.db(), &["lists"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("nap-british") && stdout(&o).contains("incomplete"));
+}
+
+#[test]
+fn scenario_export_validate_import_round_trip_and_exit_codes() {
+    let t = Tmp::new();
+    let db = t.db();
+    let o = run(&db, &["scenario", "list"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("1809-ebelsberg"), "{}", stdout(&o));
+
+    let file = t.path("ebelsberg.json");
+    let o = run(
+        &db,
+        &[
+            "scenario",
+            "export",
+            "1809-ebelsberg",
+            "--out",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // The sample is legal: exit 0.
+    let o = run(&db, &["scenario", "validate", file.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("no violations"));
+
+    // Importing over the stored one needs --replace.
+    let o = run(&db, &["scenario", "import", file.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("--replace"), "{}", stderr(&o));
+    let o = run(
+        &db,
+        &["scenario", "import", "--replace", file.to_str().unwrap()],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+
+    // Unknown scenario name: 2, naming what is stored.
+    let o = run(
+        &db,
+        &[
+            "scenario",
+            "export",
+            "Austerlitz",
+            "--out",
+            t.path("x.json").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("1809-ebelsberg"));
+    assert!(!t.path("x.json").exists());
+}
+
+#[test]
+fn scenario_validate_prints_every_violation_with_its_rule_and_exits_1() {
+    let t = Tmp::new();
+    let db = t.db();
+    let file = t.path("s.json");
+    let o = run(
+        &db,
+        &[
+            "scenario",
+            "export",
+            "1809-ebelsberg",
+            "--out",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    // Break three rules: a unit of 1 stand, a troop type not in the list, a second CO.
+    v["sides"][0]["units"][0]["stands"] = 1.into();
+    v["sides"][0]["units"][1]["troop_type"] = "grenz-infantry-typo".into();
+    let mut rival = v["sides"][0]["hqs"][1].clone();
+    rival["id"] = 999.into();
+    rival["parent"] = serde_json::Value::Null;
+    v["sides"][0]["hqs"].as_array_mut().unwrap().push(rival);
+    std::fs::write(&file, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let o = run(&db, &["scenario", "validate", file.to_str().unwrap()]);
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    for rule in ["ARMY-03", "DATA-02", "CMD-27"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(rule)),
+            "{rule} missing:\n{out}"
+        );
+    }
+    assert!(out.contains("grenz-infantry-typo"));
+}
+
+#[test]
+fn scenario_validate_exits_2_on_unreadable_or_malformed_files_naming_file_line_and_field() {
+    let t = Tmp::new();
+    let db = t.db();
+    let missing = t.path("nope.json");
+    let o = run(&db, &["scenario", "validate", missing.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("nope.json"));
+
+    let bad = t.path("bad.json");
+    std::fs::write(
+        &bad,
+        "{\n  \"format\": 1,\n  \"id\": \"x\",\n  \"name\": \"X\",\n  \"points\": \"lots\"\n}\n",
+    )
+    .unwrap();
+    let o = run(&db, &["scenario", "validate", bad.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    let e = stderr(&o);
+    assert!(e.contains("bad.json:5:"), "{e}");
+    assert!(e.contains("\"lots\""), "{e}");
+
+    let missing_field = t.path("missing.json");
+    std::fs::write(
+        &missing_field,
+        "{\"format\":1,\"id\":\"x\",\"name\":\"X\",\"turn_limit\":8,\"sides\":[]}",
+    )
+    .unwrap();
+    let o = run(
+        &db,
+        &["scenario", "validate", missing_field.to_str().unwrap()],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("missing field `points`"),
+        "{}",
+        stderr(&o)
+    );
+
+    let newer = t.path("newer.json");
+    std::fs::write(&newer, "{\"format\": 99, \"whatever\": true}").unwrap();
+    let o = run(&db, &["scenario", "validate", newer.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("newer"), "{}", stderr(&o));
+
+    let binary = t.path("binary.json");
+    std::fs::write(&binary, [0xff_u8, 0xfe, 0x00, 0x12]).unwrap();
+    let o = run(&db, &["scenario", "validate", binary.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn a_database_that_is_not_ours_is_refused_with_exit_2_and_left_unchanged() {
+    let t = Tmp::new();
+    let db = t.path("notes.txt");
+    let text = b"These are my campaign notes, not a database.\n".repeat(200);
+    std::fs::write(&db, &text).unwrap();
+    for args in [
+        &["db", "init"][..],
+        &["lists"][..],
+        &["scenario", "list"][..],
+    ] {
+        let o = run(&db, args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(stderr(&o).contains("notes.txt"), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read(&db).unwrap(), text);
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_exits_0() {
+    let t = Tmp::new();
+    assert_eq!(code(&run(&t.db(), &["frobnicate"])), 2);
+    assert_eq!(
+        code(&run(&t.db(), &["scenario", "export", "x"])),
+        2,
+        "missing --out"
+    );
+    let o = run(&t.db(), &["--help"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("scenario"));
+}
