@@ -271,22 +271,8 @@ pub fn format_violation(scenario: &Scenario, v: &Violation) -> String {
     let place = match v.subject {
         Subject::Scenario => "scenario".to_string(),
         Subject::Side(i) => format!("side '{}'", side_name(i)),
-        Subject::Hq(i, id) => {
-            let name = scenario
-                .sides
-                .get(i)
-                .and_then(|s| s.hq(id))
-                .map_or_else(|| id.to_string(), |h| h.name.clone());
-            format!("side '{}' HQ '{name}'", side_name(i))
-        }
-        Subject::Unit(i, id) => {
-            let name = scenario
-                .sides
-                .get(i)
-                .and_then(|s| s.unit(id))
-                .map_or_else(|| id.to_string(), |u| u.name.clone());
-            format!("side '{}' unit '{name}'", side_name(i))
-        }
+        // The message names the HQ or unit itself.
+        Subject::Hq(i, _) | Subject::Unit(i, _) => format!("side '{}'", side_name(i)),
         Subject::Defense(i, id) => format!("side '{}' field defence {id}", side_name(i)),
     };
     format!("{} {place}: {}", v.rule, v.message)

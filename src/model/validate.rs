@@ -218,19 +218,11 @@ pub fn validate_side(
                 ),
             );
         }
-        // ARMY-09: grades.
+        // ARMY-09: grades. Where the row fixes the grade, a unit left Regular simply follows
+        // its row (see `effective_grade`); claiming a different grade is the violation.
         match (u.grade, row.grade, list.caps.grade_costs) {
+            (Grade::Regular, _, _) => {}
             (g, rg, _) if g == grade_of(rg) => {}
-            (Grade::Regular, _, _) => push(
-                "ARMY-09",
-                subj,
-                format!(
-                    "unit '{}': '{}' is {} by its notes",
-                    u.name,
-                    row.name,
-                    grade_of(row.grade).label().to_lowercase()
-                ),
-            ),
             (_, RowGrade::Regular, Some(_)) if row.grade_optional => {}
             (g, _, _) => push(
                 "ARMY-09",
@@ -390,7 +382,10 @@ pub fn validate_side(
             .filter(|(u, _)| u.grade == Grade::Elite)
             .count();
         let elite = u32::try_from(elite).unwrap_or(u32::MAX);
-        let all_elite = !of_arm.is_empty() && of_arm.iter().all(|(u, _)| u.grade == Grade::Elite);
+        let all_elite = !of_arm.is_empty()
+            && of_arm
+                .iter()
+                .all(|(u, r)| effective_grade(u, r) == Grade::Elite);
         let allowed = elite_allowance(p, cap.per_points);
         if elite > allowed && !(cap.unless_all_elite && all_elite) {
             push(
@@ -692,6 +687,15 @@ pub fn validate_side(
         );
     }
     v
+}
+
+/// The grade a unit fights at (ARMY-09): the row's where the row fixes it (Napoleonic, FPW and
+/// 18C notes), otherwise the one bought for the unit (ACW).
+pub fn effective_grade(unit: &super::oob::Unit, row: &TroopType) -> Grade {
+    match row.grade {
+        RowGrade::Regular => unit.grade,
+        fixed => grade_of(fixed),
+    }
 }
 
 fn grade_of(g: RowGrade) -> Grade {

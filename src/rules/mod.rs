@@ -1,14 +1,29 @@
 //! The Black Powder Tactical Commander engine (catalogue `bptc-catalogue.md`).
 //!
-//! Owns the battle: state, actions, checks (`check_*`, refusing illegal actions with the
-//! catalogue rule that forbids them), resolution (`resolve_*`, the only place dice are rolled,
-//! every roll and modifier recorded as an event) and application (`apply`, the only mutator).
-//! A battle is an ordered log of actions and their events; same seed and same actions give the
-//! same battle. The engine arrives with the engine issues; this module holds what the model
-//! layer already needs from it: the rules version written into every battle log.
+//! Owns the battle: state ([`state`]), actions ([`action`]), checks (`check_*`, refusing illegal
+//! actions with the catalogue rule that forbids them, [`error`]), resolution (`resolve_*`, the
+//! only place dice are rolled, every roll and modifier recorded as an event, [`event`]) and
+//! application ([`apply`], the only mutator). A battle ([`battle`]) is an ordered log of actions
+//! and their events; the same seed and the same actions give the same battle ([`dice`]).
 //!
 //! Layering: depends on `model` and `geom` only; must not import egui, eframe, rusqlite,
 //! `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
+
+pub mod action;
+pub mod apply;
+pub mod battle;
+pub mod dice;
+pub mod error;
+pub mod event;
+pub mod movement;
+pub mod state;
+
+pub use action::{Action, Manoeuvre};
+pub use battle::{Battle, BattleLog, Ctx, LogEntry};
+pub use dice::{Dice, DiceSource};
+pub use error::{ActionError, RuleError};
+pub use event::Event;
+pub use state::{BattleState, Formation, Phase, PieceId, PieceState, Pose};
 
 /// Written into each battle log and store row, so a log replayed by a later build can tell
 /// which rules produced it.

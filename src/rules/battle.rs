@@ -1,0 +1,444 @@
+//! A battle: the scenario, the state on the table and the log of actions with their events.
+//!
+//! `perform` runs one action through check → resolve → apply. The log's entries before its
+//! cursor are the battle; undo moves the cursor back and rebuilds the state from the events,
+//! redo moves it forward again, and a new action drops the redo tail. The dice stream is
+//! positioned by how many dice the kept entries used, so the same seed and the same actions
+//! always give the same battle.
+
+use super::action::Action;
+use super::apply::{apply, apply_all};
+use super::dice::{self, Dice, DiceSource};
+use super::error::{ActionError, RuleError};
+use super::event::{EndReason, Event};
+use super::state::{BattleState, Formation, Phase, PieceId, PieceState, SetupError};
+use crate::model::{Arm, ArmyList, Move, Period, RowGrade, RuleEffect, Scenario, TroopType};
+use serde::{Deserialize, Serialize};
+
+/// The version of the battle-log format.
+pub const LOG_FORMAT: u32 = 1;
+
+/// One performed action and what it produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    pub action: Action,
+    pub events: Vec<Event>,
+    /// Dice drawn while resolving this action.
+    pub dice_used: usize,
+}
+
+/// The log a store saves and a replay reads (ARCHITECTURE.md "event-sourced and replayable").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BattleLog {
+    pub format: u32,
+    pub rules_version: String,
+    pub dice: DiceSource,
+    pub first_player: usize,
+    pub entries: Vec<LogEntry>,
+    /// Entries before the cursor are in effect; those after it can be redone.
+    pub cursor: usize,
+}
+
+/// The read-only view rules code checks against.
+pub struct Ctx<'a> {
+    pub scenario: &'a Scenario,
+    pub lists: &'a [ArmyList],
+    pub state: &'a BattleState,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn piece(&self, id: PieceId) -> Result<&'a PieceState, RuleError> {
+        self.state
+            .piece(id)
+            .ok_or_else(|| RuleError::new("GEN-09", format!("there is no {id} in this battle")))
+    }
+
+    pub fn list(&self, side: usize) -> Option<&'a ArmyList> {
+        let s = self.scenario.sides.get(side)?;
+        self.lists.iter().find(|l| l.id == s.army_list)
+    }
+
+    /// The troop row of a unit (`None` for command units).
+    pub fn row(&self, piece: &PieceState) -> Option<&'a TroopType> {
+        let list = self.list(piece.id.side())?;
+        list.troop_type(piece.troop_type.as_ref()?)
+    }
+
+    /// Whether a unit's row carries an effect through its notes.
+    pub fn has_effect(&self, piece: &PieceState, pred: impl Fn(&RuleEffect) -> bool) -> bool {
+        match (self.list(piece.id.side()), self.row(piece)) {
+            (Some(list), Some(row)) => list.row_effects(row).any(pred),
+            _ => false,
+        }
+    }
+}
+
+/// A battle in progress.
+pub struct Battle {
+    scenario: Scenario,
+    lists: Vec<ArmyList>,
+    initial: BattleState,
+    state: BattleState,
+    log: BattleLog,
+    dice: Box<dyn Dice>,
+}
+
+impl Battle {
+    /// Sets up the table from a scenario (SEQ-01: `first_player` is decided by the scenario or
+    /// a roll-off before the battle).
+    pub fn new(
+        scenario: Scenario,
+        lists: Vec<ArmyList>,
+        dice: DiceSource,
+        first_player: usize,
+    ) -> Result<Battle, SetupError> {
+        let initial = BattleState::setup(&scenario, &lists, first_player)?;
+        let source = dice::open(&dice, 0).map_err(|e| SetupError::Dice(e.to_string()))?;
+        Ok(Battle {
+            state: initial.clone(),
+            initial,
+            scenario,
+            lists,
+            log: BattleLog {
+                format: LOG_FORMAT,
+                rules_version: super::RULES_VERSION.to_string(),
+                dice,
+                first_player: first_player.min(1),
+                entries: Vec::new(),
+                cursor: 0,
+            },
+            dice: source,
+        })
+    }
+
+    pub fn state(&self) -> &BattleState {
+        &self.state
+    }
+
+    pub fn initial_state(&self) -> &BattleState {
+        &self.initial
+    }
+
+    pub fn log(&self) -> &BattleLog {
+        &self.log
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn lists(&self) -> &[ArmyList] {
+        &self.lists
+    }
+
+    /// The entries in effect.
+    pub fn entries(&self) -> &[LogEntry] {
+        self.log.entries.get(..self.log.cursor).unwrap_or(&[])
+    }
+
+    /// Every event in effect, in order.
+    pub fn events(&self) -> impl Iterator<Item = &Event> {
+        self.entries().iter().flat_map(|e| e.events.iter())
+    }
+
+    pub fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            scenario: &self.scenario,
+            lists: &self.lists,
+            state: &self.state,
+        }
+    }
+
+    /// Checks, resolves and applies one action. On any error nothing changes — neither the
+    /// state, nor the log, nor the dice stream.
+    pub fn perform(&mut self, action: Action) -> Result<&[Event], ActionError> {
+        let before = self.dice.used();
+        let ctx = Ctx {
+            scenario: &self.scenario,
+            lists: &self.lists,
+            state: &self.state,
+        };
+        let events = match resolve(&ctx, &action, self.dice.as_mut()) {
+            Ok(ev) => ev,
+            Err(e) => {
+                // Put the stream back where it was: a refused action draws no dice.
+                if let Ok(d) = dice::open(&self.log.dice, before) {
+                    self.dice = d;
+                }
+                return Err(e);
+            }
+        };
+        let dice_used = self.dice.used() - before;
+        apply_all(&mut self.state, &events);
+        self.log.entries.truncate(self.log.cursor);
+        self.log.entries.push(LogEntry {
+            action,
+            events,
+            dice_used,
+        });
+        self.log.cursor = self.log.entries.len();
+        Ok(self
+            .log
+            .entries
+            .last()
+            .map_or(&[][..], |e| e.events.as_slice()))
+    }
+
+    /// Drops the last action in effect (it stays in the log for redo). False if none.
+    pub fn undo(&mut self) -> bool {
+        if self.log.cursor == 0 {
+            return false;
+        }
+        self.log.cursor -= 1;
+        self.rebuild();
+        true
+    }
+
+    /// Re-applies the next undone action's events (no dice are rolled again). False if none.
+    pub fn redo(&mut self) -> bool {
+        let Some(entry) = self.log.entries.get(self.log.cursor) else {
+            return false;
+        };
+        let used = entry.dice_used;
+        apply_all(&mut self.state, &entry.events);
+        self.log.cursor += 1;
+        for _ in 0..used {
+            let _ = self.dice.d6("redo");
+        }
+        true
+    }
+
+    fn rebuild(&mut self) {
+        let mut state = self.initial.clone();
+        let mut used = 0;
+        for e in self.entries() {
+            apply_all(&mut state, &e.events);
+            used += e.dice_used;
+        }
+        self.state = state;
+        if let Ok(d) = dice::open(&self.log.dice, used) {
+            self.dice = d;
+        }
+    }
+
+    /// Folds the events of the entries in effect over the initial state: what a replay of the
+    /// event log gives, which must always equal [`Battle::state`].
+    pub fn replay_events(&self) -> BattleState {
+        let mut s = self.initial.clone();
+        for e in self.events() {
+            apply(&mut s, e);
+        }
+        s
+    }
+}
+
+/// Resolves an action into events, checking it first. The only place dice are rolled.
+pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event>, ActionError> {
+    let _ = &dice; // firing, charges and command rolls draw here from the engine-II issue on
+    if ctx.state.turn.phase == Phase::Over {
+        return Err(RuleError::new("END-03", "the battle is over").into());
+    }
+    match action {
+        Action::EndPhase => Ok(resolve_end_phase(ctx)),
+        Action::Deploy { piece, formation } => {
+            check_deploy(ctx, *piece, *formation)?;
+            let p = ctx.piece(*piece)?;
+            Ok(vec![Event::FormationChanged {
+                piece: *piece,
+                from: p.formation,
+                to: Some(*formation),
+            }])
+        }
+        Action::Limber { piece } => {
+            check_limber(ctx, *piece, true)?;
+            Ok(vec![Event::Limbered { piece: *piece }])
+        }
+        Action::Unlimber { piece, facing_deg } => {
+            check_limber(ctx, *piece, false)?;
+            Ok(vec![Event::Unlimbered {
+                piece: *piece,
+                facing_deg: *facing_deg,
+            }])
+        }
+        Action::Move {
+            piece,
+            via,
+            to,
+            manoeuvre,
+        } => super::movement::resolve_move(ctx, *piece, via, *to, *manoeuvre),
+        Action::Concede { side } => {
+            if *side > 1 {
+                return Err(RuleError::new("END-03", format!("there is no side {}", side + 1)).into());
+            }
+            Ok(vec![
+                Event::Conceded { side: *side },
+                Event::BattleEnded {
+                    reason: EndReason::Concession,
+                    winner: Some(1 - *side),
+                },
+            ])
+        }
+    }
+}
+
+/// SEQ-02 / SEQ-03 / SEQ-05 / END-03 (2): the phase machine.
+pub fn resolve_end_phase(ctx: &Ctx) -> Vec<Event> {
+    let t = ctx.state.turn;
+    let mut ev = vec![Event::PhaseEnded { phase: t.phase }];
+    if let Some(next) = t.phase.next_in_turn().filter(|_| t.phase != Phase::Deployment) {
+        ev.push(Event::PhaseBegan { phase: next });
+        return ev;
+    }
+    // Deployment over, or End over: the next player turn.
+    let second_player_done = t.player_turn > 0 && t.active != t.first_player;
+    if second_player_done {
+        ev.push(Event::GameTurnEnded {
+            game_turn: t.game_turn,
+        });
+        if t.game_turn >= ctx.scenario.turn_limit {
+            ev.push(Event::BattleEnded {
+                reason: EndReason::TurnLimit,
+                winner: None,
+            });
+            return ev;
+        }
+    }
+    let player_turn = t.player_turn + 1;
+    let active = if t.player_turn == 0 {
+        t.first_player
+    } else {
+        1 - t.active
+    };
+    ev.push(Event::TurnBegan {
+        game_turn: player_turn.div_ceil(2),
+        player_turn,
+        active,
+    });
+    ev.push(Event::PhaseBegan {
+        phase: Phase::Initiative,
+    });
+    ev
+}
+
+/// A piece may act only for the active side, in a phase where it may be given actions.
+pub fn check_may_act(ctx: &Ctx, piece: &PieceState) -> Result<(), RuleError> {
+    let t = ctx.state.turn;
+    if piece.knocked_out {
+        return Err(RuleError::new("GEN-12", format!("{} has been knocked out", piece.name)));
+    }
+    if piece.pose.is_none() {
+        return Err(RuleError::new("SEQ-01", format!("{} is not on the table", piece.name)));
+    }
+    if t.phase == Phase::Deployment {
+        return Ok(());
+    }
+    if piece.id.side() != t.active {
+        return Err(RuleError::new(
+            "SEQ-02",
+            format!("{} belongs to the inactive side; it is not its player turn", piece.name),
+        ));
+    }
+    if !matches!(t.phase, Phase::Initiative | Phase::Command) {
+        return Err(RuleError::new(
+            "SEQ-03",
+            format!("units act in the Initiative and Command phases, not in the {} phase", t.phase.label()),
+        ));
+    }
+    Ok(())
+}
+
+/// MOVE-10: the formation-change table (from → to), as a pure function the UI also reads.
+pub fn formation_change_allowed(from: Formation, to: Formation) -> bool {
+    use Formation::*;
+    match (from, to) {
+        // Nobody deploys into disorder; only the charge rules put a unit there.
+        (_, Disordered) => false,
+        (a, b) if a == b => false,
+        (Line, AttackColumn) => false,
+        (Line, _) => true,
+        (ExtendedLine, Line) => true,
+        (ExtendedLine, _) => false,
+        (_, ExtendedLine) => false,
+        (MarchColumn | AttackColumn | Square | Disordered, _) => true,
+    }
+}
+
+/// MOVE-16: may this unit form square at all?
+pub fn may_form_square(ctx: &Ctx, piece: &PieceState) -> Result<(), RuleError> {
+    let Some(row) = ctx.row(piece) else {
+        return Err(RuleError::new("MOVE-09", format!("{} has no formations", piece.name)));
+    };
+    let list = ctx.list(piece.id.side());
+    if row.arm == Arm::Cavalry {
+        return Err(RuleError::new("MOVE-16", "cavalry may not form square"));
+    }
+    if list.is_some_and(|l| l.period == Period::Acw) {
+        return Err(RuleError::new("MOVE-16", "squares are not formed in American Civil War games"));
+    }
+    if ctx.scenario.year.is_some_and(|y| y < 1760) {
+        return Err(RuleError::new("MOVE-16", "squares are not formed before 1760"));
+    }
+    let poor = row.grade == RowGrade::Poor || piece.grade == crate::model::Grade::Poor;
+    let no_square = ctx.has_effect(piece, |e| matches!(e, RuleEffect::NoSquare));
+    let native = list.is_some_and(|l| l.period == Period::Colonial)
+        && (row.name.starts_with("Native") || row.name.starts_with("Zulu"));
+    if poor || no_square || native {
+        return Err(RuleError::new(
+            "MOVE-16",
+            format!("{} is poorly trained or irregular foot and may not form square", piece.name),
+        ));
+    }
+    Ok(())
+}
+
+/// MOVE-09, MOVE-10, MOVE-12, MOVE-16: a Deploy into a new formation.
+pub fn check_deploy(ctx: &Ctx, id: PieceId, to: Formation) -> Result<(), RuleError> {
+    let piece = ctx.piece(id)?;
+    check_may_act(ctx, piece)?;
+    let Some(from) = piece.formation else {
+        return Err(RuleError::new(
+            "MOVE-09",
+            format!("{} has no movement formation (artillery, transport and command units have none)", piece.name),
+        ));
+    };
+    if !formation_change_allowed(from, to) {
+        return Err(RuleError::new(
+            "MOVE-10",
+            format!("{} may not change from {} to {}", piece.name, from.label(), to.label()),
+        ));
+    }
+    if to == Formation::Square {
+        may_form_square(ctx, piece)?;
+    }
+    if to == Formation::ExtendedLine {
+        let acw_poor = piece.grade == crate::model::Grade::Poor
+            && ctx.list(id.side()).is_some_and(|l| l.period == Period::Acw);
+        if acw_poor {
+            return Err(RuleError::new(
+                "ARMY-09",
+                format!("{} is poor and may not skirmish in extended line (ACW rule 1)", piece.name),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// MOVE-20, MOVE-23, COL-03: limbering and unlimbering guns.
+pub fn check_limber(ctx: &Ctx, id: PieceId, limber: bool) -> Result<(), RuleError> {
+    let piece = ctx.piece(id)?;
+    check_may_act(ctx, piece)?;
+    let Some(row) = ctx.row(piece).filter(|r| r.arm == Arm::Artillery) else {
+        return Err(RuleError::new("MOVE-20", format!("{} is not artillery", piece.name)));
+    };
+    if row.movement == Move::Immobile || ctx.has_effect(piece, |e| matches!(e, RuleEffect::NeverMoves)) {
+        return Err(RuleError::new(
+            "COL-03",
+            format!("{} cannot move: its guns are never limbered", piece.name),
+        ));
+    }
+    match (limber, piece.limbered) {
+        (true, true) => Err(RuleError::new("MOVE-20", format!("{} is already limbered", piece.name))),
+        (false, false) => Err(RuleError::new("MOVE-20", format!("{} is already unlimbered", piece.name))),
+        _ => Ok(()),
+    }
+}
