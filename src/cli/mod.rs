@@ -50,6 +50,22 @@ pub enum Command {
         #[command(subcommand)]
         command: ScenarioCommand,
     },
+    /// Battles run headless from battle files (docs/battle-file.md).
+    Battle {
+        #[command(subcommand)]
+        command: BattleCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BattleCommand {
+    /// Replay a battle file: print the resulting state and the event log.
+    Replay {
+        file: PathBuf,
+        /// Print JSON (the stable report format of docs/battle-file.md).
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -169,7 +185,98 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
             Ok(0)
         }
         Command::Scenario { command } => run_scenario(cli, command, out),
+        Command::Battle {
+            command: BattleCommand::Replay { file, json },
+        } => run_replay(file, *json, out),
     }
+}
+
+/// `battle replay`: 0 when every action was carried out, 2 when the file cannot be used or an
+/// action was refused (the message names the action's index and the rule).
+fn run_replay(path: &Path, json: bool, out: &mut dyn Write) -> Result<u8, Failure> {
+    use crate::rules::file::{parse_battle_file, replay, report, ReplayOutcome, ScenarioRef};
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+    let file = parse_battle_file(&name, &text).map_err(|e| Failure::input(e.to_string()))?;
+    let scenario = match &file.scenario {
+        ScenarioRef::Inline(s) => (**s).clone(),
+        ScenarioRef::Path(p) => {
+            let base = path.parent().unwrap_or(Path::new("."));
+            read_scenario(&base.join(p)).map_err(|f| Failure::input(format!("{name}: scenario: {}", f.message)))?
+        }
+    };
+    let lists = shipped_lists().map_err(|e| Failure::input(e.to_string()))?;
+    let battle = match replay(&file, scenario, lists) {
+        Ok(b) => b,
+        Err(ReplayOutcome::Setup(m)) => return Err(Failure::input(format!("{name}: {m}"))),
+        Err(ReplayOutcome::Refused { error, .. }) => {
+            return Err(Failure::input(format!("{name}: {error}")))
+        }
+    };
+    let r = report(&battle);
+    if json {
+        let text = serde_json::to_string_pretty(&r)
+            .map_err(|e| Failure::input(format!("cannot write JSON: {e}")))?;
+        w(out, text)?;
+        return Ok(0);
+    }
+    w(
+        out,
+        format!(
+            "game turn {}, player turn {} ({}), {} phase; {} dice rolled",
+            r.turn.game_turn,
+            r.turn.player_turn,
+            r.turn.player,
+            r.turn.phase.label(),
+            r.dice_rolled
+        ),
+    )?;
+    w(
+        out,
+        format!(
+            "{:<14} {:<34} {:>14} {:>7} {:<14} {:>6} {:>4}  {}",
+            "ID", "NAME", "POSITION", "FACING", "FORMATION", "STANDS", "HITS", "STATUS"
+        ),
+    )?;
+    for u in &r.units {
+        let id = u.id.to_string();
+        let pos = u
+            .position
+            .map_or_else(|| "off table".to_string(), |p| format!("({:.1}, {:.1})", p.x, p.y));
+        let facing = u.facing_deg.map_or_else(String::new, |f| format!("{f:.0}"));
+        let formation = match (u.formation, u.limbered) {
+            (Some(f), _) => f.label().to_string(),
+            (None, true) => "limbered".to_string(),
+            (None, false) => String::new(),
+        };
+        let mut status = Vec::new();
+        if u.suppressed {
+            status.push("suppressed");
+        }
+        if u.disordered {
+            status.push("disordered");
+        }
+        if u.knocked_out {
+            status.push("knocked out");
+        }
+        w(
+            out,
+            format!(
+                "{id:<14} {:<34} {pos:>14} {facing:>7} {formation:<14} {:>6} {:>4}  {}",
+                u.name,
+                u.stands,
+                u.hits,
+                status.join(", ")
+            ),
+        )?;
+    }
+    w(out, "events:".to_string())?;
+    for e in &r.events {
+        let line = serde_json::to_string(&e.event).unwrap_or_default();
+        w(out, format!("  [{}] {line}", e.action))?;
+    }
+    Ok(0)
 }
 
 fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Result<u8, Failure> {

@@ -3,11 +3,26 @@
 //! The rulebook measures everything in centimetres on the table top (catalogue §1.5), so every
 //! coordinate here is a [`Cm`]-valued [`Point`] with `x` running along the table's width and `y`
 //! along its depth, origin at the first side's left rear corner. This module owns points, polygons,
-//! polylines and (from the engine issues on) bases, footprints, distances, arcs and cones.
+//! polylines, bases and footprints ([`footprint`]: the reference-point convention is documented
+//! there), edge-to-edge distances, sight arcs and fire cones, segment tests against terrain
+//! ([`segment`]) and a spatial index ([`index`]). Polygon and segment work is done by `geo`, the
+//! index by `rstar`; geom has its own small enums ([`StandKind`], [`Arrangement`]) rather than
+//! the rules' formations.
 //!
 //! Layering: `geom` is the bottom of the pure core. It imports nothing from the rest of the crate
 //! and must not import egui, eframe, rusqlite, `std::fs`, a clock or a thread RNG (checked by
 //! `tests/layering.rs`).
+
+pub mod footprint;
+pub mod index;
+pub mod segment;
+
+pub use footprint::{
+    aspect_of, crest_line, edge_distance, fire_cone_contains, footprint, in_contact,
+    sight_arc_contains, Arrangement, Aspect, CrestLine, Footprint, FrontEdge, Stand, StandKind,
+};
+pub use index::BoxIndex;
+pub use segment::Segment;
 
 use serde::{Deserialize, Serialize};
 

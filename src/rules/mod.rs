@@ -15,8 +15,12 @@ pub mod battle;
 pub mod dice;
 pub mod error;
 pub mod event;
+pub mod geometry;
+pub mod file;
 pub mod movement;
 pub mod state;
+pub mod terrain;
+pub mod visibility;
 
 pub use action::{Action, Manoeuvre};
 pub use battle::{Battle, BattleLog, Ctx, LogEntry};

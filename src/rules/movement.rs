@@ -1,28 +1,2836 @@
-//! Movement (catalogue MOVE and TERR): allowances, manoeuvres, terrain and obstacles.
+//! Movement (catalogue §2.7 MOVE-01..MOVE-30, §2.8 TERR-01..TERR-14, TERR-13 with DEF-04/05,
+//! the movement side of CMD-25 and MOVE-07): allowances, manoeuvres, terrain, obstacles and the
+//! other pieces on the table.
 //!
-//! `resolve_move` checks a requested move against every MOVE and TERR entry and, when legal,
-//! returns the `Moved` event with the allowance spent. Until the movement rules land (engine I
-//! issue), a move is refused as unsupported by name rather than carried out unchecked.
+//! A move is a sequence of *motions* of the piece's footprint (straight translations, the pivot
+//! of a wheel, the instant turn of a column's head or of an about face), built from the action by
+//! [`check_move`] according to the manoeuvre (MOVE-26..MOVE-29, MOVE-21, MOVE-24). A *walk* then
+//! slides the footprint along the motions in small steps, notes every change in what its bases
+//! touch (refined by bisection) and applies the rules at each change: stop at a linear obstacle
+//! and cross it free at the start of the next move (MOVE-03), stop entering or leaving area
+//! terrain (TERR-05), pay ½ or ¼ inside (TERR-04, TERR-08, TERR-10), never enter impassable
+//! ground (TERR-06/07/12/13), halve the move through friends (MOVE-06), never touch the enemy
+//! (CHG-01), overrun enemy command units (MOVE-08, CMD-25), stay on the table. Contact and
+//! overlap are judged on the bases shrunk by a hair ([`SHRINK_CM`]), so that touching is not
+//! overlapping. The same walk serves [`legal_destinations`] (rays from the piece) and
+//! [`forced_move`] (fall-back, retreat and evade, MOVE-07), so all three agree.
+//!
+//! Distances are those of the reference point (the centre of the formation's front edge,
+//! `geom::footprint`), which for straight moves is every stand's distance; a wheel is measured
+//! on the outside stand's arc (MOVE-02 ruling, MOVE-26).
+//!
+//! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
+//! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
 
 use super::action::Manoeuvre;
-use super::battle::Ctx;
-use super::error::ActionError;
+use super::battle::{check_may_act, Ctx};
+use super::error::{ActionError, RuleError};
 use super::event::Event;
-use super::state::{PieceId, Pose};
-use crate::geom::Point;
+use super::geometry::{footprint_of, CONTACT_TOLERANCE_CM};
+use super::state::{Formation, PieceId, PieceState, Pose};
+use super::terrain::{command_mounted, mover_of, Going, Mover, TerrainMap, TroopKind};
+use crate::geom::footprint::{bearing_deg, heading, normalize_deg, rect_of, right_of, ring_polygon};
+use crate::geom::segment::{footprint_polyline_distance, rects_overlap};
+use crate::geom::{Footprint, Point, Rect};
+use crate::model::{Arm, DefenseKind, Move, RowRole, RuleEffect};
+use geo::{ConvexHull, Distance, Euclidean, Intersects, LineString, MultiPoint, Polygon};
 
-/// MOVE-02..MOVE-30, TERR-01..TERR-14.
+/// Bases are shrunk by this much (cm) before overlap tests, so that bases which only touch an
+/// obstacle, a boundary or another unit do not count as on it.
+pub const SHRINK_CM: f64 = 1e-4;
+/// Costs are reported to this precision (cm), and a move may overrun its allowance by as much:
+/// a hundredth of a millimetre, far below what a tape measure resolves.
+pub const COST_PRECISION_CM: f64 = 1e-3;
+/// How far (cm) a requested end may lie beyond the exact point where the unit must stop.
+pub const END_TOLERANCE_CM: f64 = 0.02;
+/// Angles (degrees) closer than this count as equal (facings, "straight back").
+pub const ANGLE_TOLERANCE_DEG: f64 = 0.5;
+/// MOVE-29: the oblique limit; MOVE-26: the wheel limit.
+pub const OBLIQUE_MAX_DEG: f64 = 45.0;
+pub const WHEEL_MAX_DEG: f64 = 45.0;
+/// MOVE-26 ruling (ours): a column's head turns at most this much at any one point of its path,
+/// so that a column cannot reverse on the spot for free (that is an about face, MOVE-27).
+pub const COLUMN_TURN_MAX_DEG: f64 = 90.0;
+/// Largest step (cm of the measured stand's travel) between two looks at the table.
+const STEP_CM: f64 = 0.5;
+/// A change found within this distance of the start of a move happens "at the start".
+const START_CM: f64 = CONTACT_TOLERANCE_CM + SHRINK_CM + 1e-6;
+/// Bisection rounds when refining a change (0.5 cm / 2^18 ≈ 2e-6 cm).
+const BISECT_ROUNDS: usize = 18;
+
+// ---------------------------------------------------------------------------------------------
+// Small vector helpers (private; geom's are private to geom).
+
+fn add(p: Point, v: Point, k: f64) -> Point {
+    Point::new(p.x + v.x * k, p.y + v.y * k)
+}
+
+fn sub(a: Point, b: Point) -> Point {
+    Point::new(a.x - b.x, a.y - b.y)
+}
+
+fn dot(a: Point, b: Point) -> f64 {
+    a.x * b.x + a.y * b.y
+}
+
+fn cross(a: Point, b: Point) -> f64 {
+    a.x * b.y - a.y * b.x
+}
+
+fn len(v: Point) -> f64 {
+    (v.x * v.x + v.y * v.y).sqrt()
+}
+
+/// `p` turned `deg` clockwise about `c` (the facing convention).
+fn rotate(p: Point, c: Point, deg: f64) -> Point {
+    let (s, co) = deg.to_radians().sin_cos();
+    let v = sub(p, c);
+    Point::new(c.x + v.x * co + v.y * s, c.y - v.x * s + v.y * co)
+}
+
+fn to_world(pose: Pose, local: Point) -> Point {
+    let r = right_of(pose.facing_deg);
+    let f = heading(pose.facing_deg);
+    add(add(pose.at, r, local.x), f, local.y)
+}
+
+fn to_local(pose: Pose, p: Point) -> Point {
+    let d = sub(p, pose.at);
+    Point::new(dot(d, right_of(pose.facing_deg)), dot(d, heading(pose.facing_deg)))
+}
+
+fn same_angle(a: f64, b: f64) -> bool {
+    normalize_deg(a - b).abs() <= ANGLE_TOLERANCE_DEG
+}
+
+fn grow(r: Rect, d: f64) -> Rect {
+    Rect {
+        min: Point::new(r.min.x - d, r.min.y - d),
+        max: Point::new(r.max.x + d, r.max.y + d),
+    }
+}
+
+fn union(a: Rect, b: Rect) -> Rect {
+    Rect {
+        min: Point::new(a.min.x.min(b.min.x), a.min.y.min(b.min.y)),
+        max: Point::new(a.max.x.max(b.max.x), a.max.y.max(b.max.y)),
+    }
+}
+
+/// Rounds a cost or distance to [`COST_PRECISION_CM`].
+fn round_cost(x: f64) -> f64 {
+    (x / COST_PRECISION_CM).round() * COST_PRECISION_CM
+}
+
+fn fmt_pt(p: Point) -> String {
+    format!("({:.2}, {:.2})", p.x, p.y)
+}
+
+/// The points of a convex hull, in order, without the closing repeat.
+fn hull_points(points: &[Point]) -> Vec<Point> {
+    let mp = MultiPoint::new(points.iter().map(|p| geo::Point::new(p.x, p.y)).collect());
+    let hull: Polygon<f64> = mp.convex_hull();
+    let mut out: Vec<Point> = hull.exterior().points().map(|p| Point::new(p.x(), p.y())).collect();
+    if out.len() > 1 && out.first() == out.last() {
+        out.pop();
+    }
+    out
+}
+
+/// The part of a convex polygon on the side of the line through `o` along `dir` where
+/// `side * cross(dir, p - o) >= offset` (Sutherland–Hodgman against one half-plane).
+fn clip_half(poly: &[Point], o: Point, dir: Point, side: f64, offset: f64) -> Vec<Point> {
+    let val = |p: Point| side * cross(dir, sub(p, o)) - offset;
+    let mut out = Vec::new();
+    let n = poly.len();
+    for i in 0..n {
+        let (Some(&a), Some(&b)) = (poly.get(i), poly.get((i + 1) % n)) else {
+            continue;
+        };
+        let (va, vb) = (val(a), val(b));
+        if va >= 0.0 {
+            out.push(a);
+        }
+        if (va >= 0.0) != (vb >= 0.0) {
+            let t = va / (va - vb);
+            out.push(Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t));
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Allowance.
+
+/// What one Move action allows a piece, before its path is known: the Move value in force, the
+/// road bonus it would earn, and what the manoeuvre costs up front. Order code calls
+/// [`move_allowance`] once per Move action (each successful order gives one, MOVE-01).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Allowance {
+    /// The Move value this action uses (cm): COL-03's column for the current mode.
+    pub base_cm: f64,
+    /// The catalogue entry the value comes from (COL-03, COL-12, MOVE-20, MOVE-21, MOVE-24,
+    /// TERR-14).
+    pub source: &'static str,
+    /// MOVE-25: added when the whole move runs along a road; 0 when this piece never earns it.
+    pub road_bonus_cm: f64,
+    /// Spent before moving: half the allowance for an about face (MOVE-27).
+    pub overhead_cm: f64,
+    /// MOVE-28: a retire covers at most ¾ of the allowance and uses the whole move.
+    pub retire: bool,
+}
+
+impl Allowance {
+    /// Can a path of terrain-weighted length `weighted` be made? `passage`: it passes through
+    /// friends (MOVE-06 halves the distance); `on_road`: the road bonus applies (MOVE-25).
+    pub fn fits(&self, weighted: f64, passage: bool, on_road: bool) -> bool {
+        let factor = if passage { 2.0 } else { 1.0 };
+        if self.retire {
+            return weighted * factor <= 0.75 * self.base_cm + COST_PRECISION_CM;
+        }
+        self.overhead_cm + weighted * factor <= self.total(on_road) + COST_PRECISION_CM
+    }
+
+    /// The allowance spent by such a path (what `Event::Moved::cost_cm` reports).
+    pub fn spent(&self, weighted: f64, passage: bool) -> f64 {
+        if self.retire {
+            return self.base_cm;
+        }
+        let factor = if passage { 2.0 } else { 1.0 };
+        round_cost(self.overhead_cm + weighted * factor)
+    }
+
+    /// The whole allowance, road bonus included when it applies.
+    pub fn total(&self, on_road: bool) -> f64 {
+        self.base_cm + if on_road { self.road_bonus_cm } else { 0.0 }
+    }
+
+    /// The longest terrain-weighted distance, with or without the road bonus.
+    pub fn reach(&self, on_road: bool) -> f64 {
+        if self.retire {
+            0.75 * self.base_cm
+        } else {
+            (self.total(on_road) - self.overhead_cm).max(0.0)
+        }
+    }
+}
+
+fn refuse(rule: &'static str, message: impl Into<String>) -> ActionError {
+    ActionError::Rule(RuleError::new(rule, message))
+}
+
+/// ARMY-11, Napoleonic 20, 18C 19, ACW 9: a gun whose limber moves at the horse-artillery speed:
+/// a Horse Artillery row (its surcharge is already in the row, so the effect carries 0), or an
+/// ACW gun the scenario designates horse artillery.
+pub fn is_horse_artillery(ctx: &Ctx, piece: &PieceState) -> bool {
+    let row_is_horse = ctx.has_effect(piece, |e| {
+        matches!(e, RuleEffect::HorseArtillery { surcharge: 0, .. })
+    });
+    let designated = match piece.id {
+        PieceId::Unit { side, unit } => ctx
+            .scenario
+            .sides
+            .get(side)
+            .and_then(|s| s.unit(unit))
+            .is_some_and(|u| u.horse_artillery),
+        PieceId::Hq { .. } => false,
+    };
+    row_is_horse || designated
+}
+
+/// MOVE-20, MOVE-21, COL-03 (2): the speed of a limbered gun, from the list's Limbered Artillery
+/// row: the foot-artillery speed, or the horse-artillery speed for horse artillery.
+fn limber_speed(ctx: &Ctx, piece: &PieceState) -> Result<f64, ActionError> {
+    let horse = is_horse_artillery(ctx, piece);
+    let list = ctx.list(piece.id.side());
+    let row = list.and_then(|l| l.troop_types.iter().find(|t| t.role == RowRole::Limber));
+    match row.map(|r| r.movement) {
+        Some(Move::Limber { foot, horse: h }) => Ok(f64::from(if horse { h } else { foot })),
+        Some(Move::Cm(c)) => Ok(f64::from(c)),
+        Some(other) if other.primary_cm() > 0 => Ok(f64::from(other.primary_cm())),
+        _ => {
+            let effect = ctx.row(piece).and_then(|r| {
+                list?.row_effects(r).find_map(|e| match e {
+                    RuleEffect::HorseArtillery { limber_cm, .. } if horse => Some(*limber_cm),
+                    _ => None,
+                })
+            });
+            effect.map(f64::from).ok_or_else(|| ActionError::Unsupported {
+                rule: "MOVE-20",
+                what: format!(
+                    "moving limbered {}: its army list has no Limbered Artillery row",
+                    piece.name
+                ),
+            })
+        }
+    }
+}
+
+/// MOVE-05 (DEF-04): is this gun emplaced in Fortified Works or a Fortification (in base contact
+/// with a section, or sheltered by it)?
+pub fn is_emplaced(ctx: &Ctx, piece: &PieceState) -> bool {
+    if piece.arm != Some(Arm::Artillery) || piece.limbered {
+        return false;
+    }
+    let Some(fp) = footprint_of(ctx, piece) else {
+        return false;
+    };
+    let unit_id = match piece.id {
+        PieceId::Unit { unit, .. } => Some(unit),
+        PieceId::Hq { .. } => None,
+    };
+    ctx.scenario.sides.iter().flat_map(|s| s.field_defenses.iter()).any(|d| {
+        if !matches!(d.kind, DefenseKind::FortifiedWorks | DefenseKind::Fortification) {
+            return false;
+        }
+        if unit_id.is_some() && d.occupant == unit_id {
+            return true;
+        }
+        if d.at.len() < 2 {
+            return false;
+        }
+        let line = LineString::from(d.at.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>());
+        let mut ring = d.at.clone();
+        let closed = d.at.len() >= 3 && d.at.first() == d.at.last();
+        if closed {
+            ring.pop();
+            let poly = ring_polygon(&ring);
+            if fp.polygons().intersects(&poly) {
+                return true;
+            }
+        }
+        footprint_polyline_distance(&fp, &line) <= CONTACT_TOLERANCE_CM
+    })
+}
+
+/// The allowance of one Move action (MOVE-02, COL-03, COL-12, MOVE-15, MOVE-20, MOVE-21,
+/// MOVE-24..MOVE-28, TERR-14, MOVE-05) — the function order code calls for each Move action it
+/// grants. Refuses, with the rule, manoeuvres the piece may not make at all.
+pub fn move_allowance(
+    ctx: &Ctx,
+    id: PieceId,
+    manoeuvre: Manoeuvre,
+) -> Result<Allowance, ActionError> {
+    let piece = ctx.piece(id)?;
+    let plain = |base: f64, source, bonus| Allowance {
+        base_cm: base,
+        source,
+        road_bonus_cm: bonus,
+        overhead_cm: 0.0,
+        retire: false,
+    };
+    let only_advance = |what: &str| -> Result<(), ActionError> {
+        match manoeuvre {
+            Manoeuvre::Advance => Ok(()),
+            Manoeuvre::Wheel => Err(refuse(
+                "MOVE-26",
+                format!("{what} turn freely as they move; only infantry and cavalry in line wheel"),
+            )),
+            Manoeuvre::AboutFace => Err(refuse(
+                "MOVE-27",
+                format!("{what} turn freely as they move; only infantry and cavalry about face"),
+            )),
+            Manoeuvre::Retire => Err(refuse("MOVE-28", "only infantry retire")),
+            Manoeuvre::Manhandle => Err(refuse(
+                "MOVE-21",
+                "only unlimbered guns are manhandled",
+            )),
+            Manoeuvre::Prolonge => Err(refuse(
+                "MOVE-24",
+                "only unlimbered guns move by prolonge",
+            )),
+        }
+    };
+    // TERR-14 ruling, COL-03 (3): command units, dismounted or mounted.
+    if let Some((level, quality)) = piece.command {
+        only_advance("command units")?;
+        let mounted = command_mounted(ctx, piece);
+        let mv = ctx
+            .list(id.side())
+            .and_then(|l| l.command_type(level, quality))
+            .map(|c| c.movement);
+        let base = match mv {
+            Some(Move::Command {
+                dismounted,
+                mounted: m,
+            }) => f64::from(if mounted { m } else { dismounted }),
+            Some(other) => f64::from(other.primary_cm()),
+            None => {
+                return Err(refuse(
+                    "COL-10",
+                    format!("{} has no row in its list's command chart", piece.name),
+                ))
+            }
+        };
+        // MOVE-25 ruling: mounted command units are "horse"; we count command units as moving
+        // in column on a road.
+        return Ok(plain(base, "TERR-14", if mounted { 10.0 } else { 5.0 }));
+    }
+    let Some(row) = ctx.row(piece) else {
+        return Err(refuse(
+            "COL-03",
+            format!("{} has no troop row, so no Move value", piece.name),
+        ));
+    };
+    if ctx.has_effect(piece, |e| matches!(e, RuleEffect::NeverMoves)) {
+        return Err(refuse(
+            "COL-03",
+            format!("{} never moves during a scenario (siege or fortress guns)", piece.name),
+        ));
+    }
+    let allowance = match row.arm {
+        Arm::Artillery => {
+            if piece.limbered {
+                if manoeuvre == Manoeuvre::Manhandle {
+                    return Err(refuse(
+                        "MOVE-21",
+                        format!("{} is limbered: it is towed, not manhandled", piece.name),
+                    ));
+                }
+                if manoeuvre == Manoeuvre::Prolonge {
+                    return Err(refuse(
+                        "MOVE-24",
+                        format!("{} is limbered: only unlimbered guns use the prolonge", piece.name),
+                    ));
+                }
+                only_advance("limbered guns")?;
+                plain(limber_speed(ctx, piece)?, "MOVE-20", 10.0)
+            } else {
+                if is_emplaced(ctx, piece) {
+                    return Err(refuse(
+                        "MOVE-05",
+                        format!("{} is emplaced in fortifications and never moves", piece.name),
+                    ));
+                }
+                match manoeuvre {
+                    Manoeuvre::Manhandle => match row.movement {
+                        Move::Gun { manhandle, .. } if manhandle > 0 => {
+                            plain(f64::from(manhandle), "MOVE-21", 0.0)
+                        }
+                        Move::Cm(c) if c > 0 => plain(f64::from(c), "MOVE-21", 0.0),
+                        _ => {
+                            return Err(refuse(
+                                "MOVE-21",
+                                format!(
+                                    "{} has Move {}: mortars and siege guns cannot be manhandled",
+                                    piece.name, row.movement
+                                ),
+                            ))
+                        }
+                    },
+                    Manoeuvre::Prolonge => match row.movement {
+                        Move::Gun { prolonge, .. } if prolonge > 0 => {
+                            plain(f64::from(prolonge), "MOVE-24", 0.0)
+                        }
+                        _ => {
+                            return Err(refuse(
+                                "MOVE-24",
+                                format!(
+                                    "{} has Move {}: no prolonge distance",
+                                    piece.name, row.movement
+                                ),
+                            ))
+                        }
+                    },
+                    Manoeuvre::Advance => {
+                        return Err(refuse(
+                            "MOVE-21",
+                            format!(
+                                "{} is unlimbered: it moves by manhandling (MOVE-21) or prolonge \
+                                 (MOVE-24), or limbers first",
+                                piece.name
+                            ),
+                        ))
+                    }
+                    Manoeuvre::Wheel | Manoeuvre::AboutFace => {
+                        return Err(refuse(
+                            "MOVE-22",
+                            "turning an unlimbered gun is a pivot: a Deploy action",
+                        ))
+                    }
+                    Manoeuvre::Retire => {
+                        return Err(refuse("MOVE-28", "only infantry retire"))
+                    }
+                }
+            }
+        }
+        Arm::Transport | Arm::Armour => {
+            only_advance("transport")?;
+            let base = match row.movement {
+                Move::Limber { foot, horse } => {
+                    f64::from(if is_horse_artillery(ctx, piece) { horse } else { foot })
+                }
+                m => f64::from(m.primary_cm()),
+            };
+            plain(base, "COL-03", 10.0)
+        }
+        Arm::Infantry | Arm::Engineers | Arm::Cavalry => {
+            let cavalry = row.arm == Arm::Cavalry;
+            let formation = piece.formation.unwrap_or(Formation::Line);
+            if formation == Formation::Square {
+                return Err(refuse(
+                    "MOVE-15",
+                    format!("{} is in square; a square cannot move", piece.name),
+                ));
+            }
+            let light = ctx.list(id.side()).and_then(|l| {
+                l.row_effects(row).find_map(|e| match e {
+                    RuleEffect::LightTroops { solo_move_cm, .. } => Some(*solo_move_cm),
+                    _ => None,
+                })
+            });
+            let (base, source) = match (light, formation) {
+                (Some(solo), Formation::ExtendedLine) if solo > 0 => (f64::from(solo), "COL-12"),
+                _ => (f64::from(row.movement.primary_cm()), "COL-03"),
+            };
+            let bonus = match (formation, cavalry) {
+                (Formation::MarchColumn, false) => 5.0,
+                (Formation::MarchColumn, true) => 10.0,
+                _ => 0.0,
+            };
+            let mut a = plain(base, source, bonus);
+            match manoeuvre {
+                Manoeuvre::Advance => {}
+                Manoeuvre::Wheel => {
+                    if !matches!(formation, Formation::Line | Formation::ExtendedLine) {
+                        return Err(refuse(
+                            "MOVE-26",
+                            format!(
+                                "{} is in {}: columns turn by following their head, only lines \
+                                 wheel",
+                                piece.name,
+                                formation.label()
+                            ),
+                        ));
+                    }
+                }
+                Manoeuvre::AboutFace => {
+                    a.overhead_cm = base / 2.0;
+                    a.road_bonus_cm = 0.0;
+                }
+                Manoeuvre::Retire => {
+                    if cavalry {
+                        return Err(refuse(
+                            "MOVE-28",
+                            "cavalry cannot retire; they about face (MOVE-27)",
+                        ));
+                    }
+                    a.retire = true;
+                    a.road_bonus_cm = 0.0;
+                }
+                Manoeuvre::Manhandle => {
+                    return Err(refuse("MOVE-21", "only unlimbered guns are manhandled"))
+                }
+                Manoeuvre::Prolonge => {
+                    return Err(refuse("MOVE-24", "only unlimbered guns move by prolonge"))
+                }
+            }
+            a
+        }
+    };
+    if allowance.base_cm <= 0.0 {
+        return Err(refuse(
+            "COL-03",
+            format!("{} has Move {} and cannot move", piece.name, row.movement),
+        ));
+    }
+    Ok(allowance)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The moving body and the scene around it.
+
+/// The moving piece's bases relative to its reference point (x to the right, y ahead).
+#[derive(Debug, Clone)]
+struct Body {
+    /// Convex hull of the bases.
+    hull: Vec<Point>,
+    /// Convex hull of the bases shrunk by [`SHRINK_CM`].
+    inner: Vec<Point>,
+    centroid: Point,
+    front_left: Point,
+    front_right: Point,
+    /// Farthest hull point from the reference point.
+    radius: f64,
+}
+
+impl Body {
+    fn of(fp: &Footprint) -> Body {
+        let pose = Pose {
+            at: fp.at,
+            facing_deg: fp.facing_deg,
+        };
+        let corners: Vec<Point> = fp
+            .stands
+            .iter()
+            .flat_map(|s| s.corners())
+            .map(|p| to_local(pose, p))
+            .collect();
+        let shrunk: Vec<Point> = fp
+            .stands
+            .iter()
+            .flat_map(|s| {
+                let mut t = *s;
+                t.width = (t.width - 2.0 * SHRINK_CM).max(SHRINK_CM);
+                t.depth = (t.depth - 2.0 * SHRINK_CM).max(SHRINK_CM);
+                t.corners()
+            })
+            .map(|p| to_local(pose, p))
+            .collect();
+        let hull = hull_points(&corners);
+        let inner = hull_points(&shrunk);
+        let radius = hull.iter().map(|p| len(*p)).fold(0.0, f64::max);
+        let (front_left, front_right) = match fp.fronts.first() {
+            Some(e) => (to_local(pose, e.left), to_local(pose, e.right)),
+            None => (Point::new(-0.5, 0.0), Point::new(0.5, 0.0)),
+        };
+        Body {
+            hull,
+            inner,
+            centroid: to_local(pose, fp.centroid()),
+            front_left,
+            front_right,
+            radius,
+        }
+    }
+
+    fn inner_at(&self, pose: Pose) -> Vec<Point> {
+        self.inner.iter().map(|p| to_world(pose, *p)).collect()
+    }
+
+    fn hull_at(&self, pose: Pose) -> Vec<Point> {
+        self.hull.iter().map(|p| to_world(pose, *p)).collect()
+    }
+
+    /// MOVE-27 ruling: an about face turns every stand in place, i.e. the footprint turns 180°
+    /// about its centroid; the reference point lands on the old rear edge.
+    fn about_faced(&self, pose: Pose) -> Pose {
+        let c = to_world(pose, self.centroid);
+        Pose {
+            at: Point::new(2.0 * c.x - pose.at.x, 2.0 * c.y - pose.at.y),
+            facing_deg: normalize_deg(pose.facing_deg + 180.0),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rel {
+    Enemy,
+    EnemyCommand,
+    Friend,
+}
+
+#[derive(Debug, Clone)]
+struct Other {
+    id: PieceId,
+    name: String,
+    rel: Rel,
+    poly: Polygon<f64>,
+    rect: Rect,
+}
+
+/// Everything a walk looks at: terrain for this mover, the other pieces and the table.
+struct Scene {
+    map: TerrainMap,
+    others: Vec<Other>,
+    table: Rect,
+    mover: Mover,
+}
+
+impl Scene {
+    fn new(ctx: &Ctx, piece: &PieceState, mover: Mover) -> Scene {
+        let command_mover = piece.id.is_command();
+        let mut others = Vec::new();
+        for (id, other) in &ctx.state.pieces {
+            if *id == piece.id || !other.on_table() {
+                continue;
+            }
+            let friend = id.side() == piece.id.side();
+            let rel = match (friend, id.is_command()) {
+                // MOVE-08: friends pass through their own command units freely; BAS-02: a
+                // command unit takes no table space, so it passes its own troops freely too.
+                (true, true) => continue,
+                (true, false) if command_mover => continue,
+                (true, false) => Rel::Friend,
+                (false, true) => Rel::EnemyCommand,
+                (false, false) => Rel::Enemy,
+            };
+            let Some(fp) = footprint_of(ctx, other) else {
+                continue;
+            };
+            let poly = fp.outline();
+            others.push(Other {
+                id: *id,
+                name: other.name.clone(),
+                rel,
+                rect: fp.bounding_rect(),
+                poly,
+            });
+        }
+        let t = ctx.scenario.table;
+        Scene {
+            map: TerrainMap::new(ctx, mover),
+            others,
+            table: Rect {
+                min: Point::new(0.0, 0.0),
+                max: Point::new(t.width_cm, t.depth_cm),
+            },
+            mover,
+        }
+    }
+
+    fn command_mover(&self) -> bool {
+        self.mover.kind == TroopKind::Command
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Motions.
+
+/// One continuous piece of a move.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Motion {
+    /// Straight, facing kept.
+    Line { from: Pose, to: Pose },
+    /// A wheel: the footprint turns `angle_deg` (clockwise positive) about `pivot`; distance is
+    /// measured on the arc of radius `radius` (the outside stand, MOVE-26).
+    Arc {
+        from: Pose,
+        pivot: Point,
+        angle_deg: f64,
+        radius: f64,
+    },
+    /// An instant change of pose (a column's head turning, an about face).
+    Turn { from: Pose, to: Pose },
+}
+
+impl Motion {
+    fn length(&self) -> f64 {
+        match self {
+            Motion::Line { from, to } => from.at.distance(to.at).0,
+            Motion::Arc {
+                angle_deg, radius, ..
+            } => angle_deg.abs().to_radians() * radius,
+            Motion::Turn { .. } => 0.0,
+        }
+    }
+
+    /// The pose after `u` cm of this motion (a line may be followed past its end).
+    fn pose(&self, u: f64) -> Pose {
+        match *self {
+            Motion::Line { from, to } => {
+                let l = from.at.distance(to.at).0;
+                if l <= 1e-12 {
+                    return to;
+                }
+                let d = Point::new((to.at.x - from.at.x) / l, (to.at.y - from.at.y) / l);
+                Pose {
+                    at: add(from.at, d, u),
+                    facing_deg: from.facing_deg,
+                }
+            }
+            Motion::Arc {
+                from,
+                pivot,
+                angle_deg,
+                radius,
+            } => {
+                let total = angle_deg.abs().to_radians() * radius;
+                let k = if total > 1e-12 { u / total } else { 1.0 };
+                let a = angle_deg * k;
+                Pose {
+                    at: rotate(from.at, pivot, a),
+                    facing_deg: from.facing_deg + a,
+                }
+            }
+            Motion::Turn { from, to } => {
+                if u <= 0.0 {
+                    from
+                } else {
+                    to
+                }
+            }
+        }
+    }
+
+    fn end(&self) -> Pose {
+        match *self {
+            Motion::Line { to, .. } | Motion::Turn { to, .. } => to,
+            Motion::Arc { .. } => self.pose(self.length()),
+        }
+    }
+
+    /// The unit direction of travel (a line's, a wheel's at its start).
+    fn direction(&self) -> Point {
+        match *self {
+            Motion::Line { from, to } => {
+                let v = sub(to.at, from.at);
+                let l = len(v);
+                if l > 1e-12 {
+                    Point::new(v.x / l, v.y / l)
+                } else {
+                    heading(from.facing_deg)
+                }
+            }
+            Motion::Arc { from, .. } | Motion::Turn { from, .. } => heading(from.facing_deg),
+        }
+    }
+
+    /// Reference-point positions along the motion, for road checks and boxes.
+    fn trace(&self, step: f64) -> Vec<Point> {
+        let l = self.length();
+        let n = (l / step).ceil().max(1.0) as usize;
+        (0..=n)
+            .map(|k| self.pose(l * k as f64 / n as f64).at)
+            .collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The walk.
+
+const TOUCH: u8 = 1;
+const HOLDS: u8 = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Patch(usize),
+    Other(usize),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Cand {
+    key: Key,
+    rect: Rect,
+}
+
+/// What the bases touch at one pose: per candidate, TOUCH (and HOLDS: wholly inside an area).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Snap {
+    flags: Vec<u8>,
+    table_ok: bool,
+}
+
+impl Snap {
+    fn flag(&self, i: usize) -> u8 {
+        self.flags.get(i).copied().unwrap_or(0)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AreaState {
+    Out,
+    Straddle,
+    In,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Mem {
+    area: AreaState,
+    /// Stepped out of this area at the start of the move: its rate no longer applies.
+    left: bool,
+    /// A linear obstacle the piece touched at the start of the move (MOVE-03 free crossing).
+    contact_at_start: bool,
+}
+
+/// Why a walk cannot go on.
+#[derive(Debug, Clone)]
+enum Halt {
+    /// It may not go here at all; `last_ok` is the last pose before.
+    Blocked {
+        rule: &'static str,
+        message: String,
+        s: f64,
+        last_ok: Pose,
+        snap_ok: Snap,
+        weighted: f64,
+    },
+    /// It must end here.
+    Stop {
+        rule: &'static str,
+        message: String,
+        s: f64,
+        pose: Pose,
+        snap: Snap,
+        weighted: f64,
+    },
+    /// Entering area terrain: it must end placed wholly inside, at `pose`, `s_end` along.
+    Place {
+        rule: &'static str,
+        message: String,
+        s_end: f64,
+        pose: Pose,
+        snap: Snap,
+        weighted: f64,
+    },
+}
+
+impl Halt {
+    fn severity(&self) -> u8 {
+        match self {
+            Halt::Blocked { .. } => 3,
+            Halt::Place { .. } => 2,
+            Halt::Stop { .. } => 1,
+        }
+    }
+}
+
+/// The state of a walk.
+#[derive(Clone)]
+struct Walk<'s> {
+    scene: &'s Scene,
+    body: &'s Body,
+    cands: Vec<Cand>,
+    mem: Vec<Mem>,
+    snap: Snap,
+    step: f64,
+    /// No stops or rates from area terrain (TERR-09 on the road bonus).
+    ignore_areas: bool,
+    /// Fall-back and retreat: no costs, no linear or area stops (FIRE-24, CHG-25 rulings).
+    forced: bool,
+    s: f64,
+    weighted: f64,
+    /// The first this many cm of the move are a free crossing (MOVE-03).
+    free_until: f64,
+    worst: Option<(f64, &'static str)>,
+    passage: Vec<PieceId>,
+    overruns: Vec<PieceId>,
+    /// Reference-point path stayed on a road so far.
+    on_road: bool,
+}
+
+impl<'s> Walk<'s> {
+    fn new(
+        scene: &'s Scene,
+        body: &'s Body,
+        start: Pose,
+        area: Rect,
+        step: f64,
+        ignore_areas: bool,
+        forced: bool,
+    ) -> Walk<'s> {
+        let mut cands = Vec::new();
+        for (i, p) in scene.map.near(&area) {
+            let relevant = match p.going {
+                Going::Clear => false,
+                Going::Area { .. } => !ignore_areas && !forced,
+                Going::Linear { .. } => !forced,
+                Going::Impassable { .. } => true,
+            };
+            if relevant {
+                cands.push(Cand {
+                    key: Key::Patch(i),
+                    rect: p.rect,
+                });
+            }
+        }
+        for (j, o) in scene.others.iter().enumerate() {
+            if rects_overlap(&o.rect, &area) {
+                cands.push(Cand {
+                    key: Key::Other(j),
+                    rect: o.rect,
+                });
+            }
+        }
+        let mut w = Walk {
+            scene,
+            body,
+            cands,
+            mem: Vec::new(),
+            snap: Snap {
+                flags: Vec::new(),
+                table_ok: true,
+            },
+            step,
+            ignore_areas,
+            forced,
+            s: 0.0,
+            weighted: 0.0,
+            free_until: 0.0,
+            worst: None,
+            passage: Vec::new(),
+            overruns: Vec::new(),
+            on_road: scene.map.on_road(start.at),
+        };
+        w.snap = w.look(start);
+        let hull = ring_polygon(&body.hull_at(start));
+        w.mem = w
+            .cands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let f = w.snap.flag(i);
+                let area = if f & HOLDS != 0 {
+                    AreaState::In
+                } else if f & TOUCH != 0 {
+                    AreaState::Straddle
+                } else {
+                    AreaState::Out
+                };
+                let contact_at_start = match c.key {
+                    Key::Patch(p) => scene.map.patches.get(p).is_some_and(|p| {
+                        matches!(p.going, Going::Linear { .. })
+                            && rects_overlap(&grow(p.rect, CONTACT_TOLERANCE_CM), &grow(rect_of(body.hull_at(start)), 0.0))
+                            && shape_distance(&p.shape, &hull) <= CONTACT_TOLERANCE_CM
+                    }),
+                    Key::Other(_) => false,
+                };
+                Mem {
+                    area,
+                    left: false,
+                    contact_at_start,
+                }
+            })
+            .collect();
+        w
+    }
+
+    fn look(&self, pose: Pose) -> Snap {
+        let pts = self.body.inner_at(pose);
+        let rect = rect_of(pts.iter().copied());
+        let t = &self.scene.table;
+        let table_ok = pts.iter().all(|p| t.contains(*p));
+        let mut poly: Option<Polygon<f64>> = None;
+        let mut samples: Option<Vec<Point>> = None;
+        let mut flags = Vec::with_capacity(self.cands.len());
+        for c in &self.cands {
+            if !rects_overlap(&c.rect, &rect) {
+                flags.push(0);
+                continue;
+            }
+            let poly = poly.get_or_insert_with(|| ring_polygon(&pts));
+            let f = match c.key {
+                Key::Patch(i) => match self.scene.map.patches.get(i) {
+                    Some(p) => match p.going {
+                        Going::Impassable { .. } => {
+                            let smp = samples.get_or_insert_with(|| outline_samples(&pts));
+                            if self.scene.map.blocks(p, poly, smp) {
+                                TOUCH
+                            } else {
+                                0
+                            }
+                        }
+                        Going::Area { stops, .. } => {
+                            if p.shape.meets(poly) {
+                                if stops && p.shape.holds(poly) {
+                                    TOUCH | HOLDS
+                                } else {
+                                    TOUCH
+                                }
+                            } else {
+                                0
+                            }
+                        }
+                        Going::Linear { .. } => u8::from(p.shape.meets(poly)),
+                        Going::Clear => 0,
+                    },
+                    None => 0,
+                },
+                Key::Other(j) => match self.scene.others.get(j) {
+                    Some(o) => u8::from(o.poly.intersects(poly)),
+                    None => 0,
+                },
+            };
+            flags.push(f);
+        }
+        Snap { flags, table_ok }
+    }
+
+    /// The rate of the ground under the bases now: the most severe area rate touched (TERR-04,
+    /// TERR-08, TERR-10), 1 in the open.
+    fn rate(&self) -> (f64, Option<&'static str>) {
+        if self.forced {
+            return (1.0, None);
+        }
+        let mut speed = 1.0;
+        let mut rule = None;
+        for (i, c) in self.cands.iter().enumerate() {
+            if self.snap.flag(i) & TOUCH == 0 {
+                continue;
+            }
+            let Some(m) = self.mem.get(i) else { continue };
+            let Key::Patch(p) = c.key else { continue };
+            let Some(patch) = self.scene.map.patches.get(p) else {
+                continue;
+            };
+            if let Going::Area { speed: s, rule: r, .. } = patch.going {
+                if !m.left && !self.ignore_areas && s < speed {
+                    speed = s;
+                    rule = Some(r);
+                }
+            }
+        }
+        (speed, rule)
+    }
+
+    /// Charges the stretch from `a` to `b` (cm into the move) at the current rate; the part
+    /// before `free_until` (a MOVE-03 crossing) is free.
+    fn accumulate(&mut self, a: f64, b: f64) {
+        let a = a.max(self.free_until);
+        if b <= a {
+            return;
+        }
+        let d = b - a;
+        let (speed, rule) = self.rate();
+        self.weighted += d / speed;
+        if let Some(r) = rule {
+            if self.worst.is_none_or(|(s, _)| speed < s) {
+                self.worst = Some((speed, r));
+            }
+        }
+    }
+
+    /// Runs one motion from its start. `sink` sees each step's pose and may stop the walk
+    /// (returns false).
+    fn run(
+        &mut self,
+        m: &Motion,
+        sink: &mut dyn FnMut(&Walk, Pose) -> bool,
+    ) -> Result<bool, Halt> {
+        let s0 = self.s;
+        let l = m.length();
+        if let Motion::Turn { from, to } = *m {
+            let new = self.look(to);
+            if new != self.snap {
+                let old = self.snap.clone();
+                self.change(&old, &new, m, 0.0, s0, from, to)?;
+                self.snap = new;
+            }
+            return Ok(sink(self, to));
+        }
+        let n = (l / self.step - 1e-9).ceil().max(1.0) as usize;
+        let mut prev = 0.0;
+        for k in 1..=n {
+            let u = if k == n { l } else { k as f64 * self.step };
+            let target = self.look(m.pose(u));
+            let mut cur = prev;
+            let mut guard = 0;
+            while target != self.snap && guard < 12 {
+                guard += 1;
+                let (lo, hi, hs) = self.bisect(m, cur, u, &target);
+                self.accumulate(s0 + cur, s0 + lo);
+                let old = self.snap.clone();
+                self.s = s0 + lo;
+                self.change(&old, &hs, m, lo, s0, m.pose(lo), m.pose(hi))?;
+                self.snap = hs;
+                self.accumulate(s0 + lo, s0 + hi);
+                cur = hi;
+            }
+            if target != self.snap {
+                self.snap = target;
+            }
+            self.accumulate(s0 + cur, s0 + u);
+            self.s = s0 + u;
+            if self.scene.map.roads.is_empty() {
+                self.on_road = false;
+            } else if self.on_road {
+                let a = m.pose(prev).at;
+                let b = m.pose(u).at;
+                let steps = (a.distance(b).0 / 0.25).ceil().max(1.0) as usize;
+                self.on_road = (1..=steps).all(|i| {
+                    let t = i as f64 / steps as f64;
+                    self.scene
+                        .map
+                        .on_road(Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t))
+                });
+            }
+            prev = u;
+            if !sink(self, m.pose(u)) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The first change from the current snapshot between `a` and `b` (where `target` differs):
+    /// (last pose still the same, first pose changed, its snapshot).
+    fn bisect(&self, m: &Motion, a: f64, b: f64, target: &Snap) -> (f64, f64, Snap) {
+        let (mut lo, mut hi) = (a, b);
+        let mut hs = target.clone();
+        for _ in 0..BISECT_ROUNDS {
+            let mid = (lo + hi) / 2.0;
+            let s = self.look(m.pose(mid));
+            if s == self.snap {
+                lo = mid;
+            } else {
+                hi = mid;
+                hs = s;
+            }
+        }
+        (lo, hi, hs)
+    }
+
+    /// Applies the rules to a change of what the bases touch, between `u_lo` (old) and `u_hi`
+    /// (new) along motion `m` (which starts `s0` into the move).
+    #[allow(clippy::too_many_arguments)]
+    fn change(
+        &mut self,
+        old: &Snap,
+        new: &Snap,
+        m: &Motion,
+        u_lo: f64,
+        s0: f64,
+        pose_lo: Pose,
+        pose_hi: Pose,
+    ) -> Result<(), Halt> {
+        let s_lo = s0 + u_lo;
+        let at_start = s_lo <= START_CM;
+        let mut halt: Option<Halt> = None;
+        let raise = |h: Halt, halt: &mut Option<Halt>| {
+            if halt.as_ref().is_none_or(|x| h.severity() > x.severity()) {
+                *halt = Some(h);
+            }
+        };
+        let blocked = |rule: &'static str, message: String, w: &Walk| Halt::Blocked {
+            rule,
+            message,
+            s: s_lo,
+            last_ok: pose_lo,
+            snap_ok: old.clone(),
+            weighted: w.weighted,
+        };
+        let stop = |rule: &'static str, message: String, w: &Walk| Halt::Stop {
+            rule,
+            message,
+            s: s_lo,
+            pose: pose_lo,
+            snap: old.clone(),
+            weighted: w.weighted,
+        };
+        if old.table_ok && !new.table_ok {
+            raise(
+                blocked(
+                    "MOVE-02",
+                    format!("the move would take the unit off the table at {}", fmt_pt(pose_hi.at)),
+                    self,
+                ),
+                &mut halt,
+            );
+        }
+        for i in 0..self.cands.len() {
+            let (fo, fnew) = (old.flag(i), new.flag(i));
+            if fo == fnew {
+                continue;
+            }
+            let Some(c) = self.cands.get(i).copied() else {
+                continue;
+            };
+            let touched = fo & TOUCH == 0 && fnew & TOUCH != 0;
+            let untouched = fo & TOUCH != 0 && fnew & TOUCH == 0;
+            match c.key {
+                Key::Patch(p) => {
+                    let Some(patch) = self.scene.map.patches.get(p) else {
+                        continue;
+                    };
+                    match patch.going {
+                        Going::Impassable { rule } if touched => {
+                            let (rule, message) = match self.narrow_gap(pose_hi, m) {
+                                Some(msg) => ("MOVE-04", msg),
+                                None => (
+                                    rule,
+                                    format!(
+                                        "{} is impassable to these troops (at {})",
+                                        patch.name,
+                                        fmt_pt(pose_hi.at)
+                                    ),
+                                ),
+                            };
+                            raise(blocked(rule, message, self), &mut halt);
+                        }
+                        Going::Linear { rule } => {
+                            if touched {
+                                let free_ok = self
+                                    .mem
+                                    .get(i)
+                                    .is_some_and(|mm| mm.contact_at_start)
+                                    && at_start;
+                                if free_ok {
+                                    // MOVE-03 ruling: placed with its rear edge touching the far
+                                    // side, free.
+                                    let clear = clearance(
+                                        &patch.shape,
+                                        &self.body.hull_at(m.pose(0.0)),
+                                        m.direction(),
+                                        self.body.radius * 2.0 + 10.0,
+                                    );
+                                    self.free_until = self.free_until.max(s0 + clear);
+                                } else {
+                                    raise(
+                                        stop(
+                                            rule,
+                                            format!(
+                                                "the unit reaches {} at {} and must stop there; it \
+                                                 crosses at the start of its next move (MOVE-03)",
+                                                patch.name,
+                                                fmt_pt(pose_lo.at)
+                                            ),
+                                            self,
+                                        ),
+                                        &mut halt,
+                                    );
+                                }
+                            } else if untouched {
+                                if let Some(mm) = self.mem.get_mut(i) {
+                                    mm.contact_at_start = false;
+                                }
+                            }
+                        }
+                        Going::Area { stops, rule, .. } => {
+                            let Some(mm) = self.mem.get(i).copied() else {
+                                continue;
+                            };
+                            let next = if fnew & HOLDS != 0 {
+                                AreaState::In
+                            } else if fnew & TOUCH != 0 {
+                                AreaState::Straddle
+                            } else {
+                                AreaState::Out
+                            };
+                            if stops {
+                                if mm.area == AreaState::Out && next != AreaState::Out {
+                                    // TERR-05: entering.
+                                    if let Some(h) = self.enter(i, m, u_lo, s0, pose_lo, old, rule, &patch.name) {
+                                        raise(h, &mut halt);
+                                    }
+                                } else if mm.area == AreaState::In && next != AreaState::In {
+                                    if at_start {
+                                        if let Some(x) = self.mem.get_mut(i) {
+                                            x.left = true;
+                                        }
+                                    } else {
+                                        raise(
+                                            stop(
+                                                "TERR-05",
+                                                format!(
+                                                    "the unit reaches the edge of {} at {} and \
+                                                     stops inside it; it may step out on a later \
+                                                     move",
+                                                    patch.name,
+                                                    fmt_pt(pose_lo.at)
+                                                ),
+                                                self,
+                                            ),
+                                            &mut halt,
+                                        );
+                                    }
+                                }
+                                if next == AreaState::In {
+                                    if let Some(x) = self.mem.get_mut(i) {
+                                        x.left = false;
+                                    }
+                                }
+                            }
+                            if let Some(x) = self.mem.get_mut(i) {
+                                x.area = next;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Key::Other(j) => {
+                    let Some(o) = self.scene.others.get(j) else {
+                        continue;
+                    };
+                    if !touched {
+                        continue;
+                    }
+                    match o.rel {
+                        Rel::Enemy => {
+                            let (rule, what) = if self.scene.command_mover() {
+                                ("CMD-23", "command units never charge")
+                            } else {
+                                ("CHG-01", "a move into contact with the enemy is a charge")
+                            };
+                            let message = match self.narrow_gap(pose_hi, m) {
+                                Some(msg) if !self.forced => msg,
+                                _ => format!("the move runs into {} at {}: {what}", o.name, fmt_pt(pose_hi.at)),
+                            };
+                            let rule = if message.starts_with("the gap") { "MOVE-04" } else { rule };
+                            raise(blocked(rule, message, self), &mut halt);
+                        }
+                        Rel::EnemyCommand => {
+                            if self.scene.command_mover() {
+                                raise(
+                                    blocked(
+                                        "CMD-25",
+                                        format!("command units cannot overrun enemy command units ({})", o.name),
+                                        self,
+                                    ),
+                                    &mut halt,
+                                );
+                            } else if !self.overruns.contains(&o.id) {
+                                self.overruns.push(o.id);
+                            }
+                        }
+                        Rel::Friend => {
+                            if !self.passage.contains(&o.id) {
+                                self.passage.push(o.id);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        match halt {
+            Some(h) => Err(h),
+            None => Ok(()),
+        }
+    }
+
+    /// TERR-05 entering: the unit is placed just inside, wholly within the area and touching its
+    /// boundary, free, and its move ends. Along a straight motion the placement continues in the
+    /// same direction; where the unit cannot be placed (the area is too narrow, or something is
+    /// in the way, or the motion is a wheel or turn) it stops at the edge instead — or, if it
+    /// already stood at the edge when the move began, goes on in at the reduced rate.
+    #[allow(clippy::too_many_arguments)]
+    fn enter(
+        &mut self,
+        i: usize,
+        m: &Motion,
+        u_lo: f64,
+        s0: f64,
+        pose_lo: Pose,
+        old: &Snap,
+        rule: &'static str,
+        name: &str,
+    ) -> Option<Halt> {
+        let s_lo = s0 + u_lo;
+        let at_start = s_lo <= START_CM;
+        let placed = match m {
+            Motion::Line { .. } => self.placement(i, m, u_lo, old),
+            _ => None,
+        };
+        match placed {
+            Some((u_in, pose, snap)) => Some(Halt::Place {
+                rule: "TERR-05",
+                message: format!(
+                    "the unit reaches {name} at {} and is placed just inside it at {}, where its \
+                     move ends",
+                    fmt_pt(pose_lo.at),
+                    fmt_pt(pose.at)
+                ),
+                s_end: s0 + u_in,
+                pose,
+                snap,
+                weighted: self.weighted,
+            }),
+            None if at_start => None,
+            None => Some(Halt::Stop {
+                rule: if rule == "TERR-04" { "TERR-05" } else { rule },
+                message: format!(
+                    "the unit reaches {name} at {} and stops at its edge",
+                    fmt_pt(pose_lo.at)
+                ),
+                s: s_lo,
+                pose: pose_lo,
+                snap: old.clone(),
+                weighted: self.weighted,
+            }),
+        }
+    }
+
+    /// The first pose along a straight motion (past its end if need be) where the bases are
+    /// wholly inside area candidate `i`, if nothing else is in the way there.
+    fn placement(&self, i: usize, m: &Motion, u_lo: f64, old: &Snap) -> Option<(f64, Pose, Snap)> {
+        let reach = self.body.radius * 2.0 + 1.0;
+        let step = 0.25;
+        let n = (reach / step).ceil() as usize;
+        let mut prev = u_lo;
+        for k in 1..=n {
+            let u = u_lo + k as f64 * step;
+            let s = self.look(m.pose(u));
+            if s.flag(i) & HOLDS != 0 {
+                let (mut lo, mut hi) = (prev, u);
+                let mut hs = s;
+                for _ in 0..BISECT_ROUNDS {
+                    let mid = (lo + hi) / 2.0;
+                    let sm = self.look(m.pose(mid));
+                    if sm.flag(i) & HOLDS != 0 {
+                        hi = mid;
+                        hs = sm;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                let pose = m.pose(hi);
+                return self.clear_for_placement(&hs, old, i).then_some((hi, pose, hs));
+            }
+            if s.flag(i) & TOUCH == 0 {
+                return None;
+            }
+            prev = u;
+        }
+        None
+    }
+
+    /// A placement must not put the bases on anything they were not already on (other than the
+    /// area itself and other areas).
+    fn clear_for_placement(&self, at: &Snap, old: &Snap, area: usize) -> bool {
+        if !at.table_ok {
+            return false;
+        }
+        self.cands.iter().enumerate().all(|(j, c)| {
+            if j == area || at.flag(j) & TOUCH == 0 || old.flag(j) & TOUCH != 0 {
+                return true;
+            }
+            match c.key {
+                Key::Patch(p) => self
+                    .scene
+                    .map
+                    .patches
+                    .get(p)
+                    .is_some_and(|p| matches!(p.going, Going::Area { .. })),
+                Key::Other(o) => self
+                    .scene
+                    .others
+                    .get(o)
+                    .is_some_and(|o| o.rel == Rel::EnemyCommand),
+            }
+        })
+    }
+
+    /// MOVE-04: is the piece wedged between two obstacles, its centre line clear but both flanks
+    /// blocked? Returns the message if so.
+    fn narrow_gap(&self, pose: Pose, m: &Motion) -> Option<String> {
+        let pts = self.body.inner_at(pose);
+        let dir = m.direction();
+        let centre = {
+            let n = pts.len().max(1) as f64;
+            Point::new(
+                pts.iter().map(|p| p.x).sum::<f64>() / n,
+                pts.iter().map(|p| p.y).sum::<f64>() / n,
+            )
+        };
+        let band = 0.05;
+        let left = clip_half(&pts, centre, dir, 1.0, band);
+        let right = clip_half(&pts, centre, dir, -1.0, band);
+        let mid = clip_half(&clip_half(&pts, centre, dir, 1.0, -band), centre, dir, -1.0, -band);
+        let blocked = |poly: &[Point]| -> bool {
+            if poly.len() < 3 {
+                return false;
+            }
+            let g = ring_polygon(poly);
+            let smp = outline_samples(poly);
+            self.cands.iter().any(|c| match c.key {
+                Key::Patch(p) => self.scene.map.patches.get(p).is_some_and(|p| {
+                    matches!(p.going, Going::Impassable { .. }) && self.scene.map.blocks(p, &g, &smp)
+                }),
+                Key::Other(o) => self
+                    .scene
+                    .others
+                    .get(o)
+                    .is_some_and(|o| o.rel == Rel::Enemy && o.poly.intersects(&g)),
+            })
+        };
+        if blocked(&left) && blocked(&right) && !blocked(&mid) {
+            Some(format!(
+                "the gap at {} is narrower than the unit's frontage in its current formation",
+                fmt_pt(pose.at)
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// Rules checked where a move ends: on nothing it may not stand on, not in contact with the
+    /// enemy (CHG-01) unless it started so.
+    fn end_problem(&self, snap: &Snap, pose: Pose, start_contacts: &[PieceId]) -> Option<(&'static str, String)> {
+        if !snap.table_ok {
+            return Some(("MOVE-02", "the unit would end off the table".to_string()));
+        }
+        for (i, c) in self.cands.iter().enumerate() {
+            if snap.flag(i) & TOUCH == 0 {
+                continue;
+            }
+            match c.key {
+                Key::Patch(p) => {
+                    let Some(patch) = self.scene.map.patches.get(p) else {
+                        continue;
+                    };
+                    match patch.going {
+                        Going::Impassable { rule } => {
+                            return Some((rule, format!("the unit would end on {}, impassable to it", patch.name)))
+                        }
+                        Going::Linear { .. } => {
+                            return Some((
+                                "MOVE-03",
+                                format!(
+                                    "the unit would end astride {}: a crossing places it with its \
+                                     rear edge touching the far side",
+                                    patch.name
+                                ),
+                            ))
+                        }
+                        _ => {}
+                    }
+                }
+                Key::Other(o) => {
+                    let Some(other) = self.scene.others.get(o) else {
+                        continue;
+                    };
+                    match other.rel {
+                        Rel::Friend => {
+                            return Some((
+                                "MOVE-06",
+                                format!("the unit may not end its move overlapping {}", other.name),
+                            ))
+                        }
+                        Rel::Enemy => {
+                            return Some((
+                                if self.scene.command_mover() { "CMD-23" } else { "CHG-01" },
+                                format!("the unit would end on {}", other.name),
+                            ))
+                        }
+                        Rel::EnemyCommand => {}
+                    }
+                }
+            }
+        }
+        if !self.forced && !self.scene.command_mover() {
+            if let Some(name) = self.enemy_contact(pose, start_contacts) {
+                return Some((
+                    "CHG-01",
+                    format!("the move ends in contact with {name}: moving into contact with the enemy is a charge"),
+                ));
+            }
+        }
+        None
+    }
+
+    fn enemy_contact(&self, pose: Pose, start_contacts: &[PieceId]) -> Option<String> {
+        let hull = self.body.hull_at(pose);
+        let rect = grow(rect_of(hull.iter().copied()), CONTACT_TOLERANCE_CM);
+        let mut poly: Option<Polygon<f64>> = None;
+        for o in &self.scene.others {
+            if o.rel != Rel::Enemy || start_contacts.contains(&o.id) || !rects_overlap(&o.rect, &rect) {
+                continue;
+            }
+            let p = poly.get_or_insert_with(|| ring_polygon(&hull));
+            let d: f64 = Euclidean.distance(&o.poly, &*p);
+            if d < CONTACT_TOLERANCE_CM {
+                return Some(o.name.clone());
+            }
+        }
+        None
+    }
+}
+
+/// MOVE-03 ruling: how far a base must travel along `dir` to stand clear of an obstacle it is
+/// crossing — the farthest any hull corner must go to leave the obstacle's far side.
+fn clearance(shape: &super::terrain::Shape, hull: &[Point], dir: Point, limit: f64) -> f64 {
+    use super::terrain::Shape;
+    let reach = 1000.0;
+    let edges: Vec<(Point, Point)> = match shape {
+        Shape::Line(l) => l
+            .lines()
+            .map(|e| (Point::new(e.start.x, e.start.y), Point::new(e.end.x, e.end.y)))
+            .collect(),
+        Shape::Area(a) => a
+            .exterior()
+            .lines()
+            .map(|e| (Point::new(e.start.x, e.start.y), Point::new(e.end.x, e.end.y)))
+            .collect(),
+        Shape::Strips(v) => v
+            .iter()
+            .flat_map(|p| p.exterior().lines())
+            .map(|e| (Point::new(e.start.x, e.start.y), Point::new(e.end.x, e.end.y)))
+            .collect(),
+    };
+    let mut best: f64 = 0.0;
+    for v in hull {
+        let far = add(*v, dir, reach);
+        let ray = geo::Line::new((v.x, v.y), (far.x, far.y));
+        let mut last: Option<f64> = None;
+        for (a, b) in &edges {
+            let e = geo::Line::new((a.x, a.y), (b.x, b.y));
+            let hit = match geo::line_intersection::line_intersection(ray, e) {
+                Some(geo::LineIntersection::SinglePoint { intersection, .. }) => {
+                    Some(v.distance(Point::new(intersection.x, intersection.y)).0)
+                }
+                Some(geo::LineIntersection::Collinear { intersection }) => Some(
+                    v.distance(Point::new(intersection.end.x, intersection.end.y)).0,
+                ),
+                None => None,
+            };
+            if let Some(t) = hit {
+                // Only the obstacle near this base: the first stretch of crossings.
+                if t <= limit {
+                    last = Some(last.map_or(t, |l: f64| l.max(t)));
+                }
+            }
+        }
+        if let Some(t) = last {
+            best = best.max(t);
+        }
+    }
+    best
+}
+
+/// Corners, edge midpoints and centre of an outline (the bridged-ground test samples them).
+fn outline_samples(pts: &[Point]) -> Vec<Point> {
+    let mut out = Vec::with_capacity(pts.len() * 2 + 1);
+    let n = pts.len();
+    for i in 0..n {
+        let (Some(&a), Some(&b)) = (pts.get(i), pts.get((i + 1) % n)) else {
+            continue;
+        };
+        out.push(a);
+        out.push(Point::new((a.x + b.x) / 2.0, (a.y + b.y) / 2.0));
+    }
+    if n > 0 {
+        out.push(Point::new(
+            pts.iter().map(|p| p.x).sum::<f64>() / n as f64,
+            pts.iter().map(|p| p.y).sum::<f64>() / n as f64,
+        ));
+    }
+    out
+}
+
+fn shape_distance(shape: &super::terrain::Shape, poly: &Polygon<f64>) -> f64 {
+    use super::terrain::Shape;
+    match shape {
+        Shape::Area(a) => Euclidean.distance(a, poly),
+        Shape::Strips(v) => v
+            .iter()
+            .map(|s| -> f64 { Euclidean.distance(s, poly) })
+            .fold(f64::INFINITY, f64::min),
+        Shape::Line(l) => Euclidean.distance(l, poly),
+    }
+}
+
+/// The enemy units a piece is in contact with at a pose (a move may leave or keep those).
+fn enemy_contacts(scene: &Scene, body: &Body, pose: Pose) -> Vec<PieceId> {
+    let hull = ring_polygon(&body.hull_at(pose));
+    scene
+        .others
+        .iter()
+        .filter(|o| o.rel == Rel::Enemy)
+        .filter(|o| -> bool {
+            let d: f64 = Euclidean.distance(&o.poly, &hull);
+            d < CONTACT_TOLERANCE_CM
+        })
+        .map(|o| o.id)
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building a move from an action.
+
+/// How a piece moves, by what it is (MOVE-09, MOVE-20, MOVE-26 ruling).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// Line and extended line: straight ahead or oblique, facing kept; wheels to turn.
+    Line,
+    /// March and attack column, disordered: the head leads and turns, the body follows.
+    Column,
+    /// Limbered guns, transport and command units: any path, any final facing.
+    Free,
+    /// Unlimbered guns: manhandled (any direction) or prolonged (straight back), facing kept.
+    Gun,
+}
+
+fn style_of(piece: &PieceState) -> Style {
+    if piece.id.is_command() {
+        return Style::Free;
+    }
+    match piece.arm {
+        Some(Arm::Artillery) if piece.limbered => Style::Free,
+        Some(Arm::Artillery) => Style::Gun,
+        Some(Arm::Transport | Arm::Armour) => Style::Free,
+        _ => match piece.formation {
+            Some(Formation::MarchColumn | Formation::AttackColumn | Formation::Disordered) => {
+                Style::Column
+            }
+            _ => Style::Line,
+        },
+    }
+}
+
+/// A move that the rules allow, as [`check_move`] found it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MovePlan {
+    pub piece: PieceId,
+    pub from: Pose,
+    pub to: Pose,
+    /// Intermediate points of the reference point's path (the action's `via`, or the points of
+    /// a wheel's arc).
+    pub path: Vec<Point>,
+    pub allowance: Allowance,
+    /// Allowance spent (MOVE-02: terrain- and manoeuvre-weighted).
+    pub cost_cm: f64,
+    /// The whole move ran along a road and earned the bonus (MOVE-25, TERR-09).
+    pub road_bonus: bool,
+    /// Friendly units passed through (MOVE-06).
+    pub passed_through: Vec<PieceId>,
+    /// Enemy command units moved through or into (MOVE-08, CMD-25).
+    pub overruns: Vec<PieceId>,
+}
+
+/// Builds the motions of a move and checks the manoeuvre's geometry (MOVE-26..MOVE-29,
+/// MOVE-21/22/24, MOVE-27 ruling). Returns the motions and the event path.
+fn motions_for(
+    piece: &PieceState,
+    body: &Body,
+    from: Pose,
+    via: &[Point],
+    to: Pose,
+    manoeuvre: Manoeuvre,
+) -> Result<(Vec<Motion>, Vec<Point>), ActionError> {
+    let style = style_of(piece);
+    let mut points = vec![from.at];
+    points.extend_from_slice(via);
+    points.push(to.at);
+    let path = via.to_vec();
+    match manoeuvre {
+        Manoeuvre::Advance => {
+            let ms = legs(style, from, &points, Some(to.facing_deg))?;
+            Ok((ms, path))
+        }
+        Manoeuvre::Wheel => {
+            if !via.is_empty() {
+                return Err(refuse(
+                    "MOVE-26",
+                    "a wheel is given by its end pose alone (advance, pivot, advance)",
+                ));
+            }
+            wheel(body, from, to)
+        }
+        Manoeuvre::AboutFace => {
+            let turned = body.about_faced(from);
+            if !same_angle(to.facing_deg, turned.facing_deg) {
+                return Err(refuse(
+                    "MOVE-27",
+                    "an about face ends facing the opposite way",
+                ));
+            }
+            let delta = sub(turned.at, from.at);
+            // The turn is made where the path shows a leg equal to the turn's shift, or at the
+            // start.
+            let k = points.windows(2).position(|w| match (w.first(), w.get(1)) {
+                (Some(a), Some(b)) => len(sub(sub(*b, *a), delta)) <= 0.01,
+                _ => false,
+            });
+            let (before, after): (Vec<Point>, Vec<Point>) = match k {
+                Some(k) => (
+                    points.get(..=k).map(<[Point]>::to_vec).unwrap_or_default(),
+                    points.get(k + 1..).map(<[Point]>::to_vec).unwrap_or_default(),
+                ),
+                None => {
+                    let mut a = vec![add(from.at, delta, 1.0)];
+                    a.extend(points.iter().skip(1).copied());
+                    (vec![from.at], a)
+                }
+            };
+            let mut ms = legs(style, from, &before, None)?;
+            let pre_end = ms.last().map_or(from, Motion::end);
+            let post_start = body.about_faced(pre_end);
+            ms.push(Motion::Turn {
+                from: pre_end,
+                to: post_start,
+            });
+            let mut rest = vec![post_start.at];
+            rest.extend(after.iter().skip(1).copied());
+            ms.extend(legs(style, post_start, &rest, Some(to.facing_deg))?);
+            Ok((ms, path))
+        }
+        Manoeuvre::Retire | Manoeuvre::Prolonge => {
+            let rule = if manoeuvre == Manoeuvre::Retire {
+                "MOVE-28"
+            } else {
+                "MOVE-24"
+            };
+            if !same_angle(to.facing_deg, from.facing_deg) {
+                return Err(refuse(rule, "the unit keeps its facing while moving straight back"));
+            }
+            let back = normalize_deg(from.facing_deg + 180.0);
+            let mut ms = Vec::new();
+            for w in points.windows(2) {
+                let (Some(&a), Some(&b)) = (w.first(), w.get(1)) else {
+                    continue;
+                };
+                if a.distance(b).0 <= 1e-9 {
+                    continue;
+                }
+                if !same_angle(bearing_deg(a, b), back) {
+                    return Err(refuse(rule, "this move goes straight backwards only"));
+                }
+                ms.push(Motion::Line {
+                    from: Pose {
+                        at: a,
+                        facing_deg: from.facing_deg,
+                    },
+                    to: Pose {
+                        at: b,
+                        facing_deg: from.facing_deg,
+                    },
+                });
+            }
+            Ok((ms, path))
+        }
+        Manoeuvre::Manhandle => {
+            if !same_angle(to.facing_deg, from.facing_deg) {
+                return Err(refuse(
+                    "MOVE-22",
+                    "a manhandled gun keeps its facing; turning it is a pivot (a Deploy action)",
+                ));
+            }
+            let ms = points
+                .windows(2)
+                .filter_map(|w| match (w.first(), w.get(1)) {
+                    (Some(&a), Some(&b)) if a.distance(b).0 > 1e-9 => Some(Motion::Line {
+                        from: Pose {
+                            at: a,
+                            facing_deg: from.facing_deg,
+                        },
+                        to: Pose {
+                            at: b,
+                            facing_deg: from.facing_deg,
+                        },
+                    }),
+                    _ => None,
+                })
+                .collect();
+            Ok((ms, path))
+        }
+    }
+}
+
+/// Straight legs through `points` for a style, starting at `start`. `end_facing`: the facing
+/// the move must end with (checked for lines and columns, taken as given by free movers).
+fn legs(
+    style: Style,
+    start: Pose,
+    points: &[Point],
+    end_facing: Option<f64>,
+) -> Result<Vec<Motion>, ActionError> {
+    let mut ms = Vec::new();
+    let mut cur = start;
+    for w in points.windows(2) {
+        let (Some(&a), Some(&b)) = (w.first(), w.get(1)) else {
+            continue;
+        };
+        if a.distance(b).0 <= 1e-9 {
+            continue;
+        }
+        let bearing = bearing_deg(a, b);
+        match style {
+            Style::Line | Style::Gun => {
+                let off = normalize_deg(bearing - cur.facing_deg);
+                if off.abs() > OBLIQUE_MAX_DEG + ANGLE_TOLERANCE_DEG {
+                    let (rule, what) = if off.abs() >= 135.0 {
+                        ("MOVE-28", "moving backwards is a retire (infantry only)")
+                    } else {
+                        ("MOVE-29", "an oblique move goes at most 45° from straight ahead")
+                    };
+                    return Err(refuse(
+                        rule,
+                        format!("a leg heads {off:.1}° off the unit's facing: {what}"),
+                    ));
+                }
+            }
+            Style::Column | Style::Free => {
+                let turn = normalize_deg(bearing - cur.facing_deg);
+                if style == Style::Column && turn.abs() > COLUMN_TURN_MAX_DEG + ANGLE_TOLERANCE_DEG {
+                    return Err(refuse(
+                        "MOVE-26",
+                        format!(
+                            "the column's head would turn {turn:.1}° at {}: a column turns at \
+                             most 90° at a time following its head (about face to reverse, MOVE-27)",
+                            fmt_pt(a)
+                        ),
+                    ));
+                }
+                if turn.abs() > 1e-9 {
+                    let turned = Pose {
+                        at: a,
+                        facing_deg: bearing,
+                    };
+                    ms.push(Motion::Turn {
+                        from: cur,
+                        to: turned,
+                    });
+                    cur = turned;
+                }
+            }
+        }
+        let next = Pose {
+            at: b,
+            facing_deg: cur.facing_deg,
+        };
+        ms.push(Motion::Line {
+            from: Pose {
+                at: a,
+                facing_deg: cur.facing_deg,
+            },
+            to: next,
+        });
+        cur = next;
+    }
+    if let Some(f) = end_facing {
+        match style {
+            Style::Line | Style::Gun => {
+                if !same_angle(f, cur.facing_deg) {
+                    return Err(refuse(
+                        "MOVE-26",
+                        "a unit in line keeps its facing when it advances; it turns by wheeling \
+                         (MOVE-26) or about facing (MOVE-27)",
+                    ));
+                }
+            }
+            Style::Column => {
+                if !same_angle(f, cur.facing_deg) {
+                    return Err(refuse(
+                        "MOVE-26",
+                        "a column ends facing the way its head last moved",
+                    ));
+                }
+            }
+            Style::Free => {
+                if !same_angle(f, cur.facing_deg) {
+                    let turned = Pose {
+                        at: cur.at,
+                        facing_deg: f,
+                    };
+                    ms.push(Motion::Turn {
+                        from: cur,
+                        to: turned,
+                    });
+                }
+            }
+        }
+    }
+    Ok(ms)
+}
+
+/// MOVE-26: advance `a` straight ahead, pivot on the inside front corner by the facing change
+/// (≤ 45°), advance `b` straight ahead; `to` fixes all three. Distance is measured on the
+/// outside stand's arc (radius: the front edge's width).
+fn wheel(body: &Body, from: Pose, to: Pose) -> Result<(Vec<Motion>, Vec<Point>), ActionError> {
+    let theta = normalize_deg(to.facing_deg - from.facing_deg);
+    if theta.abs() > WHEEL_MAX_DEG + ANGLE_TOLERANCE_DEG {
+        return Err(refuse(
+            "MOVE-26",
+            format!("a wheel turns at most 45° in a move, not {:.1}°", theta.abs()),
+        ));
+    }
+    let f_old = heading(from.facing_deg);
+    if theta.abs() <= 1e-9 {
+        // No turn: a straight advance.
+        let d = sub(to.at, from.at);
+        if cross(f_old, d).abs() > 1e-6 || dot(f_old, d) < -1e-9 {
+            return Err(refuse("MOVE-26", "a wheel without a turn goes straight ahead"));
+        }
+        let ms = if len(d) > 1e-9 {
+            vec![Motion::Line { from, to }]
+        } else {
+            vec![]
+        };
+        return Ok((ms, vec![]));
+    }
+    let f_new = heading(to.facing_deg);
+    let local_pivot = if theta > 0.0 {
+        body.front_right
+    } else {
+        body.front_left
+    };
+    let radius = len(sub(body.front_right, body.front_left)).max(1e-6);
+    let pivot0 = to_world(from, local_pivot);
+    let p1 = rotate(from.at, pivot0, theta);
+    let d = sub(to.at, p1);
+    let det = cross(f_old, f_new);
+    let a = cross(d, f_new) / det;
+    let b = cross(f_old, d) / det;
+    if a < -1e-6 || b < -1e-6 {
+        return Err(refuse(
+            "MOVE-26",
+            format!(
+                "no wheel reaches that pose: pivoting on the {} flank, the unit would have to move \
+                 backwards ({a:.2} cm before, {b:.2} cm after the pivot)",
+                if theta > 0.0 { "right" } else { "left" }
+            ),
+        ));
+    }
+    let (a, b) = (a.max(0.0), b.max(0.0));
+    let mut ms = Vec::new();
+    let mut path = Vec::new();
+    let start_arc = Pose {
+        at: add(from.at, f_old, a),
+        facing_deg: from.facing_deg,
+    };
+    if a > 1e-9 {
+        ms.push(Motion::Line {
+            from,
+            to: start_arc,
+        });
+        path.push(start_arc.at);
+    }
+    let arc = Motion::Arc {
+        from: start_arc,
+        pivot: add(pivot0, f_old, a),
+        angle_deg: theta,
+        radius,
+    };
+    let samples = (theta.abs() / 5.0).ceil().max(1.0) as usize;
+    for k in 1..samples {
+        path.push(arc.pose(arc.length() * k as f64 / samples as f64).at);
+    }
+    let end_arc = arc.end();
+    ms.push(arc);
+    if b > 1e-9 {
+        path.push(end_arc.at);
+        ms.push(Motion::Line {
+            from: end_arc,
+            to: Pose {
+                at: to.at,
+                facing_deg: end_arc.facing_deg,
+            },
+        });
+    }
+    Ok((ms, path))
+}
+
+fn path_rect(start: Pose, ms: &[Motion]) -> Rect {
+    let mut r = rect_of([start.at]);
+    for m in ms {
+        r = union(r, rect_of(m.trace(1.0)));
+    }
+    r
+}
+
+/// Can the piece be moved at all now (SEQ rules, FIRE-23)?
+fn check_can_move(ctx: &Ctx, piece: &PieceState) -> Result<(), ActionError> {
+    check_may_act(ctx, piece)?;
+    if piece.suppressed_at.is_some() {
+        return Err(refuse(
+            "FIRE-23",
+            format!("{} is suppressed and can do nothing in its own turn", piece.name),
+        ));
+    }
+    Ok(())
+}
+
+fn valid_pose(p: Pose) -> bool {
+    p.at.x.is_finite() && p.at.y.is_finite() && p.facing_deg.is_finite()
+}
+
+/// Checks a Move action against every MOVE and TERR entry (and CHG-01, CMD-23, CMD-25 for the
+/// pieces it meets) and returns the legal move, or the rule that forbids it. Nothing changes.
+pub fn check_move(
+    ctx: &Ctx,
+    id: PieceId,
+    via: &[Point],
+    to: Pose,
+    manoeuvre: Manoeuvre,
+) -> Result<MovePlan, ActionError> {
+    let piece = ctx.piece(id)?;
+    check_can_move(ctx, piece)?;
+    let allowance = move_allowance(ctx, id, manoeuvre)?;
+    if !valid_pose(to) || via.iter().any(|p| !p.x.is_finite() || !p.y.is_finite()) {
+        return Err(refuse("MOVE-02", "the move's points must be numbers"));
+    }
+    let Some(fp) = footprint_of(ctx, piece) else {
+        return Err(refuse("SEQ-01", format!("{} is not on the table", piece.name)));
+    };
+    let from = Pose {
+        at: fp.at,
+        facing_deg: fp.facing_deg,
+    };
+    let body = Body::of(&fp);
+    let (motions, path) = motions_for(piece, &body, from, via, to, manoeuvre)?;
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece));
+    let total: f64 = motions.iter().map(Motion::length).sum();
+    // MOVE-25 / TERR-09: the road bonus needs the whole path on a road.
+    let traced: Vec<Point> = motions.iter().flat_map(|m| m.trace(0.25)).collect();
+    let on_road = allowance.road_bonus_cm > 0.0
+        && !scene.map.roads.is_empty()
+        && scene.map.on_road(from.at)
+        && traced.iter().all(|p| scene.map.on_road(*p));
+    let area = grow(path_rect(from, &motions), body.radius * 3.0 + 2.0);
+    let mut walk = Walk::new(&scene, &body, from, area, STEP_CM, on_road, false);
+    let start_contacts = enemy_contacts(&scene, &body, from);
+    let mut end_snap: Option<Snap> = None;
+    let mut weighted_at_end: Option<f64> = None;
+    let last = motions.len();
+    for (k, m) in motions.iter().enumerate() {
+        match walk.run(m, &mut |_, _| true) {
+            Ok(_) => {}
+            Err(Halt::Blocked { rule, message, .. }) => return Err(refuse(rule, message)),
+            Err(Halt::Stop {
+                rule,
+                message,
+                s,
+                snap,
+                weighted,
+                ..
+            }) => {
+                let rest_is_turn = motions
+                    .get(k + 1..)
+                    .is_some_and(|r| r.iter().all(|m| matches!(m, Motion::Turn { .. })));
+                if total - s <= END_TOLERANCE_CM && (k + 1 == last || rest_is_turn) {
+                    end_snap = Some(snap);
+                    weighted_at_end = Some(weighted);
+                    break;
+                }
+                return Err(refuse(rule, message));
+            }
+            Err(Halt::Place {
+                rule,
+                message,
+                s_end,
+                pose,
+                snap,
+                weighted,
+            }) => {
+                let lands = (total - s_end).abs() <= END_TOLERANCE_CM
+                    && pose.at.distance(to.at).0 <= END_TOLERANCE_CM * 2.0
+                    && (k + 1 == last
+                        || motions
+                            .get(k + 1..)
+                            .is_some_and(|r| r.iter().all(|m| matches!(m, Motion::Turn { .. }))));
+                if lands {
+                    end_snap = Some(snap);
+                    weighted_at_end = Some(weighted);
+                    break;
+                }
+                return Err(refuse(rule, message));
+            }
+        }
+    }
+    let snap = end_snap.unwrap_or_else(|| walk.snap.clone());
+    let weighted = weighted_at_end.unwrap_or(walk.weighted);
+    if let Some((rule, message)) = walk.end_problem(&snap, to, &start_contacts) {
+        return Err(refuse(rule, message));
+    }
+    let passage = !walk.passage.is_empty();
+    if !allowance.fits(weighted, passage, on_road) {
+        return Err(over_allowance(&allowance, weighted, total, passage, on_road, &walk, manoeuvre, &scene, &traced));
+    }
+    Ok(MovePlan {
+        piece: id,
+        from,
+        to,
+        path,
+        allowance,
+        cost_cm: allowance.spent(weighted, passage),
+        road_bonus: on_road,
+        passed_through: walk.passage.clone(),
+        overruns: walk.overruns.clone(),
+    })
+}
+
+/// Names the rule a too-long move breaks: the one whose cost tipped it over.
+#[allow(clippy::too_many_arguments)]
+fn over_allowance(
+    a: &Allowance,
+    weighted: f64,
+    raw: f64,
+    passage: bool,
+    on_road: bool,
+    walk: &Walk,
+    manoeuvre: Manoeuvre,
+    scene: &Scene,
+    traced: &[Point],
+) -> ActionError {
+    let spent = a.spent(weighted, passage);
+    let describe = format!(
+        "the move costs {:.2} cm of a {:.2} cm allowance",
+        if a.retire {
+            weighted * if passage { 2.0 } else { 1.0 }
+        } else {
+            spent
+        },
+        if a.retire {
+            0.75 * a.base_cm
+        } else {
+            a.total(on_road)
+        }
+    );
+    if a.retire {
+        return refuse("MOVE-28", format!("a retire covers at most ¾ of the Move: {describe}"));
+    }
+    if passage && a.fits(weighted, false, on_road) {
+        return refuse(
+            "MOVE-06",
+            format!("passing through friends halves the move: {describe}"),
+        );
+    }
+    if weighted > raw + 1e-9 && a.fits(raw, passage, on_road) {
+        let rule = walk.worst.map_or("TERR-04", |(_, r)| r);
+        return refuse(rule, format!("terrain slows the unit: {describe}"));
+    }
+    if a.overhead_cm > 0.0 && a.overhead_cm + raw > a.total(on_road) && raw <= a.total(on_road) {
+        return refuse("MOVE-27", format!("an about face spends half the allowance: {describe}"));
+    }
+    let road_would_do = a.road_bonus_cm > 0.0
+        && !on_road
+        && !scene.map.roads.is_empty()
+        && a.fits(weighted, passage, true)
+        && traced.iter().any(|p| scene.map.on_road(*p));
+    if road_would_do {
+        return refuse(
+            "MOVE-25",
+            format!("the road bonus needs the whole move along the road: {describe}"),
+        );
+    }
+    if manoeuvre == Manoeuvre::Wheel {
+        return refuse("MOVE-26", format!("the wheel is measured on the outside stand: {describe}"));
+    }
+    refuse("MOVE-02", describe)
+}
+
+/// MOVE-02..MOVE-30, TERR-01..TERR-14, CMD-25: a Move action as events. A legal move gives one
+/// `Moved` event with the path and the allowance spent; an illegal one the rule that forbids
+/// it. Moving through or into an enemy command unit overruns it (MOVE-08, CMD-25); the command
+/// unit's escape or loss needs the command rules (next engine issue), so such a move is
+/// reported unsupported by name rather than carried out half-way.
 pub fn resolve_move(
     ctx: &Ctx,
     piece: PieceId,
-    _via: &[Point],
-    _to: Pose,
-    _manoeuvre: Manoeuvre,
+    via: &[Point],
+    to: Pose,
+    manoeuvre: Manoeuvre,
 ) -> Result<Vec<Event>, ActionError> {
-    let p = ctx.piece(piece)?;
-    super::battle::check_may_act(ctx, p)?;
-    Err(ActionError::Unsupported {
-        rule: "MOVE-02",
-        what: format!("moving {} (movement rules are not in this build yet)", p.name),
+    let plan = check_move(ctx, piece, via, to, manoeuvre)?;
+    if let Some(first) = plan.overruns.first() {
+        let name = ctx.piece(*first).map(|p| p.name.clone()).unwrap_or_default();
+        return Err(ActionError::Unsupported {
+            rule: "CMD-25",
+            what: format!(
+                "the move overruns the enemy command unit {name}; joining a friendly unit within \
+                 half its Move or being knocked out needs the command rules"
+            ),
+        });
+    }
+    Ok(vec![Event::Moved {
+        piece,
+        from: plan.from,
+        to: plan.to,
+        path: plan.path,
+        cost_cm: plan.cost_cm,
+    }])
+}
+
+/// The enemy command units a move would overrun (MOVE-08, CMD-25), for the command rules.
+pub fn overruns(
+    ctx: &Ctx,
+    piece: PieceId,
+    via: &[Point],
+    to: Pose,
+    manoeuvre: Manoeuvre,
+) -> Result<Vec<PieceId>, ActionError> {
+    Ok(check_move(ctx, piece, via, to, manoeuvre)?.overruns)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legal destinations.
+
+/// Candidate end poses a piece could legally reach with one Move action of `manoeuvre`, for a UI
+/// or an AI: straight rays from the piece (every oblique within 45° for lines, all round for
+/// columns, guns and free movers, every wheel angle followed by an advance, the single straight
+/// line back for retire and prolonge), sampled every `resolution_cm`, plus the exact points where
+/// the rules stop the piece (at a wall, inside a wood's edge). Each pose returned is one
+/// [`check_move`] accepts for the straight path (or the wheel) to it. Empty when the piece
+/// cannot move.
+pub fn legal_destinations(
+    ctx: &Ctx,
+    id: PieceId,
+    manoeuvre: Manoeuvre,
+    resolution_cm: f64,
+) -> Vec<Pose> {
+    destinations(ctx, id, manoeuvre, resolution_cm).unwrap_or_default()
+}
+
+fn destinations(
+    ctx: &Ctx,
+    id: PieceId,
+    manoeuvre: Manoeuvre,
+    resolution_cm: f64,
+) -> Result<Vec<Pose>, ActionError> {
+    let piece = ctx.piece(id)?;
+    check_can_move(ctx, piece)?;
+    let allowance = move_allowance(ctx, id, manoeuvre)?;
+    let Some(fp) = footprint_of(ctx, piece) else {
+        return Ok(vec![]);
+    };
+    let res = if resolution_cm.is_finite() {
+        resolution_cm.max(0.1)
+    } else {
+        1.0
+    };
+    let step = res / (res / STEP_CM).ceil().max(1.0);
+    let from = Pose {
+        at: fp.at,
+        facing_deg: fp.facing_deg,
+    };
+    let body = Body::of(&fp);
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece));
+    let style = style_of(piece);
+    let road_start = allowance.road_bonus_cm > 0.0 && scene.map.on_road(from.at);
+    let reach = allowance.reach(road_start);
+    let longest = reach + body.radius * 4.0 + 2.0;
+    let area = grow(
+        Rect {
+            min: Point::new(from.at.x - longest, from.at.y - longest),
+            max: Point::new(from.at.x + longest, from.at.y + longest),
+        },
+        body.radius * 2.0 + 1.0,
+    );
+    let start_contacts = enemy_contacts(&scene, &body, from);
+    let mut out = Vec::new();
+    // Road mode first (its samples are valid while the path stays on the road), then normal.
+    let modes: &[bool] = if road_start { &[true, false] } else { &[false] };
+    for &road in modes {
+        let template = Walk::new(&scene, &body, from, area, step, road, false);
+        let rays = ray_plans(style, manoeuvre, &body, from, reach, res);
+        for (prefix, dir_facing, max_len) in rays {
+            let mut walk = template.clone();
+            let mut cur = from;
+            let mut ok = true;
+            for m in &prefix {
+                match walk.run(m, &mut |_, _| true) {
+                    Ok(_) => cur = m.end(),
+                    Err(h) => {
+                        take_halt(&walk, &h, &allowance, road, &start_contacts, &mut out, true);
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                continue;
+            }
+            if !prefix.is_empty() && prefix.iter().any(|m| !matches!(m, Motion::Turn { .. })) {
+                push_if_legal(&walk, &walk.snap.clone(), cur, walk.weighted, &allowance, road, &start_contacts, &mut out);
+            }
+            let Some((dir, facing)) = dir_facing else {
+                continue;
+            };
+            let ray_start = Pose {
+                at: cur.at,
+                facing_deg: facing,
+            };
+            let mut walk2 = walk;
+            if !same_angle(facing, cur.facing_deg) {
+                let t = Motion::Turn {
+                    from: cur,
+                    to: ray_start,
+                };
+                if let Err(h) = walk2.run(&t, &mut |_, _| true) {
+                    take_halt(&walk2, &h, &allowance, road, &start_contacts, &mut out, false);
+                    continue;
+                }
+            }
+            let ray = Motion::Line {
+                from: ray_start,
+                to: Pose {
+                    at: add(ray_start.at, dir, max_len),
+                    facing_deg: facing,
+                },
+            };
+            let base_s = walk2.s;
+            let mut found = Vec::new();
+            let result = walk2.run(&ray, &mut |w, pose| {
+                let u = w.s - base_s;
+                let k = (u / res).round();
+                let on_grid = (u - k * res).abs() < 1e-6;
+                if road && !w.on_road {
+                    return false;
+                }
+                if !allowance.fits(w.weighted, !w.passage.is_empty(), road) {
+                    return false;
+                }
+                if on_grid && w.end_problem(&w.snap, pose, &start_contacts).is_none() {
+                    found.push(pose);
+                }
+                true
+            });
+            out.extend(found);
+            if let Err(h) = result {
+                if !road || walk2.on_road {
+                    take_halt(&walk2, &h, &allowance, road, &start_contacts, &mut out, false);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A ray: motions made before it (a wheel's pivot, an about face), then the direction and
+/// facing of the straight part and its longest length.
+type RayPlan = (Vec<Motion>, Option<(Point, f64)>, f64);
+
+fn ray_plans(
+    style: Style,
+    manoeuvre: Manoeuvre,
+    body: &Body,
+    from: Pose,
+    reach: f64,
+    res: f64,
+) -> Vec<RayPlan> {
+    let longest = reach + body.radius * 2.0 + 1.0;
+    let fan = |start: Pose, half: f64, facing_follows: bool, max_len: f64, prefix: Vec<Motion>| {
+        let r = reach.max(res);
+        let dtheta = (res / r).to_degrees().max(0.5);
+        let n = ((2.0 * half) / dtheta).ceil().max(1.0) as usize;
+        let n = if half >= 180.0 { n } else { n + 1 };
+        (0..n)
+            .map(|k| {
+                let off = if half >= 180.0 {
+                    360.0 * k as f64 / n as f64
+                } else if n > 1 {
+                    -half + 2.0 * half * k as f64 / (n - 1) as f64
+                } else {
+                    0.0
+                };
+                let bearing = start.facing_deg + off;
+                let facing = if facing_follows { bearing } else { start.facing_deg };
+                (prefix.clone(), Some((heading(bearing), facing)), max_len)
+            })
+            .collect::<Vec<_>>()
+    };
+    match (manoeuvre, style) {
+        (Manoeuvre::Advance, Style::Line) => fan(from, OBLIQUE_MAX_DEG, false, longest, vec![]),
+        (Manoeuvre::Advance, Style::Column) => fan(from, COLUMN_TURN_MAX_DEG, true, longest, vec![]),
+        (Manoeuvre::Advance, _) => fan(from, 180.0, true, longest, vec![]),
+        (Manoeuvre::Manhandle, _) => fan(from, 180.0, false, longest, vec![]),
+        (Manoeuvre::Retire | Manoeuvre::Prolonge, _) => {
+            let back = from.facing_deg + 180.0;
+            vec![(vec![], Some((heading(back), from.facing_deg)), longest)]
+        }
+        (Manoeuvre::AboutFace, _) => {
+            let turned = body.about_faced(from);
+            let prefix = vec![Motion::Turn { from, to: turned }];
+            let half = if style == Style::Line {
+                OBLIQUE_MAX_DEG
+            } else {
+                COLUMN_TURN_MAX_DEG
+            };
+            fan(turned, half, style != Style::Line, longest, prefix)
+        }
+        (Manoeuvre::Wheel, _) => {
+            let radius = len(sub(body.front_right, body.front_left)).max(1e-6);
+            let dtheta = (res / radius).to_degrees().max(0.5);
+            let n = (WHEEL_MAX_DEG / dtheta).ceil().max(1.0) as usize;
+            let mut v = Vec::new();
+            for side in [-1.0, 1.0] {
+                for k in 1..=n {
+                    let theta = side * WHEEL_MAX_DEG * k as f64 / n as f64;
+                    let local_pivot = if theta > 0.0 {
+                        body.front_right
+                    } else {
+                        body.front_left
+                    };
+                    let arc = Motion::Arc {
+                        from,
+                        pivot: to_world(from, local_pivot),
+                        angle_deg: theta,
+                        radius,
+                    };
+                    let end = arc.end();
+                    let rest = (reach - arc.length()).max(0.0) + body.radius * 2.0 + 1.0;
+                    v.push((vec![arc], Some((heading(end.facing_deg), end.facing_deg)), rest));
+                }
+            }
+            v
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_if_legal(
+    walk: &Walk,
+    snap: &Snap,
+    pose: Pose,
+    weighted: f64,
+    allowance: &Allowance,
+    road: bool,
+    start_contacts: &[PieceId],
+    out: &mut Vec<Pose>,
+) {
+    if road && !walk.on_road {
+        return;
+    }
+    if allowance.fits(weighted, !walk.passage.is_empty(), road)
+        && walk.end_problem(snap, pose, start_contacts).is_none()
+    {
+        out.push(pose);
+    }
+}
+
+/// A halt on a ray: the pose where the rules end the move (a stop or a placement) is itself a
+/// destination; a block leaves the last pose before it (unless `prefix`, which must complete).
+fn take_halt(
+    walk: &Walk,
+    h: &Halt,
+    allowance: &Allowance,
+    road: bool,
+    start_contacts: &[PieceId],
+    out: &mut Vec<Pose>,
+    prefix: bool,
+) {
+    if prefix {
+        return;
+    }
+    match h {
+        Halt::Stop {
+            pose,
+            snap,
+            weighted,
+            ..
+        }
+        | Halt::Place {
+            pose,
+            snap,
+            weighted,
+            ..
+        } => push_if_legal(walk, snap, *pose, *weighted, allowance, road, start_contacts, out),
+        Halt::Blocked {
+            last_ok,
+            snap_ok,
+            weighted,
+            s,
+            ..
+        } => {
+            if *s > 1e-9 {
+                push_if_legal(walk, snap_ok, *last_ok, *weighted, allowance, road, start_contacts, out)
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Forced moves.
+
+/// The kinds of move a unit makes because it must (MOVE-01, MOVE-07).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForcedKind {
+    /// FIRE-24: straight away from the firer; no costs, no linear or area stops.
+    FallBack,
+    /// CHG-25: half Move directly away; no terrain costs (ruling c), no stops.
+    Retreat,
+    /// INIT-05: up to the full Move directly away, under the normal terrain rules.
+    Evade,
+}
+
+/// Where a forced move ends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ForcedOutcome {
+    /// The unit moved (`distance_cm` of travel) and ended at `to`; `overruns` are enemy command
+    /// units it passed through or into (CMD-25).
+    Moved {
+        to: Pose,
+        distance_cm: f64,
+        overruns: Vec<PieceId>,
+    },
+    /// It ran into a friendly unit and stopped on contact (FIRE-26, CHG-25): the caller applies
+    /// the friend's suppression (or, in a retreat into a suppressed friend, both knock-outs).
+    StoppedByFriend {
+        to: Pose,
+        friend: PieceId,
+        distance_cm: f64,
+    },
+    /// The path runs into enemy units (MOVE-07), impassable terrain (FIRE-26, CHG-25 ruling a)
+    /// or off the table (FIRE-26, CHG-25): the unit is knocked out.
+    KnockedOut { rule: &'static str, reason: String },
+}
+
+/// MOVE-07 (with FIRE-24/26, CHG-25, INIT-05): moves a unit `distance_cm` along `bearing_deg`
+/// (the direction of travel), ending facing `end_facing_deg`. For an evade, `distance_cm` is the
+/// allowance, spent at the terrain rates and cut short by linear and area stops; fall-back and
+/// retreat ignore both. Reports the knock-out when the path meets enemy units, impassable ground
+/// or the table edge. Nothing changes: the caller turns the outcome into events.
+pub fn forced_move(
+    ctx: &Ctx,
+    id: PieceId,
+    kind: ForcedKind,
+    bearing: f64,
+    distance_cm: f64,
+    end_facing_deg: f64,
+) -> Result<ForcedOutcome, RuleError> {
+    let piece = ctx.piece(id)?;
+    let Some(fp) = footprint_of(ctx, piece) else {
+        return Err(RuleError::new("SEQ-01", format!("{} is not on the table", piece.name)));
+    };
+    let from = Pose {
+        at: fp.at,
+        facing_deg: fp.facing_deg,
+    };
+    let body = Body::of(&fp);
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece));
+    let forced = kind != ForcedKind::Evade;
+    let dir = heading(bearing);
+    let length = if forced {
+        distance_cm.max(0.0)
+    } else {
+        distance_cm.max(0.0) + body.radius * 4.0 + 2.0
+    };
+    let motion = Motion::Line {
+        from,
+        to: Pose {
+            at: add(from.at, dir, length),
+            facing_deg: from.facing_deg,
+        },
+    };
+    let area = grow(path_rect(from, &[motion]), body.radius * 3.0 + 2.0);
+    let mut walk = Walk::new(&scene, &body, from, area, STEP_CM, false, forced);
+    let mut last = from;
+    let mut friend: Option<PieceId> = None;
+    let budget = distance_cm.max(0.0);
+    let result = walk.run(&motion, &mut |w, pose| {
+        // A friend touched: stop on contact (at the last pose before it).
+        if let Some(f) = w.passage.first() {
+            friend = Some(*f);
+            return false;
+        }
+        if !forced && w.weighted > budget + 1e-9 {
+            return false;
+        }
+        last = pose;
+        true
+    });
+    let turn = |p: Pose| Pose {
+        at: p.at,
+        facing_deg: end_facing_deg,
+    };
+    match result {
+        Err(Halt::Blocked { rule, message, .. }) => {
+            let rule = match rule {
+                "CHG-01" | "CMD-23" | "MOVE-04" if message.contains("runs into") || rule != "MOVE-04" => "MOVE-07",
+                r => r,
+            };
+            return Ok(ForcedOutcome::KnockedOut {
+                rule,
+                reason: message,
+            });
+        }
+        Err(Halt::Stop { pose, .. }) | Err(Halt::Place { pose, .. }) => {
+            return Ok(ForcedOutcome::Moved {
+                to: turn(pose),
+                distance_cm: round_cost(from.at.distance(pose.at).0),
+                overruns: walk.overruns.clone(),
+            });
+        }
+        Ok(_) => {}
+    }
+    if let Some(f) = friend {
+        // Back off to the contact point by bisection between `last` and the touching pose.
+        let fi = scene.others.iter().position(|o| o.id == f);
+        let touching = |p: Pose| -> bool {
+            fi.and_then(|i| scene.others.get(i)).is_some_and(|o| {
+                o.poly.intersects(&ring_polygon(&body.inner_at(p)))
+            })
+        };
+        let (mut lo, mut hi) = (from.at.distance(last.at).0, from.at.distance(last.at).0 + STEP_CM);
+        for _ in 0..BISECT_ROUNDS {
+            let mid = (lo + hi) / 2.0;
+            if touching(motion.pose(mid)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        let at = motion.pose(lo);
+        return Ok(ForcedOutcome::StoppedByFriend {
+            to: turn(at),
+            friend: f,
+            distance_cm: round_cost(lo),
+        });
+    }
+    if !forced {
+        // An evade spends its allowance: find where the budget runs out.
+        let (mut lo, mut hi) = (0.0, length);
+        let mut best = from;
+        for _ in 0..BISECT_ROUNDS {
+            let mid = (lo + hi) / 2.0;
+            let mut w = Walk::new(&scene, &body, from, area, STEP_CM, false, false);
+            let m = Motion::Line {
+                from,
+                to: motion.pose(mid),
+            };
+            let fine = w.run(&m, &mut |_, _| true).is_ok() && w.weighted <= budget + 1e-9;
+            if fine {
+                lo = mid;
+                best = motion.pose(mid);
+            } else {
+                hi = mid;
+            }
+        }
+        return Ok(ForcedOutcome::Moved {
+            to: turn(best),
+            distance_cm: round_cost(lo),
+            overruns: walk.overruns.clone(),
+        });
+    }
+    let end = motion.end();
+    if let Some((rule, message)) = walk.end_problem(&walk.snap, end, &[]) {
+        return Ok(ForcedOutcome::KnockedOut { rule, reason: message });
+    }
+    Ok(ForcedOutcome::Moved {
+        to: turn(end),
+        distance_cm: round_cost(length),
+        overruns: walk.overruns.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_is_clockwise_like_facings() {
+        let p = rotate(Point::new(0.0, 1.0), Point::new(0.0, 0.0), 90.0);
+        assert!((p.x - 1.0).abs() < 1e-12 && p.y.abs() < 1e-12);
+        let h = heading(90.0);
+        assert!((h.x - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn clip_half_splits_a_square() {
+        let sq = [
+            Point::new(-1.0, -1.0),
+            Point::new(1.0, -1.0),
+            Point::new(1.0, 1.0),
+            Point::new(-1.0, 1.0),
+        ];
+        // Direction +y: "left" (cross > 0) is x < 0.
+        let left = clip_half(&sq, Point::new(0.0, 0.0), Point::new(0.0, 1.0), 1.0, 0.0);
+        assert!(left.iter().all(|p| p.x <= 1e-12));
+        assert_eq!(left.len(), 4);
+    }
+
+    #[test]
+    fn allowance_arithmetic() {
+        let a = Allowance {
+            base_cm: 10.0,
+            source: "COL-03",
+            road_bonus_cm: 5.0,
+            overhead_cm: 0.0,
+            retire: false,
+        };
+        assert!(a.fits(10.0, false, false));
+        assert!(!a.fits(10.1, false, false));
+        assert!(a.fits(15.0, false, true));
+        assert!(a.fits(5.0, true, false));
+        assert!(!a.fits(5.5, true, false));
+        assert_eq!(a.spent(5.0, true), 10.0);
+        let r = Allowance { retire: true, ..a };
+        assert!(r.fits(7.5, false, false) && !r.fits(7.6, false, false));
+        assert_eq!(r.spent(3.0, false), 10.0);
+    }
+
+    #[test]
+    fn arc_motion_measures_the_outside_stand() {
+        let m = Motion::Arc {
+            from: Pose {
+                at: Point::new(0.0, 0.0),
+                facing_deg: 0.0,
+            },
+            pivot: Point::new(5.0, 0.0),
+            angle_deg: 45.0,
+            radius: 10.0,
+        };
+        assert!((m.length() - 10.0 * std::f64::consts::FRAC_PI_4).abs() < 1e-12);
+        let end = m.end();
+        assert!((end.facing_deg - 45.0).abs() < 1e-12);
+    }
 }

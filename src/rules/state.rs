@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// A piece on the table: a troop unit or a command unit, of a side (0 or 1).
+/// A piece on the table: a troop unit or a command unit, of a side (0 or 1). Shown as
+/// `0:u3` (side 0, unit 3) or `1:hq2`, the same ids battle files use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum PieceId {
@@ -31,8 +32,8 @@ impl PieceId {
 impl fmt::Display for PieceId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PieceId::Unit { side, unit } => write!(f, "side {} unit {unit}", side + 1),
-            PieceId::Hq { side, hq } => write!(f, "side {} HQ {hq}", side + 1),
+            PieceId::Unit { side, unit } => write!(f, "{side}:u{unit}"),
+            PieceId::Hq { side, hq } => write!(f, "{side}:hq{hq}"),
         }
     }
 }
@@ -163,6 +164,13 @@ pub struct PieceState {
     /// Starts the battle in a Trench or Dug-Out (VIS-16, DEF-04).
     #[serde(default)]
     pub dug_in: bool,
+    /// A dug-in unit has given its position away (VIS-17): permanent once set.
+    #[serde(default)]
+    pub revealed: bool,
+    /// Has fired at least once this game: reveals hidden guns (VIS-08) and dug-in units
+    /// (VIS-17), and is the first-fire bonus's memory (FIRE-13).
+    #[serde(default)]
+    pub has_fired: bool,
 }
 
 impl PieceState {
@@ -272,6 +280,8 @@ impl BattleState {
                             .field_defenses
                             .iter()
                             .any(|d| d.occupant == Some(u.id)),
+                        revealed: false,
+                        has_fired: false,
                     },
                 );
             }
@@ -298,6 +308,8 @@ impl BattleState {
                         knocked_out: false,
                         grade: Grade::Regular,
                         dug_in: false,
+                        revealed: false,
+                        has_fired: false,
                     },
                 );
             }

@@ -1,0 +1,267 @@
+//! Engine speed.
+//!
+//! `bench_los`: 1,000 line-of-sight queries among 600 stands (120 units of 5) with 150 terrain
+//! features on a 240 × 180 cm table, every query between enemies within the 100 cm visibility
+//! limit (the pairs that need segments traced). Target: median ≤ 5 ms for the 1,000 queries on
+//! one core (`cargo bench --bench engine -- los`). The table is made by a seeded generator here,
+//! so every run measures the same battle.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use powderhorn::geom::Point;
+use powderhorn::model::army::{shipped_lists, ArmyList};
+use powderhorn::model::{
+    FeatureId, Geometry, Grade, ListId, Scenario, TerrainFeature, TerrainKind, TroopTypeId, UnitId,
+};
+use powderhorn::rules::state::{BattleState, Phase, SideState, TurnState};
+use powderhorn::rules::visibility::SightIndex;
+use powderhorn::rules::{Ctx, Formation, PieceId, PieceState, Pose};
+use std::collections::BTreeMap;
+use std::hint::black_box;
+
+/// A small deterministic generator (xorshift64*), so the bench needs no RNG crate.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in [lo, hi).
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * ((self.next() >> 11) as f64 / (1u64 << 53) as f64)
+    }
+    fn pick(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const WIDTH: f64 = 240.0;
+const DEPTH: f64 = 180.0;
+
+/// An irregular blob of `n` points around a centre.
+fn blob(g: &mut Gen, c: Point, r: f64, n: usize) -> Vec<Point> {
+    (0..n)
+        .map(|i| {
+            let a = std::f64::consts::TAU * i as f64 / n as f64;
+            let rr = r * g.range(0.7, 1.0);
+            Point::new(c.x + rr * a.cos(), c.y + rr * a.sin())
+        })
+        .collect()
+}
+
+/// 150 features: 35 woods, 35 crop fields, 10 towns, 15 hills (5 with a second contour), 50
+/// walls and hedges, and 5 streams (which do not affect sight).
+fn terrain(g: &mut Gen) -> Vec<TerrainFeature> {
+    let mut out = Vec::new();
+    let mut push = |kind: TerrainKind, geometry: Geometry| {
+        let id = FeatureId(out.len() as u32 + 1);
+        out.push(TerrainFeature {
+            id,
+            name: format!("{} {}", kind.label(), id.0),
+            kind,
+            geometry,
+            dense: false,
+            frozen: false,
+        });
+    };
+    let mut centre = |g: &mut Gen| Point::new(g.range(10.0, WIDTH - 10.0), g.range(10.0, DEPTH - 10.0));
+    for _ in 0..35 {
+        let c = centre(g);
+        let r = g.range(5.0, 12.0);
+        push(TerrainKind::HighArea, Geometry::Polygon(blob(g, c, r, 10)));
+    }
+    for _ in 0..35 {
+        let c = centre(g);
+        let r = g.range(4.0, 10.0);
+        push(TerrainKind::LowArea, Geometry::Polygon(blob(g, c, r, 8)));
+    }
+    for _ in 0..10 {
+        let c = centre(g);
+        let r = g.range(4.0, 8.0);
+        push(TerrainKind::BuiltUp, Geometry::Polygon(blob(g, c, r, 6)));
+    }
+    for i in 0..10 {
+        let c = centre(g);
+        let r = g.range(10.0, 20.0);
+        push(TerrainKind::Hill { level: 1 }, Geometry::Polygon(blob(g, c, r, 12)));
+        if i < 5 {
+            push(TerrainKind::Hill { level: 2 }, Geometry::Polygon(blob(g, c, r * 0.5, 10)));
+        }
+    }
+    for _ in 0..50 {
+        let a = centre(g);
+        let len = g.range(8.0, 25.0);
+        let dir = g.range(0.0, std::f64::consts::TAU);
+        let mid = Point::new(a.x + len / 2.0 * dir.cos() + g.range(-2.0, 2.0), a.y + len / 2.0 * dir.sin());
+        let b = Point::new(a.x + len * dir.cos(), a.y + len * dir.sin());
+        push(TerrainKind::Linear, Geometry::Polyline { points: vec![a, mid, b], width_cm: 0.5 });
+    }
+    for _ in 0..5 {
+        let a = Point::new(0.0, g.range(20.0, DEPTH - 20.0));
+        let b = Point::new(WIDTH, g.range(20.0, DEPTH - 20.0));
+        push(TerrainKind::ShallowWet, Geometry::Polyline { points: vec![a, b], width_cm: 2.0 });
+    }
+    out
+}
+
+struct Battle {
+    scenario: Scenario,
+    lists: Vec<ArmyList>,
+    state: BattleState,
+}
+
+/// 120 units of 5 stands (600 stands), 60 a side, in mixed formations and arms, the two sides
+/// facing each other across the table.
+fn battle(seed: u64) -> Battle {
+    let mut g = Gen(seed);
+    let mut scenario: Scenario = match serde_json::from_value(serde_json::json!({
+        "format": 1, "id": "bench-los", "name": "LOS bench", "points": 6000, "turn_limit": 12,
+        "sides": [
+            { "name": "Blue", "army_list": "nap-french", "hqs": [], "units": [] },
+            { "name": "Red", "army_list": "nap-french", "hqs": [], "units": [] }
+        ]
+    })) {
+        Ok(s) => s,
+        Err(e) => panic!("bench scenario: {e}"),
+    };
+    scenario.terrain = terrain(&mut g);
+    let lists = match shipped_lists() {
+        Ok(l) => l,
+        Err(e) => panic!("shipped lists: {e}"),
+    };
+    let rows = [
+        ("line-infantry-08-12", Some(Formation::Line)),
+        ("line-infantry-08-12", Some(Formation::AttackColumn)),
+        ("line-infantry-08-12", Some(Formation::MarchColumn)),
+        ("light-infantry-08-12", Some(Formation::ExtendedLine)),
+        ("light-cavalry-05-12", Some(Formation::Line)),
+        ("field-artillery", None),
+    ];
+    let mut pieces = BTreeMap::new();
+    let mut n = 0u32;
+    for side in 0..2usize {
+        for _ in 0..60 {
+            n += 1;
+            let (troop, formation) = rows[g.pick(rows.len())];
+            let id = PieceId::Unit { side, unit: UnitId(n) };
+            let y = if side == 0 { g.range(5.0, 110.0) } else { g.range(70.0, DEPTH - 5.0) };
+            let facing = if side == 0 { 0.0 } else { 180.0 } + g.range(-30.0, 30.0);
+            let arm = lists
+                .iter()
+                .find(|l| l.id.as_str() == "nap-french")
+                .and_then(|l| l.troop_type(&TroopTypeId::new(troop)))
+                .map(|r| r.arm);
+            pieces.insert(
+                id,
+                PieceState {
+                    id,
+                    name: format!("{troop} {n}"),
+                    troop_type: Some(TroopTypeId::new(troop)),
+                    arm,
+                    command: None,
+                    pose: Some(Pose { at: Point::new(g.range(10.0, WIDTH - 10.0), y), facing_deg: facing }),
+                    formation,
+                    limbered: formation.is_none() && g.pick(3) == 0,
+                    stands: 5,
+                    hits: 0,
+                    suppressed_at: None,
+                    disordered_until: None,
+                    knocked_out: false,
+                    grade: Grade::Regular,
+                    dug_in: false,
+                    revealed: false,
+                    has_fired: g.pick(2) == 0,
+                },
+            );
+        }
+    }
+    let side = |name: &str| SideState {
+        name: name.to_string(),
+        list: ListId::new("nap-french"),
+        breakpoint: 30,
+        units_lost: 0,
+        broken: false,
+        conceded: false,
+    };
+    Battle {
+        scenario,
+        lists,
+        state: BattleState {
+            turn: TurnState { game_turn: 1, player_turn: 1, active: 0, first_player: 0, phase: Phase::Command },
+            pieces,
+            sides: vec![side("Blue"), side("Red")],
+        },
+    }
+}
+
+/// 1,000 (observer, target) enemy pairs within the visibility limit, drawn with the seed.
+fn queries(b: &Battle, index: &SightIndex, seed: u64) -> Vec<(PieceId, PieceId)> {
+    let mut g = Gen(seed);
+    let ids: Vec<PieceId> = b.state.pieces.keys().copied().collect();
+    let mut out = Vec::with_capacity(1000);
+    let mut guard = 0;
+    while out.len() < 1000 && guard < 1_000_000 {
+        guard += 1;
+        let (Some(&o), Some(&t)) = (ids.get(g.pick(ids.len())), ids.get(g.pick(ids.len()))) else {
+            continue;
+        };
+        if o.side() == t.side() {
+            continue;
+        }
+        let (Some(fo), Some(ft)) = (index.footprint(o), index.footprint(t)) else {
+            continue;
+        };
+        if powderhorn::geom::edge_distance(fo, ft) <= 100.0 {
+            out.push((o, t));
+        }
+    }
+    out
+}
+
+fn bench_los(c: &mut Criterion) {
+    let b = battle(0x5eed_1809);
+    let ctx = Ctx { scenario: &b.scenario, lists: &b.lists, state: &b.state };
+    let stands: usize = b.state.pieces.values().map(|p| usize::from(p.stands)).sum();
+    assert_eq!(stands, 600);
+    assert_eq!(b.scenario.terrain.len(), 150);
+    let index = SightIndex::new(&ctx);
+    let qs = queries(&b, &index, 42);
+    let seen = qs.iter().filter(|(o, t)| index.sight(*o, *t).visible).count();
+    eprintln!("los bench: {} queries within 100 cm, {seen} visible", qs.len());
+
+    let mut group = c.benchmark_group("los");
+    group.bench_function("index_600_stands_150_features", |bench| {
+        bench.iter(|| black_box(SightIndex::new(black_box(&ctx))))
+    });
+    group.bench_function("1000_queries", |bench| {
+        bench.iter(|| {
+            let mut visible = 0usize;
+            for (o, t) in &qs {
+                if index.sight(*o, *t).visible {
+                    visible += 1;
+                }
+            }
+            black_box(visible)
+        })
+    });
+    group.bench_function("index_and_1000_queries", |bench| {
+        bench.iter(|| {
+            let index = SightIndex::new(black_box(&ctx));
+            let mut visible = 0usize;
+            for (o, t) in &qs {
+                if index.sight(*o, *t).visible {
+                    visible += 1;
+                }
+            }
+            black_box(visible)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_los);
+criterion_main!(benches);

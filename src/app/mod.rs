@@ -1,0 +1,574 @@
+//! The Powderhorn window: app state, the command queue and the background file dialogs.
+//!
+//! What it owns: the open [`Store`] (or the reason it could not be opened), the data the pages
+//! show (army lists, scenario and campaign summaries, the scenario open in the editor and its
+//! validation), the undo history, the message area and the file-dialog worker.
+//!
+//! How a frame goes: [`App::ui`] lends a read-only [`View`] to `crate::ui::show`, which draws
+//! and returns [`AppCommand`]s; `App` then applies each command in one place
+//! ([`App::apply`]): scenario edits go through `edit::apply` on a copy, are validated, saved to
+//! SQLite at once (`save_scenario`, one transaction) and recorded for undo. A failed save leaves
+//! the editor showing what is in the database and says why in the message area; the app keeps
+//! running. `ui` never touches the store; only this module does.
+//!
+//! Layering: `app` may use everything (`model`, `store`, `ui`, `eframe`, `rfd`); nothing but
+//! `main.rs` and the tests depend on it.
+
+pub mod edit;
+pub mod files;
+pub mod history;
+
+pub use files::{
+    export_scenario_file, import_scenario_file, import_scenario_file_with, ExportError,
+    ImportError, OnExisting,
+};
+
+use crate::model::validate::{validate_scenario, Violation};
+use crate::model::{ArmyList, Campaign, CampaignId, ListId, Scenario, TroopTypeId};
+use crate::store::{Store, StoreError};
+use crate::ui::{
+    self, widgets, AppCommand, Level, Message, Page, ScenarioRow, Selection, StoreProblem, UiState,
+    View,
+};
+use edit::Created;
+use files::{DialogOutcome, Dialogs};
+use history::History;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// How many messages the message area keeps.
+const MAX_MESSAGES: usize = 4;
+
+/// The application: everything the window shows and the one place changes are applied.
+pub struct App {
+    store: Option<Store>,
+    db_path: String,
+    problem: Option<StoreProblem>,
+    lists: Vec<ArmyList>,
+    user_rows: BTreeSet<(ListId, TroopTypeId)>,
+    scenarios: Vec<ScenarioRow>,
+    open: Option<Scenario>,
+    violations: Vec<Violation>,
+    campaigns: Vec<(CampaignId, String)>,
+    campaign: Option<Campaign>,
+    messages: Vec<Message>,
+    history: History,
+    dialogs: Dialogs,
+    style_installed: bool,
+    /// Visual state of the pages (which page, selection, form drafts).
+    pub ui_state: UiState,
+}
+
+impl App {
+    /// An app on an open store. Nothing is shown open; the Orders of battle page offers the
+    /// scenarios.
+    pub fn new(store: Store) -> App {
+        Self::with_store(store, "(in memory)")
+    }
+
+    /// An app on an open store, naming the database file in the status bar.
+    pub fn with_store(store: Store, db_path: impl Into<String>) -> App {
+        let mut app = App::empty(db_path.into());
+        app.store = Some(store);
+        app.reload_all();
+        app
+    }
+
+    /// An app whose database could not be opened: the window shows why and what to do, and
+    /// nothing is ever written.
+    pub fn with_problem(db: &Path, error: &StoreError) -> App {
+        let mut app = App::empty(db.display().to_string());
+        app.problem = Some(StoreProblem {
+            path: db.display().to_string(),
+            error: error.to_string(),
+            advice: advice_for(error, db),
+        });
+        app
+    }
+
+    fn empty(db_path: String) -> App {
+        App {
+            store: None,
+            db_path,
+            problem: None,
+            lists: Vec::new(),
+            user_rows: BTreeSet::new(),
+            scenarios: Vec::new(),
+            open: None,
+            violations: Vec::new(),
+            campaigns: Vec::new(),
+            campaign: None,
+            messages: Vec::new(),
+            history: History::default(),
+            dialogs: Dialogs::default(),
+            style_installed: false,
+            ui_state: UiState::default(),
+        }
+    }
+
+    /// The store, for tests and the command line.
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
+    }
+
+    /// The scenario open in the editor.
+    pub fn open_scenario(&self) -> Option<&Scenario> {
+        self.open.as_ref()
+    }
+
+    /// The messages now shown.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// The database problem shown instead of the pages, if any.
+    pub fn problem(&self) -> Option<&StoreProblem> {
+        self.problem.as_ref()
+    }
+
+    /// Draws the window and applies what the user asked for. `egui_kittest` drives this
+    /// directly: `Harness::builder().build_ui_state(|ui, app: &mut App| app.ui(ui), app)`.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        if !self.style_installed {
+            // Fonts apply from the next pass: draw nothing until then.
+            widgets::install_style(ui.ctx());
+            self.style_installed = true;
+            ui.ctx().request_discard("Powderhorn fonts installed");
+            return;
+        }
+        if let Some(outcome) = self.dialogs.poll() {
+            self.dialog_done(outcome);
+        }
+        let can_undo = self
+            .open
+            .as_ref()
+            .is_some_and(|s| self.history.can_undo(&s.id));
+        let can_redo = self
+            .open
+            .as_ref()
+            .is_some_and(|s| self.history.can_redo(&s.id));
+        let commands = {
+            let view = View {
+                store_problem: self.problem.as_ref(),
+                db_path: &self.db_path,
+                lists: &self.lists,
+                user_rows: &self.user_rows,
+                scenarios: &self.scenarios,
+                open: self.open.as_ref(),
+                violations: &self.violations,
+                campaigns: &self.campaigns,
+                campaign: self.campaign.as_ref(),
+                messages: &self.messages,
+                can_undo,
+                can_redo,
+                dialog_open: self.dialogs.is_open(),
+            };
+            ui::show(ui, &view, &mut self.ui_state)
+        };
+        for c in commands {
+            self.apply(c, ui.ctx());
+        }
+    }
+
+    fn inform(&mut self, text: impl Into<String>) {
+        self.push_message(Message {
+            level: Level::Info,
+            text: text.into(),
+            action: None,
+        });
+    }
+
+    fn fail(&mut self, text: impl Into<String>) {
+        self.push_message(Message {
+            level: Level::Error,
+            text: text.into(),
+            action: None,
+        });
+    }
+
+    fn push_message(&mut self, m: Message) {
+        self.messages.push(m);
+        while self.messages.len() > MAX_MESSAGES {
+            self.messages.remove(0);
+        }
+    }
+
+    // --- reading from the store ------------------------------------------------------------
+
+    fn reload_all(&mut self) {
+        self.reload_lists();
+        self.reload_scenarios();
+        self.reload_campaigns();
+    }
+
+    fn reload_lists(&mut self) {
+        let Some(store) = &self.store else { return };
+        match store.army_lists() {
+            Ok(lists) => {
+                let mut user = BTreeSet::new();
+                for l in &lists {
+                    if let Ok(ids) = store.user_troop_types(&l.id) {
+                        user.extend(ids.into_iter().map(|t| (l.id.clone(), t)));
+                    }
+                }
+                self.lists = lists;
+                self.user_rows = user;
+            }
+            Err(e) => self.fail(format!("Cannot read the army lists: {e}")),
+        }
+        self.revalidate();
+    }
+
+    fn reload_scenarios(&mut self) {
+        let Some(store) = &self.store else { return };
+        match store.scenario_summaries() {
+            Ok(rows) => {
+                self.scenarios = rows
+                    .into_iter()
+                    .map(|s| ScenarioRow {
+                        id: s.id,
+                        name: s.name,
+                        date: s.date,
+                        points: s.points,
+                    })
+                    .collect();
+            }
+            Err(e) => self.fail(format!("Cannot read the scenario list: {e}")),
+        }
+    }
+
+    fn reload_campaigns(&mut self) {
+        let Some(store) = &self.store else { return };
+        match store.campaign_summaries() {
+            Ok(rows) => self.campaigns = rows.into_iter().map(|c| (c.id, c.name)).collect(),
+            Err(e) => self.fail(format!("Cannot read the campaigns: {e}")),
+        }
+        if self.campaign.is_none() {
+            if let Some((id, _)) = self.campaigns.first().cloned() {
+                self.open_campaign(&id);
+            }
+        }
+    }
+
+    fn revalidate(&mut self) {
+        self.violations = match &self.open {
+            Some(s) => validate_scenario(s, &self.lists),
+            None => Vec::new(),
+        };
+    }
+
+    fn open_campaign(&mut self, id: &CampaignId) {
+        let Some(store) = &self.store else { return };
+        match store.load_campaign(id) {
+            Ok(c) => self.campaign = Some(c),
+            Err(e) => self.fail(format!("Cannot open campaign '{id}': {e}")),
+        }
+    }
+
+    // --- applying commands -----------------------------------------------------------------
+
+    /// Applies one command: the only place the app's data and the database change.
+    pub fn apply(&mut self, command: AppCommand, ctx: &egui::Context) {
+        if self.store.is_none() {
+            return; // the database could not be opened: nothing may be written
+        }
+        match command {
+            AppCommand::OpenScenario(id) => self.open_scenario_by_id(&id),
+            AppCommand::Edit(e) => self.edit(&e),
+            AppCommand::Undo => self.undo(),
+            AppCommand::Redo => self.redo(),
+            AppCommand::NewScenario { name, lists } => self.new_scenario(&name, &lists),
+            AppCommand::DuplicateScenario(id) => self.duplicate(&id),
+            AppCommand::DeleteScenario(id) => self.delete(&id),
+            AppCommand::ImportScenarioDialog => self.dialogs.open_import(ctx),
+            AppCommand::ImportScenarioReplacing(path) => self.import(&path, OnExisting::Replace),
+            AppCommand::ExportScenarioDialog(id) => self.dialogs.open_export(ctx, id),
+            AppCommand::AddUserTroopType(list, row) => {
+                let Some(store) = &mut self.store else { return };
+                match store.add_user_troop_type(&list, &row) {
+                    Ok(_) => {
+                        self.inform(format!(
+                            "Added '{}' to {}.",
+                            row.name,
+                            list_name(&self.lists, &list)
+                        ));
+                        self.reload_lists();
+                    }
+                    Err(e) => self.fail(format!("Cannot add '{}': {e}", row.name)),
+                }
+            }
+            AppCommand::RemoveUserTroopType(list, row) => {
+                let Some(store) = &mut self.store else { return };
+                match store.remove_user_troop_type(&list, &row) {
+                    Ok(_) => {
+                        self.inform(format!("Removed troop type '{row}'."));
+                        self.reload_lists();
+                    }
+                    Err(e) => self.fail(format!("Cannot remove '{row}': {e}")),
+                }
+            }
+            AppCommand::SaveCampaign(c) => {
+                let Some(store) = &mut self.store else { return };
+                match store.save_campaign(&c) {
+                    Ok(_) => {
+                        self.campaign = Some(c);
+                        self.reload_campaigns();
+                    }
+                    Err(e) => self.fail(format!("Cannot save campaign '{}': {e}", c.name)),
+                }
+            }
+            AppCommand::OpenCampaign(id) => self.open_campaign(&id),
+            AppCommand::DismissMessage(i) => {
+                if i < self.messages.len() {
+                    self.messages.remove(i);
+                }
+            }
+        }
+    }
+
+    fn open_scenario_by_id(&mut self, id: &crate::model::ScenarioId) {
+        let Some(store) = &self.store else { return };
+        match store.load_scenario(id) {
+            Ok(s) => {
+                self.open = Some(s);
+                self.ui_state.selection = Selection::Scenario;
+                self.revalidate();
+            }
+            Err(e) => self.fail(format!("Cannot open scenario '{id}': {e}")),
+        }
+    }
+
+    /// Saves `next` as the open scenario; on failure the open scenario is left as it was.
+    fn save_open(&mut self, next: Scenario) -> bool {
+        let Some(store) = &mut self.store else {
+            return false;
+        };
+        match store.save_scenario(&next) {
+            Ok(_) => {
+                let summary_changed =
+                    self.scenarios
+                        .iter()
+                        .find(|r| r.id == next.id)
+                        .is_none_or(|r| {
+                            r.name != next.name || r.date != next.date || r.points != next.points
+                        });
+                self.open = Some(next);
+                self.revalidate();
+                if summary_changed {
+                    self.reload_scenarios();
+                }
+                true
+            }
+            Err(e) => {
+                self.fail(format!("The change was not saved: {e}"));
+                false
+            }
+        }
+    }
+
+    fn edit(&mut self, e: &ui::ScenarioEdit) {
+        let Some(current) = self.open.clone() else {
+            return;
+        };
+        let mut next = current.clone();
+        match edit::apply(&mut next, e, &self.lists) {
+            Ok(created) => {
+                if next == current {
+                    return;
+                }
+                if self.save_open(next) {
+                    self.history.record(current);
+                    match created {
+                        Created::Nothing => {}
+                        Created::Side(s) => self.ui_state.selection = Selection::Side(s),
+                        Created::Hq(s, h) => self.ui_state.selection = Selection::Hq(s, h),
+                        Created::Unit(s, u) => self.ui_state.selection = Selection::Unit(s, u),
+                    }
+                }
+            }
+            Err(err) => self.fail(format!("Cannot make that change: {err}.")),
+        }
+    }
+
+    fn undo(&mut self) {
+        let Some(current) = self.open.clone() else {
+            return;
+        };
+        let Some(prev) = self.history.undo(&current) else {
+            return;
+        };
+        if !self.save_open(prev.clone()) {
+            // Put the stacks back as they were: the database still holds `current`.
+            let _ = self.history.redo(&prev);
+        }
+    }
+
+    fn redo(&mut self) {
+        let Some(current) = self.open.clone() else {
+            return;
+        };
+        let Some(next) = self.history.redo(&current) else {
+            return;
+        };
+        if !self.save_open(next.clone()) {
+            let _ = self.history.undo(&next);
+        }
+    }
+
+    fn new_scenario(&mut self, name: &str, lists: &[ListId; 2]) {
+        let taken: Vec<_> = self.scenarios.iter().map(|s| s.id.clone()).collect();
+        let id = edit::new_scenario_id(name, &taken);
+        let s = edit::template(id.clone(), name, lists, &self.lists);
+        let Some(store) = &mut self.store else { return };
+        match store.save_scenario(&s) {
+            Ok(_) => {
+                self.reload_scenarios();
+                self.inform(format!("Created scenario '{name}'."));
+                self.open_scenario_by_id(&id);
+                self.ui_state.page = Page::OrdersOfBattle;
+            }
+            Err(e) => self.fail(format!("Cannot create scenario '{name}': {e}")),
+        }
+    }
+
+    fn duplicate(&mut self, id: &crate::model::ScenarioId) {
+        let Some(store) = &mut self.store else { return };
+        let mut s = match store.load_scenario(id) {
+            Ok(s) => s,
+            Err(e) => return self.fail(format!("Cannot copy scenario '{id}': {e}")),
+        };
+        let taken: Vec<_> = self.scenarios.iter().map(|r| r.id.clone()).collect();
+        s.name = format!("{} (copy)", s.name);
+        s.id = edit::new_scenario_id(&format!("{id} copy"), &taken);
+        match store.save_scenario(&s) {
+            Ok(_) => {
+                self.inform(format!("Copied to '{}' ({}).", s.name, s.id));
+                self.reload_scenarios();
+            }
+            Err(e) => self.fail(format!("Cannot copy scenario '{id}': {e}")),
+        }
+    }
+
+    fn delete(&mut self, id: &crate::model::ScenarioId) {
+        let Some(store) = &mut self.store else { return };
+        match store.delete_scenario(id) {
+            Ok(_) => {
+                self.history.forget(id);
+                if self.open.as_ref().is_some_and(|s| &s.id == id) {
+                    self.open = None;
+                    self.revalidate();
+                }
+                self.inform(format!("Deleted scenario '{id}'."));
+                self.reload_scenarios();
+            }
+            Err(e) => self.fail(format!("Cannot delete scenario '{id}': {e}")),
+        }
+    }
+
+    fn import(&mut self, path: &Path, on_existing: OnExisting) {
+        let Some(store) = &mut self.store else { return };
+        match import_scenario_file_with(store, path, on_existing) {
+            Ok(id) => {
+                self.history.forget(&id);
+                self.reload_scenarios();
+                let name = self
+                    .scenarios
+                    .iter()
+                    .find(|s| s.id == id)
+                    .map_or_else(|| id.to_string(), |s| s.name.clone());
+                self.inform(format!("Imported '{name}' from {}.", path.display()));
+                self.open_scenario_by_id(&id);
+                self.ui_state.page = Page::OrdersOfBattle;
+            }
+            Err(ImportError::Exists { path: shown, id, name }) => self.push_message(Message {
+                level: Level::Error,
+                text: format!(
+                    "{shown}: scenario '{id}' is already in the database as '{name}'. Replace it \
+                     with the file's version? (The database copy is lost; export it first to keep it.)"
+                ),
+                action: Some(("Replace".to_string(), AppCommand::ImportScenarioReplacing(path.to_path_buf()))),
+            }),
+            Err(e) => self.fail(format!("Import failed: {e}")),
+        }
+    }
+
+    fn dialog_done(&mut self, outcome: DialogOutcome) {
+        match outcome {
+            DialogOutcome::Import(Some(path)) => self.import(&path, OnExisting::Refuse),
+            DialogOutcome::Export(id, Some(path)) => {
+                let Some(store) = &self.store else { return };
+                match export_scenario_file(store, &id, &path) {
+                    Ok(()) => self.inform(format!("Exported '{id}' to {}.", path.display())),
+                    Err(e) => self.fail(format!("Export failed: {e}")),
+                }
+            }
+            DialogOutcome::Import(None) | DialogOutcome::Export(_, None) => {}
+        }
+    }
+}
+
+fn list_name(lists: &[ArmyList], id: &ListId) -> String {
+    lists
+        .iter()
+        .find(|l| &l.id == id)
+        .map_or_else(|| id.to_string(), |l| l.name.clone())
+}
+
+/// What the user can do about a database that would not open, beyond the error's own text.
+fn advice_for(error: &StoreError, db: &Path) -> String {
+    let other = "Or start Powderhorn on another database file: powderhorn --db <other file>.";
+    match error {
+        StoreError::Locked { .. } => format!(
+            "Another Powderhorn is using {}. Close it, then start Powderhorn again. {other}",
+            db.display()
+        ),
+        StoreError::TooNew { .. } => {
+            format!("Use the newer Powderhorn that wrote this file. {other}")
+        }
+        StoreError::NotSqlite { .. } | StoreError::Corrupt { .. } | StoreError::Foreign { .. } => {
+            format!(
+            "Move the file aside (or restore it from a backup) and start Powderhorn again; a new, \
+             empty database will be created. {other}"
+        )
+        }
+        _ => format!("Check the file and its folder, then start Powderhorn again. {other}"),
+    }
+}
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        App::ui(self, ui);
+    }
+}
+
+/// Opens the database and the Powderhorn window, and returns when the window is closed.
+///
+/// If the database cannot be opened (locked by another instance, damaged, newer, not ours) the
+/// window still opens and explains what happened and what to do; nothing is written.
+pub fn run_gui(db: &Path) -> anyhow::Result<()> {
+    let app = match Store::open(db) {
+        Ok(store) => App::with_store(store, db.display().to_string()),
+        Err(e) => App::with_problem(db, &e),
+    };
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Powderhorn")
+            .with_app_id("powderhorn")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([960.0, 600.0]),
+        #[cfg(feature = "glow")]
+        renderer: eframe::Renderer::Glow,
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Powderhorn",
+        options,
+        Box::new(move |cc| {
+            let mut app = app;
+            widgets::install_style(&cc.egui_ctx);
+            app.style_installed = true;
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("cannot open the Powderhorn window: {e}"))
+}

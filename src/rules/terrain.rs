@@ -1,0 +1,830 @@
+//! Terrain for movement (catalogue §2.8 TERR-01..TERR-14, field defences as obstacles TERR-13
+//! with DEF-04/DEF-05, roads MOVE-25/TERR-09): what a terrain feature or a field defence is *to a
+//! given kind of troops*, and where it lies on the table.
+//!
+//! The table of effects is one function per source ([`feature_going`], [`defense_going`]), so the
+//! engine, the UI and the tests read the same answers (ARCHITECTURE.md habit 5). [`TerrainMap`]
+//! prepares the scenario's features once for one mover (shapes as `geo` polygons and lines,
+//! roads cut through the obstacles they cross, a box index) so that the movement code
+//! ([`super::movement`]) can ask "what does this base touch here?" cheaply. [`path_crossings`]
+//! answers the path-level question (which features a reference path enters, leaves or crosses)
+//! for order and charge code.
+//!
+//! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
+//! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
+
+use super::battle::Ctx;
+use super::state::PieceState;
+use crate::geom::footprint::ring_polygon;
+use crate::geom::segment::{inside_intervals, rects_overlap, Segment};
+use crate::geom::{BoxIndex, Point, Rect};
+use crate::model::{Arm, DefenseKind, FeatureId, Geometry, TerrainFeature, TerrainKind};
+use geo::{Contains, Coord, Intersects, LineString, Polygon};
+
+/// The troop categories the terrain rules distinguish (TERR-02, TERR-06..08, TERR-13, TERR-14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TroopKind {
+    /// Infantry, engineers and dismounted cavalry.
+    Foot,
+    /// Mounted cavalry.
+    Cavalry,
+    /// Guns, limbered (towed by their limber) or unlimbered (manhandled or on the prolonge);
+    /// TERR-08 counts both as towed guns.
+    TowedGun,
+    /// Limbers moving alone, wagons, trucks, the armoured car (TERR-08 "other transport").
+    Transport,
+    /// Command units (TERR-14).
+    Command,
+}
+
+/// A piece as the terrain rules see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mover {
+    pub kind: TroopKind,
+    /// Mounted or horse-drawn: TERR-13 makes wire impassable to animals.
+    pub animals: bool,
+}
+
+impl Mover {
+    pub const FOOT: Mover = Mover {
+        kind: TroopKind::Foot,
+        animals: false,
+    };
+}
+
+/// What a stretch of ground is to a mover.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Going {
+    /// No effect (TERR-01 open ground, hills, roads, snow, and whatever TERR-14 lets command
+    /// units ignore).
+    Clear,
+    /// Movement inside costs `1 / speed` per cm. `stops`: area terrain, with the boundary stops
+    /// of TERR-05 (dense going on open ground or hills only slows).
+    Area {
+        speed: f64,
+        stops: bool,
+        rule: &'static str,
+    },
+    /// Stop on reaching it, cross free at the start of the next move (TERR-02, MOVE-03).
+    Linear { rule: &'static str },
+    /// May not be entered (TERR-02, TERR-06, TERR-07, TERR-12, TERR-13).
+    Impassable { rule: &'static str },
+}
+
+/// Which troops a piece counts as for terrain. Command units follow TERR-14; artillery is a
+/// towed gun whether limbered or not (TERR-08).
+pub fn mover_of(ctx: &Ctx, piece: &PieceState) -> Mover {
+    if piece.id.is_command() {
+        return Mover {
+            kind: TroopKind::Command,
+            animals: command_mounted(ctx, piece),
+        };
+    }
+    match piece.arm {
+        Some(Arm::Infantry) | Some(Arm::Engineers) | None => Mover::FOOT,
+        Some(Arm::Cavalry) => Mover {
+            kind: TroopKind::Cavalry,
+            animals: true,
+        },
+        Some(Arm::Artillery) => Mover {
+            kind: TroopKind::TowedGun,
+            animals: true,
+        },
+        Some(Arm::Transport) | Some(Arm::Armour) => Mover {
+            kind: TroopKind::Transport,
+            animals: true,
+        },
+    }
+}
+
+/// Whether a command unit rides (the scenario's HQ flag; TERR-14 ruling keeps 30 cm mounted).
+pub fn command_mounted(ctx: &Ctx, piece: &PieceState) -> bool {
+    let super::state::PieceId::Hq { side, hq } = piece.id else {
+        return false;
+    };
+    ctx.scenario
+        .sides
+        .get(side)
+        .and_then(|s| s.hq(hq))
+        .is_none_or(|h| h.mounted)
+}
+
+/// TERR-08: is this feature dense going for these troops? (Also what CMD-12's −1 for ordering
+/// into, through or out of dense terrain reads.) Fords count as dense for towed guns
+/// (TERR-07 ruling).
+pub fn is_dense_for(kind: TerrainKind, dense_flag: bool, troops: TroopKind) -> bool {
+    use TerrainKind as K;
+    if matches!(kind, K::Road) {
+        return false;
+    }
+    match troops {
+        TroopKind::Command => false,
+        TroopKind::Foot | TroopKind::Cavalry => dense_flag || matches!(kind, K::PartiallyWet),
+        TroopKind::TowedGun => {
+            dense_flag || !matches!(kind, K::Open | K::Hill { .. } | K::Road)
+        }
+        TroopKind::Transport => {
+            dense_flag || matches!(kind, K::LowArea | K::HighArea | K::BuiltUp)
+        }
+    }
+}
+
+/// TERR-01..TERR-12 and TERR-14: what a terrain feature is to a mover (before roads: a road
+/// marks a way through mountains, cliffs and rivers, TERR-06/07/12, which [`TerrainMap`] applies
+/// by cutting the obstacle where the road crosses it).
+///
+/// Rulings beyond the catalogue's words, each documented in `docs/movement.md`:
+/// low area terrain counts as "rough ground" for other transport (TERR-08), hills are "gentle"
+/// for towed guns unless flagged dense, and frozen snow on dry kinds changes nothing (TERR-11).
+pub fn feature_going(kind: TerrainKind, dense: bool, frozen: bool, mover: Mover) -> Going {
+    use TerrainKind as K;
+    let troops = mover.kind;
+    let wet = matches!(kind, K::PartiallyWet | K::ShallowWet | K::DeepWet);
+    // TERR-11: frozen wet terrain is high area terrain for movement, for everybody.
+    if frozen && wet {
+        return if troops == TroopKind::Command {
+            Going::Clear
+        } else {
+            Going::Area {
+                speed: 0.25,
+                stops: true,
+                rule: "TERR-11",
+            }
+        };
+    }
+    // TERR-14: command units follow the foot restrictions for what is passable, and ignore every
+    // stop and reduction.
+    if troops == TroopKind::Command {
+        return match kind {
+            K::DeepWet => Going::Impassable { rule: "TERR-07" },
+            K::Impassable => Going::Impassable { rule: "TERR-12" },
+            _ => Going::Clear,
+        };
+    }
+    let dense_here = is_dense_for(kind, dense, troops);
+    let slow_only = |rule| Going::Area {
+        speed: 0.25,
+        stops: false,
+        rule,
+    };
+    match kind {
+        K::Open | K::Hill { .. } | K::Road => {
+            if dense_here && kind != K::Road {
+                slow_only("TERR-08")
+            } else {
+                Going::Clear
+            }
+        }
+        K::LowArea => {
+            if dense_here {
+                Going::Area {
+                    speed: 0.25,
+                    stops: true,
+                    rule: "TERR-08",
+                }
+            } else {
+                Going::Area {
+                    speed: 0.5,
+                    stops: true,
+                    rule: "TERR-04",
+                }
+            }
+        }
+        K::HighArea | K::BuiltUp => Going::Area {
+            speed: 0.25,
+            stops: true,
+            rule: "TERR-04",
+        },
+        K::Linear => match troops {
+            TroopKind::Foot | TroopKind::Cavalry => Going::Linear { rule: "TERR-02" },
+            _ => Going::Impassable { rule: "TERR-02" },
+        },
+        K::Mountain => match troops {
+            TroopKind::Foot => {
+                if dense {
+                    slow_only("TERR-08")
+                } else {
+                    Going::Clear
+                }
+            }
+            _ => Going::Impassable { rule: "TERR-06" },
+        },
+        K::PartiallyWet => match troops {
+            TroopKind::Foot => Going::Area {
+                speed: 0.25,
+                stops: true,
+                rule: "TERR-07",
+            },
+            _ => Going::Impassable { rule: "TERR-07" },
+        },
+        // TERR-07 ruling: fords are crossed by the linear procedure, limbers and wagons included.
+        K::ShallowWet => Going::Linear { rule: "TERR-07" },
+        K::DeepWet => Going::Impassable { rule: "TERR-07" },
+        K::Impassable => Going::Impassable { rule: "TERR-12" },
+    }
+}
+
+/// TERR-13 (with DEF-04): field defences as obstacles. Stakes and ditches are impassable except
+/// to foot, who treat them as linear; wire is impassable to animals and towed guns and linear to
+/// everyone else. Command units follow the foot restrictions and ignore linear terrain (TERR-14),
+/// except that a mounted command unit is an animal for wire.
+///
+/// Ruling beyond the catalogue: the works (Breast Works, Log Works, Fortified Works,
+/// Fortification) are linear terrain for movement, as walls are (TERR-02): foot and horse stop
+/// and cross, limbers and wagons may not cross. Trench and Dug-Out do not hinder movement.
+/// Breaching (ENG-03, ENG-05) is not tracked yet, so every obstacle stands.
+pub fn defense_going(kind: DefenseKind, mover: Mover) -> Going {
+    use DefenseKind as D;
+    let troops = mover.kind;
+    match kind {
+        D::Trench | D::DugOut => Going::Clear,
+        D::Stakes | D::Ditch => match troops {
+            TroopKind::Foot => Going::Linear { rule: "TERR-13" },
+            TroopKind::Command => Going::Clear,
+            _ => Going::Impassable { rule: "TERR-13" },
+        },
+        D::Wire => {
+            if mover.animals || troops == TroopKind::TowedGun {
+                Going::Impassable { rule: "TERR-13" }
+            } else if troops == TroopKind::Command {
+                Going::Clear
+            } else {
+                Going::Linear { rule: "TERR-13" }
+            }
+        }
+        D::BreastWorks | D::LogWorks | D::FortifiedWorks | D::Fortification => match troops {
+            TroopKind::Foot | TroopKind::Cavalry => Going::Linear { rule: "TERR-13" },
+            TroopKind::Command => Going::Clear,
+            _ => Going::Impassable { rule: "TERR-13" },
+        },
+    }
+}
+
+/// Where a piece of terrain came from, for messages and for callers that need the feature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Feature(FeatureId),
+    /// A field defence: (side index, position in that side's list).
+    Defense { side: usize, index: usize },
+}
+
+/// A shape on the table: an area, the strips of a wide polyline, or a zero-width line.
+#[derive(Debug, Clone)]
+pub enum Shape {
+    Area(Polygon<f64>),
+    /// A polyline with a width: one rectangle per segment and a small octagon at each bend.
+    Strips(Vec<Polygon<f64>>),
+    Line(LineString<f64>),
+}
+
+fn coord(p: Point) -> Coord<f64> {
+    Coord { x: p.x, y: p.y }
+}
+
+fn rect_of_points<'a>(pts: impl IntoIterator<Item = &'a Point>) -> Rect {
+    crate::geom::footprint::rect_of(pts.into_iter().copied())
+}
+
+/// The strips of a polyline `half` cm either side of its centre line.
+fn strips(points: &[Point], half: f64) -> Vec<Polygon<f64>> {
+    let mut out = Vec::new();
+    for w in points.windows(2) {
+        let (Some(&a), Some(&b)) = (w.first(), w.get(1)) else {
+            continue;
+        };
+        let len = a.distance(b).0;
+        if len <= 1e-9 {
+            continue;
+        }
+        let (nx, ny) = (-(b.y - a.y) / len * half, (b.x - a.x) / len * half);
+        out.push(ring_polygon(&[
+            Point::new(a.x + nx, a.y + ny),
+            Point::new(b.x + nx, b.y + ny),
+            Point::new(b.x - nx, b.y - ny),
+            Point::new(a.x - nx, a.y - ny),
+        ]));
+    }
+    // Close the outside of each bend.
+    if points.len() > 2 {
+        for p in points.iter().skip(1).take(points.len() - 2) {
+            let oct: Vec<Point> = (0..8)
+                .map(|k| {
+                    let t = std::f64::consts::TAU * (k as f64 + 0.5) / 8.0;
+                    Point::new(p.x + half * t.cos(), p.y + half * t.sin())
+                })
+                .collect();
+            out.push(ring_polygon(&oct));
+        }
+    }
+    out
+}
+
+impl Shape {
+    /// The shape of a feature's geometry.
+    pub fn of(geometry: &Geometry) -> Shape {
+        match geometry {
+            Geometry::Polygon(ring) => Shape::Area(ring_polygon(ring)),
+            Geometry::Polyline { points, width_cm } => Shape::of_line(points, *width_cm),
+        }
+    }
+
+    fn of_line(points: &[Point], width_cm: f64) -> Shape {
+        if width_cm > 1e-9 {
+            Shape::Strips(strips(points, width_cm / 2.0))
+        } else {
+            Shape::Line(LineString::from(
+                points.iter().map(|p| coord(*p)).collect::<Vec<_>>(),
+            ))
+        }
+    }
+
+    /// Does the shape meet the polygon (touching counts)?
+    pub fn meets(&self, poly: &Polygon<f64>) -> bool {
+        match self {
+            Shape::Area(a) => a.intersects(poly),
+            Shape::Strips(v) => v.iter().any(|s| s.intersects(poly)),
+            Shape::Line(l) => l.intersects(poly),
+        }
+    }
+
+    /// Is the polygon wholly inside the shape (its boundary may touch)? For strips, every
+    /// vertex inside some strip (close enough for a base inside a frozen stream).
+    pub fn holds(&self, poly: &Polygon<f64>) -> bool {
+        match self {
+            Shape::Area(a) => a.contains(poly),
+            Shape::Strips(v) => poly.exterior().points().all(|p| {
+                v.iter().any(|s| s.intersects(&p))
+            }),
+            Shape::Line(_) => false,
+        }
+    }
+
+    /// Is the point on the shape (boundary included)?
+    pub fn covers_point(&self, p: Point) -> bool {
+        let gp = geo::Point::new(p.x, p.y);
+        match self {
+            Shape::Area(a) => a.intersects(&gp),
+            Shape::Strips(v) => v.iter().any(|s| s.intersects(&gp)),
+            Shape::Line(l) => l.intersects(&gp),
+        }
+    }
+
+    fn rect(&self) -> Rect {
+        let pts: Vec<Point> = match self {
+            Shape::Area(a) => a.exterior().points().map(|p| Point::new(p.x(), p.y())).collect(),
+            Shape::Strips(v) => v
+                .iter()
+                .flat_map(|s| s.exterior().points())
+                .map(|p| Point::new(p.x(), p.y()))
+                .collect(),
+            Shape::Line(l) => l.points().map(|p| Point::new(p.x(), p.y())).collect(),
+        };
+        rect_of_points(&pts)
+    }
+}
+
+/// One piece of terrain prepared for one mover.
+#[derive(Debug, Clone)]
+pub struct Patch {
+    pub source: Source,
+    pub name: String,
+    pub going: Going,
+    pub shape: Shape,
+    pub rect: Rect,
+    /// A road crosses this impassable ground: a base on the road there is not blocked.
+    pub bridged: bool,
+}
+
+/// The scenario's terrain and field defences, as they matter to one mover.
+#[derive(Debug, Clone)]
+pub struct TerrainMap {
+    /// Everything that is not [`Going::Clear`] to this mover.
+    pub patches: Vec<Patch>,
+    /// Road surfaces (MOVE-25, TERR-06/07/09/12).
+    pub roads: Vec<Shape>,
+    road_rects: Vec<Rect>,
+    index: BoxIndex,
+}
+
+/// How close to a road's centre line a point on a road without a width must be, in cm.
+const BARE_ROAD_HALF_WIDTH: f64 = 1.5;
+
+/// Resolution at which linear obstacles are cut where a road crosses them, in cm.
+const ROAD_CUT_STEP: f64 = 0.1;
+
+impl TerrainMap {
+    /// Prepares the terrain of a scenario for a mover: every feature and field defence that is
+    /// not clear going to it, and the roads. Linear obstacles and strips of impassable water are
+    /// cut where a road crosses them (a gate, a bridge, a ford: the road marks the way through,
+    /// TERR-06/07/12 ruling); impassable areas crossed by a road are marked `bridged`.
+    pub fn new(ctx: &Ctx, mover: Mover) -> TerrainMap {
+        let mut roads = Vec::new();
+        for f in &ctx.scenario.terrain {
+            if f.kind == TerrainKind::Road {
+                let shape = match &f.geometry {
+                    Geometry::Polyline { points, width_cm } => Shape::of_line(
+                        points,
+                        if *width_cm > 1e-9 {
+                            *width_cm
+                        } else {
+                            2.0 * BARE_ROAD_HALF_WIDTH
+                        },
+                    ),
+                    g => Shape::of(g),
+                };
+                roads.push(shape);
+            }
+        }
+        let road_rects: Vec<Rect> = roads.iter().map(Shape::rect).collect();
+        let mut patches = Vec::new();
+        for f in &ctx.scenario.terrain {
+            let going = feature_going(f.kind, f.dense, f.frozen, mover);
+            if going == Going::Clear {
+                continue;
+            }
+            Self::add(&mut patches, &roads, &road_rects, feature_patch(f, going));
+        }
+        for (si, side) in ctx.scenario.sides.iter().enumerate() {
+            for (di, d) in side.field_defenses.iter().enumerate() {
+                let going = defense_going(d.kind, mover);
+                if going == Going::Clear || d.at.len() < 2 {
+                    continue;
+                }
+                let shape = Shape::of_line(&d.at, 0.0);
+                let rect = shape.rect();
+                Self::add(
+                    &mut patches,
+                    &roads,
+                    &road_rects,
+                    Patch {
+                        source: Source::Defense { side: si, index: di },
+                        name: d.kind.label().to_string(),
+                        going,
+                        shape,
+                        rect,
+                        bridged: false,
+                    },
+                );
+            }
+        }
+        let index = BoxIndex::new(patches.iter().enumerate().map(|(i, p)| (p.rect, i)));
+        TerrainMap {
+            patches,
+            roads,
+            road_rects,
+            index,
+        }
+    }
+
+    /// Adds a patch, cutting it where a road crosses it if it is a line or a blocking strip.
+    fn add(out: &mut Vec<Patch>, roads: &[Shape], road_rects: &[Rect], patch: Patch) {
+        let crosses_road = road_rects.iter().any(|r| rects_overlap(r, &patch.rect));
+        let cuttable = matches!(patch.going, Going::Linear { .. } | Going::Impassable { .. });
+        if !crosses_road || !cuttable {
+            out.push(patch);
+            return;
+        }
+        let on_road = |p: Point| roads.iter().any(|r| r.covers_point(p));
+        match &patch.shape {
+            Shape::Line(l) => {
+                let pts: Vec<Point> = l.points().map(|p| Point::new(p.x(), p.y())).collect();
+                for run in off_road_runs(&pts, &on_road) {
+                    let shape = Shape::of_line(&run, 0.0);
+                    let rect = shape.rect();
+                    out.push(Patch {
+                        shape,
+                        rect,
+                        ..patch.clone()
+                    });
+                }
+            }
+            Shape::Strips(_) | Shape::Area(_) => {
+                // Strips keep their geometry but are marked bridged; the sample test in
+                // `blocks` lets a base through where it stands on the road.
+                out.push(Patch {
+                    bridged: true,
+                    ..patch
+                });
+            }
+        }
+    }
+
+    /// The patches whose boxes meet `r`.
+    pub fn near(&self, r: &Rect) -> impl Iterator<Item = (usize, &Patch)> + '_ {
+        self.index
+            .query(r)
+            .filter_map(|i| self.patches.get(i).map(|p| (i, p)))
+    }
+
+    /// Is the point on a road?
+    pub fn on_road(&self, p: Point) -> bool {
+        self.road_rects
+            .iter()
+            .zip(&self.roads)
+            .any(|(r, s)| r.contains(p) && s.covers_point(p))
+    }
+
+    /// Does a base outline (already shrunk by the caller's tolerance) stand on this patch? For
+    /// bridged ground, only where some sample of the outline inside the patch is off the road.
+    pub fn blocks(&self, patch: &Patch, outline: &Polygon<f64>, samples: &[Point]) -> bool {
+        if !patch.shape.meets(outline) {
+            return false;
+        }
+        if !patch.bridged {
+            return true;
+        }
+        samples
+            .iter()
+            .any(|p| patch.shape.covers_point(*p) && !self.on_road(*p))
+    }
+}
+
+fn feature_patch(f: &TerrainFeature, going: Going) -> Patch {
+    let shape = Shape::of(&f.geometry);
+    let rect = shape.rect();
+    Patch {
+        source: Source::Feature(f.id),
+        name: f.name.clone(),
+        going,
+        shape,
+        rect,
+        bridged: false,
+    }
+}
+
+/// The runs of a polyline that are off the road, resampled at [`ROAD_CUT_STEP`].
+fn off_road_runs(pts: &[Point], on_road: &dyn Fn(Point) -> bool) -> Vec<Vec<Point>> {
+    let mut runs: Vec<Vec<Point>> = Vec::new();
+    let mut cur: Vec<Point> = Vec::new();
+    for w in pts.windows(2) {
+        let (Some(&a), Some(&b)) = (w.first(), w.get(1)) else {
+            continue;
+        };
+        let seg = Segment::new(a, b);
+        let len = seg.length();
+        let n = (len / ROAD_CUT_STEP).ceil().max(1.0) as usize;
+        for k in 0..=n {
+            let p = seg.at(len * k as f64 / n as f64);
+            if on_road(p) {
+                if cur.len() >= 2 {
+                    runs.push(std::mem::take(&mut cur));
+                } else {
+                    cur.clear();
+                }
+            } else if cur.last().is_none_or(|q| q.distance(p).0 > 1e-9) {
+                cur.push(p);
+            }
+        }
+    }
+    if cur.len() >= 2 {
+        runs.push(cur);
+    }
+    runs
+}
+
+/// How a reference path meets a feature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Crossing {
+    /// Goes from outside to inside an area.
+    Enters,
+    /// Goes from inside to outside an area.
+    Exits,
+    /// Crosses a line (a wall, a stream, a road).
+    Crosses,
+}
+
+/// Where a path meets a feature: the feature, how, where and how far along the path (cm).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PathCrossing {
+    pub feature: FeatureId,
+    pub kind: TerrainKind,
+    pub crossing: Crossing,
+    pub at: Point,
+    pub along_cm: f64,
+}
+
+/// Which features a path of points (a unit's reference point, a charge line) enters, exits or
+/// crosses, in order along the path (TERR-02..TERR-07; CMD-12 reads it for dense terrain, the
+/// charge rules for obstacles). Areas count by their polygon; lines (walls, streams, roads)
+/// by their centre line. The footprint-level rules of a move live in `movement`.
+pub fn path_crossings(features: &[TerrainFeature], path: &[Point]) -> Vec<PathCrossing> {
+    let mut out = Vec::new();
+    let mut walked = 0.0;
+    for w in path.windows(2) {
+        let (Some(&a), Some(&b)) = (w.first(), w.get(1)) else {
+            continue;
+        };
+        let seg = Segment::new(a, b);
+        let len = seg.length();
+        let seg_rect = seg.bounding_rect();
+        for f in features {
+            let shape_rect = rect_of_points(f.geometry.points());
+            if !rects_overlap(&seg_rect, &shape_rect) {
+                continue;
+            }
+            match &f.geometry {
+                Geometry::Polygon(ring) => {
+                    let poly = ring_polygon(ring);
+                    for (from, to) in inside_intervals(&poly, &seg) {
+                        if from > 1e-9 {
+                            out.push(PathCrossing {
+                                feature: f.id,
+                                kind: f.kind,
+                                crossing: Crossing::Enters,
+                                at: seg.at(from),
+                                along_cm: walked + from,
+                            });
+                        }
+                        if to < len - 1e-9 {
+                            out.push(PathCrossing {
+                                feature: f.id,
+                                kind: f.kind,
+                                crossing: Crossing::Exits,
+                                at: seg.at(to),
+                                along_cm: walked + to,
+                            });
+                        }
+                    }
+                }
+                Geometry::Polyline { points, .. } => {
+                    for e in points.windows(2) {
+                        let (Some(&c), Some(&d)) = (e.first(), e.get(1)) else {
+                            continue;
+                        };
+                        if let Some(geo::LineIntersection::SinglePoint { intersection, .. }) =
+                            geo::line_intersection::line_intersection(seg.line(), Segment::new(c, d).line())
+                        {
+                            let at = Point::new(intersection.x, intersection.y);
+                            out.push(PathCrossing {
+                                feature: f.id,
+                                kind: f.kind,
+                                crossing: Crossing::Crosses,
+                                at,
+                                along_cm: walked + a.distance(at).0,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        walked += len;
+    }
+    out.sort_by(|x, y| x.along_cm.total_cmp(&y.along_cm));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CAV: Mover = Mover {
+        kind: TroopKind::Cavalry,
+        animals: true,
+    };
+    const GUN: Mover = Mover {
+        kind: TroopKind::TowedGun,
+        animals: true,
+    };
+    const WAGON: Mover = Mover {
+        kind: TroopKind::Transport,
+        animals: true,
+    };
+    const HQ: Mover = Mover {
+        kind: TroopKind::Command,
+        animals: true,
+    };
+    const HQ_ON_FOOT: Mover = Mover {
+        kind: TroopKind::Command,
+        animals: false,
+    };
+
+    fn speed(g: Going) -> f64 {
+        match g {
+            Going::Area { speed, .. } => speed,
+            Going::Clear => 1.0,
+            _ => 0.0,
+        }
+    }
+
+    #[test]
+    fn terr_04_low_half_high_quarter() {
+        assert_eq!(speed(feature_going(TerrainKind::LowArea, false, false, Mover::FOOT)), 0.5);
+        assert_eq!(speed(feature_going(TerrainKind::HighArea, false, false, CAV)), 0.25);
+        assert_eq!(speed(feature_going(TerrainKind::BuiltUp, false, false, Mover::FOOT)), 0.25);
+    }
+
+    #[test]
+    fn terr_08_dense_by_troop_kind() {
+        // Crops are rough ground to wagons and dense to guns, but only half speed to foot.
+        assert_eq!(speed(feature_going(TerrainKind::LowArea, false, false, WAGON)), 0.25);
+        assert_eq!(speed(feature_going(TerrainKind::LowArea, false, false, GUN)), 0.25);
+        assert!(!is_dense_for(TerrainKind::Hill { level: 1 }, false, TroopKind::TowedGun));
+        assert!(is_dense_for(TerrainKind::ShallowWet, false, TroopKind::TowedGun));
+        assert!(is_dense_for(TerrainKind::Open, true, TroopKind::Foot));
+        assert_eq!(
+            feature_going(TerrainKind::Open, true, false, CAV),
+            Going::Area {
+                speed: 0.25,
+                stops: false,
+                rule: "TERR-08"
+            }
+        );
+    }
+
+    #[test]
+    fn terr_06_07_12_impassable_by_kind() {
+        assert_eq!(feature_going(TerrainKind::Mountain, false, false, Mover::FOOT), Going::Clear);
+        assert_eq!(
+            feature_going(TerrainKind::Mountain, false, false, CAV),
+            Going::Impassable { rule: "TERR-06" }
+        );
+        assert_eq!(
+            feature_going(TerrainKind::PartiallyWet, false, false, CAV),
+            Going::Impassable { rule: "TERR-07" }
+        );
+        assert_eq!(
+            feature_going(TerrainKind::ShallowWet, false, false, GUN),
+            Going::Linear { rule: "TERR-07" }
+        );
+        assert_eq!(
+            feature_going(TerrainKind::Impassable, false, false, HQ),
+            Going::Impassable { rule: "TERR-12" }
+        );
+        assert_eq!(
+            feature_going(TerrainKind::Linear, false, false, WAGON),
+            Going::Impassable { rule: "TERR-02" }
+        );
+    }
+
+    #[test]
+    fn terr_11_frozen_wet_is_high_area_for_all() {
+        assert_eq!(
+            feature_going(TerrainKind::DeepWet, false, true, CAV),
+            Going::Area {
+                speed: 0.25,
+                stops: true,
+                rule: "TERR-11"
+            }
+        );
+        assert_eq!(feature_going(TerrainKind::Open, false, true, CAV), Going::Clear);
+    }
+
+    #[test]
+    fn terr_13_and_14_obstacles_by_mover() {
+        assert_eq!(
+            defense_going(DefenseKind::Stakes, Mover::FOOT),
+            Going::Linear { rule: "TERR-13" }
+        );
+        assert_eq!(
+            defense_going(DefenseKind::Ditch, CAV),
+            Going::Impassable { rule: "TERR-13" }
+        );
+        assert_eq!(
+            defense_going(DefenseKind::Wire, HQ),
+            Going::Impassable { rule: "TERR-13" }
+        );
+        assert_eq!(defense_going(DefenseKind::Wire, HQ_ON_FOOT), Going::Clear);
+        assert_eq!(
+            feature_going(TerrainKind::PartiallyWet, false, false, HQ),
+            Going::Clear
+        );
+    }
+
+    #[test]
+    fn crossings_along_a_path() {
+        let wood = TerrainFeature {
+            id: FeatureId(1),
+            name: "Wood".into(),
+            kind: TerrainKind::HighArea,
+            geometry: Geometry::Polygon(vec![
+                Point::new(0.0, 10.0),
+                Point::new(10.0, 10.0),
+                Point::new(10.0, 20.0),
+                Point::new(0.0, 20.0),
+            ]),
+            dense: false,
+            frozen: false,
+        };
+        let wall = TerrainFeature {
+            id: FeatureId(2),
+            name: "Wall".into(),
+            kind: TerrainKind::Linear,
+            geometry: Geometry::Polyline {
+                points: vec![Point::new(-5.0, 25.0), Point::new(15.0, 25.0)],
+                width_cm: 0.0,
+            },
+            dense: false,
+            frozen: false,
+        };
+        let c = path_crossings(&[wall, wood], &[Point::new(5.0, 0.0), Point::new(5.0, 30.0)]);
+        let kinds: Vec<(Crossing, f64)> = c.iter().map(|c| (c.crossing, c.along_cm)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (Crossing::Enters, 10.0),
+                (Crossing::Exits, 20.0),
+                (Crossing::Crosses, 25.0)
+            ]
+        );
+    }
+}

@@ -1,0 +1,1222 @@
+//! Visibility (catalogue §2.3, VIS-01..VIS-17): who can see whom, and if not, which rule and
+//! which feature or unit is in the way.
+//!
+//! # How a line of sight is traced
+//!
+//! VIS-02 ruling: LOS exists if at least one straight segment from a sample point of the
+//! observer's stands to a sample point of the target's stands (corners, edge midpoints and centre
+//! of every stand) is no longer than the visibility limit (VIS-04), ends inside the observer's
+//! sight arc (VIS-03) and is not blocked (VIS-07..VIS-15). Before any segment is traced, the two
+//! concealment rules that hide a whole unit are applied (VIS-17 dug-in troops, VIS-08 unfired
+//! guns); they act only between enemies.
+//!
+//! A segment is then tested against, in order: other units (VIS-07 (3): every unit except
+//! command units, infantry skirmishers and unlimbered guns, each blocking with the convex hull
+//! of its stands), linear obstacles (VIS-09), hills (VIS-06, VIS-14) and area terrain (VIS-11..
+//! VIS-13, VIS-15). The first segment tried (the observer's first sample against the target's
+//! first) gives the reason reported when no segment is clear.
+//!
+//! # Rulings made here (beyond the catalogue's)
+//!
+//! * A unit stands *inside* an area or *on* a hill contour when its footprint centroid does;
+//!   its level is the highest contour containing that point (0: the table).
+//! * Area terrain is measured along each segment as the intervals the segment spends inside
+//!   the polygon. The interval that starts at the observer is "seeing out" (VIS-12 (c)), the one
+//!   that ends at the target "seeing in" (VIS-12 (a)), one covering both ends "both inside"
+//!   (VIS-12 (b)), and any other interval a crossing (high: blocks, VIS-07; low: VIS-13).
+//! * VIS-11 "at the boundary": the seeing-out or seeing-in interval is forgiven when the segment
+//!   leaves (enters) the terrain within base contact of the unit's own bases — troops lining the
+//!   edge see out and are seen through *that* edge, not across the whole wood behind them.
+//! * VIS-15 applies to the observer only, when it stands on a hill above the target.
+//! * Hills group into massifs: a contour belongs to the massif of the lower contour containing
+//!   it. VIS-14's "top contour" is the massif's highest contour nearest the unit on the hill;
+//!   VIS-14 (c) blocks with the massif's lowest contour. Mountains count as one-level hills.
+//! * TERR-07 partially wet ground (swamp, marsh, paddy) is low area terrain for sight; roads,
+//!   streams, rivers, impassable ground and open clearings do not affect sight.
+//! * Field defences along a line — breast works, log works, fortified works, fortifications —
+//!   block sight as linear obstacles (VIS-09); wire, stakes, ditches, trenches and dug-outs do not.
+//! * VIS-08 "behind linear terrain" and VIS-17 "behind" mean the obstacle the unit touches
+//!   crosses the segment between the two units' centroids.
+//! * VIS-16: a piece counts as dug in only if its side is the scenario's defender; otherwise the
+//!   flag is ignored (and [`check_dug_in`] says why).
+//! * Dug-in units and unlimbered guns are the VIS-12 5 cm types until revealed; an unfired gun
+//!   or unrevealed dug-in unit is revealed by firing (`has_fired`), a dug-in unit also by moving
+//!   (the move rules set `revealed`) and by an enemy within 5 cm (VIS-17; [`due_reveals`] lists
+//!   them so the engine can record the reveal).
+//!
+//! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
+//! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
+
+use super::battle::Ctx;
+use super::error::RuleError;
+use super::geometry::{footprint_of, is_skirmisher, measure_scale, stand_kind, CONTACT_TOLERANCE_CM};
+use super::state::{PieceId, PieceState};
+use crate::geom::footprint::{coord, rect_of, ring_polygon};
+use crate::geom::segment::{
+    footprint_boundary_distance, footprint_polyline_distance, inside_intervals,
+    point_footprint_distance, rect_gap, rects_overlap, Segment,
+};
+use crate::geom::{
+    crest_line, edge_distance, sight_arc_contains, BoxIndex, CrestLine, Footprint, Point, Rect,
+    StandKind,
+};
+use crate::model::{
+    Arm, DefenseId, DefenseKind, FeatureId, Geometry, OptionalRule, Scenario, TerrainKind, Weather,
+};
+use geo::{Contains, Intersects, LineString, Polygon};
+use std::collections::BTreeMap;
+
+/// VIS-04: normal visibility, cm.
+pub const NORMAL_VISIBILITY_CM: f64 = 100.0;
+/// OPT-WEATHER-03 / OPT-NIGHT-01: poor weather and night.
+pub const POOR_VISIBILITY_CM: f64 = 40.0;
+/// OPT-WEATHER-03: extreme weather.
+pub const EXTREME_VISIBILITY_CM: f64 = 10.0;
+/// VIS-05 / VIS-12: concealed types (deployed guns, dug-in troops) are seen only this close.
+pub const CONCEALED_SEEN_CM: f64 = 5.0;
+/// VIS-12: other troops inside high area terrain.
+pub const HIGH_AREA_SEEN_CM: f64 = 10.0;
+/// VIS-12: other troops inside low area terrain.
+pub const LOW_AREA_SEEN_CM: f64 = 20.0;
+/// VIS-13: the longest crossing of one low area piece.
+pub const LOW_CROSSING_CM: f64 = 10.0;
+/// VIS-08: an enemy this close reveals an unfired gun (the initiative range).
+pub const HIDDEN_GUN_REVEAL_CM: f64 = 20.0;
+/// VIS-17: an enemy this close reveals dug-in troops.
+pub const DUG_IN_REVEAL_CM: f64 = 5.0;
+
+/// Segments are trimmed this much at each end before testing them against units and linear
+/// obstacles, so that a sample point on a base touching another unit's corner is not "blocked"
+/// by the touch.
+const TRIM_CM: f64 = 1e-3;
+
+/// VIS-04, OPT-WEATHER-03, OPT-NIGHT-01: the visibility limit at measure scale 1. The weather
+/// is given (it changes during a battle, OPT-WEATHER-04); it counts only when the weather rule
+/// is on, night only when the night rule is on, and with both the worse applies.
+pub fn visibility_limit_cm(scenario: &Scenario, weather: Weather) -> f64 {
+    let weather_on = scenario.optional_rules.contains(&OptionalRule::Weather);
+    let night_on = scenario.optional_rules.contains(&OptionalRule::Night);
+    let mut limit = NORMAL_VISIBILITY_CM;
+    if weather_on {
+        limit = match weather {
+            Weather::Normal => NORMAL_VISIBILITY_CM,
+            Weather::Poor | Weather::Night => POOR_VISIBILITY_CM,
+            Weather::Extreme => EXTREME_VISIBILITY_CM,
+        };
+    }
+    if night_on {
+        limit = limit.min(POOR_VISIBILITY_CM);
+    }
+    limit
+}
+
+/// What a terrain kind is to sight (VIS-10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SightTerrain {
+    /// Crops, tall grass, scrub, heath (and, by ruling, partially wet ground).
+    LowArea,
+    /// Orchards, woods, forest, jungle and built-up areas.
+    HighArea,
+    /// A hill contour (mountains: level 1).
+    Hill { level: u8 },
+    /// Walls, fences, hedges.
+    Linear,
+    /// No effect on sight.
+    Clear,
+}
+
+/// VIS-10: the sight class of a terrain kind.
+pub fn sight_terrain(kind: TerrainKind) -> SightTerrain {
+    match kind {
+        TerrainKind::LowArea | TerrainKind::PartiallyWet => SightTerrain::LowArea,
+        TerrainKind::HighArea | TerrainKind::BuiltUp => SightTerrain::HighArea,
+        TerrainKind::Hill { level } => SightTerrain::Hill {
+            level: level.max(1),
+        },
+        TerrainKind::Mountain => SightTerrain::Hill { level: 1 },
+        TerrainKind::Linear => SightTerrain::Linear,
+        TerrainKind::Open
+        | TerrainKind::Road
+        | TerrainKind::ShallowWet
+        | TerrainKind::DeepWet
+        | TerrainKind::Impassable => SightTerrain::Clear,
+    }
+}
+
+/// Field defences that block sight as linear obstacles (ruling in the module docs).
+pub fn defense_blocks_sight(kind: DefenseKind) -> bool {
+    matches!(
+        kind,
+        DefenseKind::BreastWorks
+            | DefenseKind::LogWorks
+            | DefenseKind::FortifiedWorks
+            | DefenseKind::Fortification
+    )
+}
+
+/// What stands in the way.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Blocker {
+    Feature { id: FeatureId, name: String },
+    Defense { id: DefenseId, side: usize, name: String },
+    Piece { id: PieceId, name: String },
+}
+
+impl Blocker {
+    pub fn name(&self) -> &str {
+        match self {
+            Blocker::Feature { name, .. }
+            | Blocker::Defense { name, .. }
+            | Blocker::Piece { name, .. } => name,
+        }
+    }
+}
+
+/// The answer to "can the observer see the target?", with the reason either way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sight {
+    pub visible: bool,
+    /// Visible: "VIS-02". Not visible: the rule that hides the target.
+    pub rule: &'static str,
+    /// A sentence for the UI and the dice log.
+    pub detail: String,
+    /// The feature or unit in the way, when there is one.
+    pub by: Option<Blocker>,
+    /// Visible: the clear segment found. Not visible: the segment the reason was found on.
+    pub segment: Option<(Point, Point)>,
+    /// Edge-to-edge distance between the two units, cm.
+    pub distance_cm: f64,
+    /// Exceptions the clear segment relied on (e.g. "VIS-09", "VIS-13"), in catalogue order.
+    pub exceptions: Vec<&'static str>,
+}
+
+impl Sight {
+    fn hidden(rule: &'static str, detail: String, by: Option<Blocker>, distance_cm: f64) -> Sight {
+        Sight {
+            visible: false,
+            rule,
+            detail,
+            by,
+            segment: None,
+            distance_cm,
+            exceptions: Vec::new(),
+        }
+    }
+}
+
+/// Scale-adjusted numbers one query batch uses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SightParams {
+    pub limit_cm: f64,
+    pub measure_scale: f64,
+    pub contact_cm: f64,
+}
+
+impl SightParams {
+    /// The scenario's weather, scaled by the battle's measure scale (BAS-01).
+    pub fn of(ctx: &Ctx) -> SightParams {
+        SightParams::with_weather(ctx, ctx.scenario.weather)
+    }
+
+    /// As [`SightParams::of`] with the weather of the moment (OPT-WEATHER-04 changes it).
+    pub fn with_weather(ctx: &Ctx, weather: Weather) -> SightParams {
+        let scale = measure_scale(ctx);
+        SightParams {
+            limit_cm: visibility_limit_cm(ctx.scenario, weather) * scale,
+            measure_scale: scale,
+            contact_cm: CONTACT_TOLERANCE_CM * scale,
+        }
+    }
+}
+
+/// The shape of a sight-relevant feature.
+#[derive(Debug, Clone)]
+enum Shape {
+    Area(Polygon<f64>),
+    Line {
+        line: LineString<f64>,
+        half_width: f64,
+    },
+}
+
+#[derive(Debug, Clone)]
+struct FeatureSight {
+    class: SightTerrain,
+    /// The feature's own points (area rings not closed).
+    points: Vec<Point>,
+    shape: Shape,
+    rect: Rect,
+    blocker: Blocker,
+    /// Hills: the massif the contour belongs to.
+    massif: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+struct Massif {
+    /// The lowest contour (feature index): what blocks when no unit stands on the hill.
+    base: usize,
+    /// Every contour of the massif (feature indices).
+    contours: Vec<usize>,
+}
+
+#[derive(Debug, Clone)]
+struct PieceSight {
+    id: PieceId,
+    name: String,
+    footprint: Footprint,
+    rect: Rect,
+    outline: Polygon<f64>,
+    samples: Vec<Point>,
+    centroid: Point,
+    /// VIS-07 (3): blocks other units' sight.
+    blocks: bool,
+    /// Artillery (VIS-08).
+    gun: bool,
+    /// VIS-12: seen only within 5 cm inside area terrain.
+    concealed: bool,
+    /// VIS-16 lawful and not yet revealed (VIS-17).
+    dug_in: bool,
+    /// VIS-17: revealed by an enemy within 5 cm (foot, command, cavalry, deployed guns).
+    revealed_by_proximity: bool,
+    has_fired: bool,
+    /// Hill level and massif under the centroid (0 / None on the table).
+    level: u8,
+    massif: Option<usize>,
+}
+
+/// Per-query facts about one hill massif.
+#[derive(Debug, Clone, Copy)]
+enum HillRule {
+    /// Neither unit stands on it: its base contour blocks (VIS-14 (c)).
+    Opaque { base: usize },
+    /// Both on the same level (VIS-06).
+    SameLevel { base: usize },
+    /// One unit higher on it: the crest line decides (VIS-14).
+    Crest {
+        base: usize,
+        crest: CrestLine,
+        upper_is_observer: bool,
+        lower_ref: Point,
+    },
+}
+
+/// Everything a batch of line-of-sight queries needs, built once from the state: footprints,
+/// sample points, terrain shapes and two R*-trees (pieces and features).
+#[derive(Debug, Clone)]
+pub struct SightIndex {
+    params: SightParams,
+    pieces: Vec<PieceSight>,
+    by_id: BTreeMap<PieceId, usize>,
+    piece_tree: BoxIndex,
+    features: Vec<FeatureSight>,
+    feature_tree: BoxIndex,
+    massifs: Vec<Massif>,
+}
+
+fn line_string(points: &[Point]) -> LineString<f64> {
+    LineString::from(points.iter().map(|p| coord(*p)).collect::<Vec<_>>())
+}
+
+fn contains_point(poly: &Polygon<f64>, p: Point) -> bool {
+    poly.contains(&geo::Point::new(p.x, p.y))
+}
+
+/// VIS-16: may this piece be dug in? Only the defender's units, in a Trench (any unit) or a
+/// Dug-Out (command or artillery units, DEF-03).
+pub fn check_dug_in(ctx: &Ctx, piece: &PieceState) -> Result<(), RuleError> {
+    if !piece.dug_in {
+        return Ok(());
+    }
+    let side = piece.id.side();
+    if ctx.scenario.defender != Some(side) {
+        return Err(RuleError::new(
+            "VIS-16",
+            format!("{} may not be dug in: only the defender's troops start the game dug in", piece.name),
+        ));
+    }
+    let PieceId::Unit { unit, .. } = piece.id else {
+        return Ok(());
+    };
+    let Some(def) = ctx
+        .scenario
+        .sides
+        .get(side)
+        .and_then(|s| s.field_defenses.iter().find(|d| d.occupant == Some(unit)))
+    else {
+        // Granted by the scenario without a bought work.
+        return Ok(());
+    };
+    let artillery = piece.arm == Some(Arm::Artillery);
+    match def.kind {
+        DefenseKind::Trench => Ok(()),
+        DefenseKind::DugOut if artillery => Ok(()),
+        DefenseKind::DugOut => Err(RuleError::new(
+            "VIS-16",
+            format!("{}: a Dug-Out shelters only a command or artillery unit", piece.name),
+        )),
+        other => Err(RuleError::new(
+            "VIS-16",
+            format!("{}: a {} does not dig a unit in (Trench or Dug-Out)", piece.name, other.label()),
+        )),
+    }
+}
+
+impl SightIndex {
+    /// Builds the index for the current state with the scenario's weather.
+    pub fn new(ctx: &Ctx) -> SightIndex {
+        SightIndex::with_params(ctx, SightParams::of(ctx))
+    }
+
+    pub fn with_params(ctx: &Ctx, params: SightParams) -> SightIndex {
+        let mut features = Vec::new();
+        for f in &ctx.scenario.terrain {
+            let class = sight_terrain(f.kind);
+            let blocker = Blocker::Feature {
+                id: f.id,
+                name: f.name.clone(),
+            };
+            let shape = match (&f.geometry, class) {
+                (_, SightTerrain::Clear) => continue,
+                (Geometry::Polygon(ring), SightTerrain::Linear) => Shape::Line {
+                    line: line_string(&closed(ring)),
+                    half_width: 0.0,
+                },
+                (Geometry::Polyline { points, width_cm }, SightTerrain::Linear) => Shape::Line {
+                    line: line_string(points),
+                    half_width: width_cm.max(0.0) / 2.0,
+                },
+                (Geometry::Polygon(ring), _) if ring.len() >= 3 => Shape::Area(ring_polygon(ring)),
+                // An area drawn as a line or with too few points has no inside.
+                _ => continue,
+            };
+            features.push(FeatureSight {
+                class,
+                points: f.geometry.points().to_vec(),
+                rect: rect_of(f.geometry.points().iter().copied()),
+                shape,
+                blocker,
+                massif: None,
+            });
+        }
+        for (side, s) in ctx.scenario.sides.iter().enumerate() {
+            for d in &s.field_defenses {
+                if !defense_blocks_sight(d.kind) || d.at.len() < 2 {
+                    continue;
+                }
+                features.push(FeatureSight {
+                    class: SightTerrain::Linear,
+                    points: d.at.clone(),
+                    rect: rect_of(d.at.iter().copied()),
+                    shape: Shape::Line {
+                        line: line_string(&d.at),
+                        half_width: 0.0,
+                    },
+                    blocker: Blocker::Defense {
+                        id: d.id,
+                        side,
+                        name: d.kind.label().to_string(),
+                    },
+                    massif: None,
+                });
+            }
+        }
+        let massifs = group_massifs(&mut features);
+        let feature_tree = BoxIndex::new(features.iter().enumerate().map(|(i, f)| (f.rect, i)));
+
+        let mut pieces = Vec::new();
+        for p in ctx.state.pieces.values() {
+            let Some(fp) = footprint_of(ctx, p) else {
+                continue;
+            };
+            let kind = stand_kind(ctx, p);
+            let gun = kind == StandKind::Artillery;
+            let unlimbered_gun = gun && !p.limbered;
+            let command = kind == StandKind::Command;
+            let lawful_dug_in = p.dug_in && check_dug_in(ctx, p).is_ok();
+            let revealed = p.revealed || p.has_fired;
+            let centroid = fp.centroid();
+            let (level, massif) = level_at(&features, &feature_tree, centroid);
+            let proximity_kind = match kind {
+                StandKind::Infantry | StandKind::Cavalry | StandKind::Command => true,
+                StandKind::Artillery => !p.limbered,
+                StandKind::Transport => false,
+            };
+            pieces.push(PieceSight {
+                id: p.id,
+                name: p.name.clone(),
+                rect: fp.bounding_rect(),
+                outline: fp.outline(),
+                samples: fp.sample_points(),
+                centroid,
+                blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
+                gun,
+                concealed: unlimbered_gun || (lawful_dug_in && !revealed),
+                dug_in: lawful_dug_in && !revealed,
+                revealed_by_proximity: proximity_kind,
+                has_fired: p.has_fired,
+                level,
+                massif,
+                footprint: fp,
+            });
+        }
+        let by_id = pieces.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+        let piece_tree = BoxIndex::new(pieces.iter().enumerate().map(|(i, p)| (p.rect, i)));
+        SightIndex {
+            params,
+            pieces,
+            by_id,
+            piece_tree,
+            features,
+            feature_tree,
+            massifs,
+        }
+    }
+
+    pub fn params(&self) -> SightParams {
+        self.params
+    }
+
+    /// The footprint the index holds for a piece (`None` off the table).
+    pub fn footprint(&self, id: PieceId) -> Option<&Footprint> {
+        self.by_id
+            .get(&id)
+            .and_then(|&i| self.pieces.get(i))
+            .map(|p| &p.footprint)
+    }
+
+    /// Is an enemy of `of` (a piece of another side) within `cm` of it?
+    fn enemy_within(&self, of: &PieceSight, cm: f64) -> bool {
+        self.piece_tree.query_within(&of.rect, cm).any(|j| {
+            self.pieces.get(j).is_some_and(|q| {
+                q.id.side() != of.id.side()
+                    && rect_gap(&q.rect, &of.rect) <= cm
+                    && edge_distance(&q.footprint, &of.footprint) <= cm
+            })
+        })
+    }
+
+    /// Linear features (terrain or works) the piece is in base contact with, whose line crosses
+    /// the segment between the two centroids (VIS-08, VIS-17 "behind").
+    fn behind_linear(&self, target: &PieceSight, from: Point) -> Option<usize> {
+        let seg = Segment::new(from, target.centroid);
+        let grown = grow(&target.rect, self.params.contact_cm + 1.0);
+        self.feature_tree.query(&grown).find(|&fi| {
+            let Some(f) = self.features.get(fi) else {
+                return false;
+            };
+            let Shape::Line { line, half_width } = &f.shape else {
+                return false;
+            };
+            footprint_polyline_distance(&target.footprint, line) <= half_width + self.params.contact_cm
+                && seg.line().intersects(line)
+        })
+    }
+
+    /// Area features whose inside holds the piece's centroid, with whether the piece touches
+    /// the boundary.
+    fn areas_holding(&self, p: &PieceSight) -> Vec<(usize, bool)> {
+        let probe = Rect {
+            min: p.centroid,
+            max: p.centroid,
+        };
+        let mut out: Vec<(usize, bool)> = self
+            .feature_tree
+            .query(&probe)
+            .filter_map(|fi| {
+                let f = self.features.get(fi)?;
+                let Shape::Area(poly) = &f.shape else {
+                    return None;
+                };
+                if !matches!(f.class, SightTerrain::LowArea | SightTerrain::HighArea)
+                    || !contains_point(poly, p.centroid)
+                {
+                    return None;
+                }
+                let at_edge =
+                    footprint_boundary_distance(&p.footprint, poly) <= self.params.contact_cm;
+                Some((fi, at_edge))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// VIS-01..VIS-17: can `observer` see `target`?
+    pub fn sight(&self, observer: PieceId, target: PieceId) -> Sight {
+        let (Some(&oi), Some(&ti)) = (self.by_id.get(&observer), self.by_id.get(&target)) else {
+            let missing = if self.by_id.contains_key(&observer) {
+                target
+            } else {
+                observer
+            };
+            return Sight::hidden(
+                "VIS-01",
+                format!("{missing} is not on the table"),
+                None,
+                f64::INFINITY,
+            );
+        };
+        let (Some(o), Some(t)) = (self.pieces.get(oi), self.pieces.get(ti)) else {
+            return Sight::hidden("VIS-01", "no such piece".into(), None, f64::INFINITY);
+        };
+        let limit = self.params.limit_cm;
+        // VIS-04.
+        if rect_gap(&o.rect, &t.rect) > limit {
+            return Sight::hidden(
+                "VIS-04",
+                format!("{} is more than {limit} cm from {}", t.name, o.name),
+                None,
+                rect_gap(&o.rect, &t.rect),
+            );
+        }
+        let distance = edge_distance(&o.footprint, &t.footprint);
+        if oi == ti {
+            return Sight {
+                visible: true,
+                rule: "VIS-02",
+                detail: format!("{} sees itself", o.name),
+                by: None,
+                segment: None,
+                distance_cm: 0.0,
+                exceptions: Vec::new(),
+            };
+        }
+        if distance > limit {
+            return Sight::hidden(
+                "VIS-04",
+                format!(
+                    "{} is {distance:.1} cm from {}, beyond the {limit} cm visibility limit",
+                    t.name, o.name
+                ),
+                None,
+                distance,
+            );
+        }
+        // VIS-03.
+        let targets: Vec<Point> = t
+            .samples
+            .iter()
+            .copied()
+            .filter(|p| sight_arc_contains(&o.footprint, *p))
+            .collect();
+        if targets.is_empty() {
+            return Sight::hidden(
+                "VIS-03",
+                format!("{} is outside {}'s sight arc", t.name, o.name),
+                None,
+                distance,
+            );
+        }
+        let enemies = o.id.side() != t.id.side();
+        // VIS-17: dug-in troops at a wood's inside edge or behind a wall stay out of sight.
+        if enemies && t.dug_in {
+            let proximity = t.revealed_by_proximity
+                && self.enemy_within(t, DUG_IN_REVEAL_CM * self.params.measure_scale);
+            if !proximity {
+                if let Some(fi) = self.behind_linear(t, o.centroid) {
+                    return Sight::hidden(
+                        "VIS-17",
+                        format!("{} is dug in behind {}", t.name, self.feature_name(fi)),
+                        self.features.get(fi).map(|f| f.blocker.clone()),
+                        distance,
+                    );
+                }
+                if let Some((fi, _)) = self.areas_holding(t).into_iter().find(|(_, edge)| *edge) {
+                    return Sight::hidden(
+                        "VIS-17",
+                        format!("{} is dug in at the edge of {}", t.name, self.feature_name(fi)),
+                        self.features.get(fi).map(|f| f.blocker.clone()),
+                        distance,
+                    );
+                }
+            }
+        }
+        // VIS-08: an unfired gun in area terrain or behind a wall cannot be picked out.
+        if enemies && t.gun && !t.has_fired {
+            let hiding = self
+                .areas_holding(t)
+                .first()
+                .map(|(fi, _)| *fi)
+                .or_else(|| self.behind_linear(t, o.centroid));
+            if let Some(fi) = hiding {
+                if !self.enemy_within(t, HIDDEN_GUN_REVEAL_CM * self.params.measure_scale) {
+                    return Sight::hidden(
+                        "VIS-08",
+                        format!(
+                            "{} has not fired and is hidden by {}; no enemy is within {} cm",
+                            t.name,
+                            self.feature_name(fi),
+                            HIDDEN_GUN_REVEAL_CM * self.params.measure_scale
+                        ),
+                        self.features.get(fi).map(|f| f.blocker.clone()),
+                        distance,
+                    );
+                }
+            }
+        }
+        self.trace(o, t, &targets, distance)
+    }
+
+    fn feature_name(&self, fi: usize) -> String {
+        self.features
+            .get(fi)
+            .map_or_else(String::new, |f| f.blocker.name().to_string())
+    }
+
+    /// VIS-02: try the segments until one is clear.
+    fn trace(&self, o: &PieceSight, t: &PieceSight, targets: &[Point], distance: f64) -> Sight {
+        let limit = self.params.limit_cm;
+        let env = union_rect(&o.rect, &t.rect);
+        let mut units: Vec<&PieceSight> = self
+            .piece_tree
+            .query(&env)
+            .filter_map(|j| self.pieces.get(j))
+            .filter(|q| q.blocks && q.id != o.id && q.id != t.id)
+            .collect();
+        units.sort_by_key(|q| q.id);
+        let mut linears: Vec<LinearCheck> = Vec::new();
+        let mut areas: Vec<usize> = Vec::new();
+        let mut massif_ids: Vec<usize> = Vec::new();
+        let mut feats: Vec<usize> = self.feature_tree.query(&env).collect();
+        feats.sort_unstable();
+        for fi in feats {
+            let Some(f) = self.features.get(fi) else {
+                continue;
+            };
+            match f.class {
+                SightTerrain::Linear => linears.push(LinearCheck {
+                    feature: fi,
+                    exempt: None,
+                }),
+                SightTerrain::LowArea | SightTerrain::HighArea => areas.push(fi),
+                SightTerrain::Hill { .. } => {
+                    if let Some(m) = f.massif {
+                        if !massif_ids.contains(&m) {
+                            massif_ids.push(m);
+                        }
+                    }
+                }
+                SightTerrain::Clear => {}
+            }
+        }
+        let hills: Vec<HillRule> = massif_ids
+            .iter()
+            .filter_map(|&m| self.hill_rule(m, o, t))
+            .collect();
+        let looks_down = o.level >= 1 && o.level > t.level;
+        let mut first: Option<Sight> = None;
+        let mut tried = false;
+        for &a in &o.samples {
+            for &b in targets {
+                let seg = Segment::new(a, b);
+                if seg.length() > limit {
+                    continue;
+                }
+                tried = true;
+                match self.test_segment(o, t, &seg, &units, &mut linears, &hills, &areas, looks_down) {
+                    Ok(exceptions) => {
+                        return Sight {
+                            visible: true,
+                            rule: "VIS-02",
+                            detail: format!("{} sees {}", o.name, t.name),
+                            by: None,
+                            segment: Some((a, b)),
+                            distance_cm: distance,
+                            exceptions,
+                        };
+                    }
+                    Err(block) => {
+                        if first.is_none() {
+                            first = Some(Sight {
+                                visible: false,
+                                rule: block.rule,
+                                detail: block.detail,
+                                by: block.by,
+                                segment: Some((a, b)),
+                                distance_cm: distance,
+                                exceptions: Vec::new(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        match first {
+            Some(s) => s,
+            None if !tried => Sight::hidden(
+                "VIS-04",
+                format!("no part of {} within {limit} cm of {} is in its sight arc", t.name, o.name),
+                None,
+                distance,
+            ),
+            None => Sight::hidden("VIS-02", format!("{} cannot see {}", o.name, t.name), None, distance),
+        }
+    }
+
+    fn hill_rule(&self, m: usize, o: &PieceSight, t: &PieceSight) -> Option<HillRule> {
+        let massif = self.massifs.get(m)?;
+        let base = massif.base;
+        let o_on = o.massif == Some(m);
+        let t_on = t.massif == Some(m);
+        if !o_on && !t_on {
+            return Some(HillRule::Opaque { base });
+        }
+        if o_on && t_on && o.level == t.level {
+            return Some(HillRule::SameLevel { base });
+        }
+        // VIS-14 (b): on the same hill the lower is "on lower ground"; otherwise the one off it.
+        let upper_is_observer = if o_on && t_on {
+            o.level > t.level
+        } else {
+            o_on
+        };
+        let (upper, lower) = if upper_is_observer { (o, t) } else { (t, o) };
+        let top = self.top_contour(massif, upper.centroid)?;
+        let crest = crest_line(top, lower.footprint.facing_deg)?;
+        Some(HillRule::Crest {
+            base,
+            crest,
+            upper_is_observer,
+            lower_ref: lower.centroid,
+        })
+    }
+
+    /// VIS-14 ruling (a): the highest contour of the massif (nearest `near` among equals).
+    fn top_contour(&self, massif: &Massif, near: Point) -> Option<&[Point]> {
+        let here = Rect {
+            min: near,
+            max: near,
+        };
+        let mut best: Option<(u8, f64, &[Point])> = None;
+        for &ci in &massif.contours {
+            let Some(f) = self.features.get(ci) else {
+                continue;
+            };
+            let SightTerrain::Hill { level } = f.class else {
+                continue;
+            };
+            let gap = rect_gap(&f.rect, &here);
+            let better = match best {
+                None => true,
+                Some((l, g, _)) => level > l || (level == l && gap < g),
+            };
+            if better {
+                best = Some((level, gap, &f.points));
+            }
+        }
+        best.map(|(_, _, pts)| pts)
+    }
+
+    /// One segment against everything in the way: the exceptions it relied on, or why it is
+    /// blocked.
+    #[allow(clippy::too_many_arguments)]
+    fn test_segment(
+        &self,
+        o: &PieceSight,
+        t: &PieceSight,
+        seg: &Segment,
+        units: &[&PieceSight],
+        linears: &mut [LinearCheck],
+        hills: &[HillRule],
+        areas: &[usize],
+        looks_down: bool,
+    ) -> Result<Vec<&'static str>, Block> {
+        let mut used: Vec<&'static str> = Vec::new();
+        let trimmed = seg.trimmed(TRIM_CM);
+        let seg_rect = seg.bounding_rect();
+        let line = trimmed.line();
+        // VIS-07 (3): other units.
+        for q in units {
+            if rects_overlap(&q.rect, &seg_rect) && line.intersects(&q.outline) {
+                return Err(Block {
+                    rule: "VIS-07",
+                    detail: format!("{} is in the way", q.name),
+                    by: Some(Blocker::Piece {
+                        id: q.id,
+                        name: q.name.clone(),
+                    }),
+                });
+            }
+        }
+        // VIS-09 linear obstacles (VIS-17: not for a dug-in target against it).
+        for lc in linears.iter_mut() {
+            let Some(f) = self.features.get(lc.feature) else {
+                continue;
+            };
+            let Shape::Line { line: ls, half_width } = &f.shape else {
+                continue;
+            };
+            if !rects_overlap(&f.rect, &seg_rect) || !line.intersects(ls) {
+                continue;
+            }
+            let (contact, dug_in_against) = *lc.exempt.get_or_insert_with(|| {
+                let reach = half_width + self.params.contact_cm;
+                let o_touch = footprint_polyline_distance(&o.footprint, ls) <= reach;
+                let t_touch = footprint_polyline_distance(&t.footprint, ls) <= reach;
+                (o_touch || t_touch, t_touch && t.dug_in && o.id.side() != t.id.side())
+            });
+            if dug_in_against {
+                return Err(Block {
+                    rule: "VIS-17",
+                    detail: format!("{} is dug in behind {}", t.name, f.blocker.name()),
+                    by: Some(f.blocker.clone()),
+                });
+            }
+            if !contact {
+                return Err(Block {
+                    rule: "VIS-09",
+                    detail: format!(
+                        "{} is in the way and neither unit is in base contact with it",
+                        f.blocker.name()
+                    ),
+                    by: Some(f.blocker.clone()),
+                });
+            }
+            used.push("VIS-09");
+        }
+        // VIS-06 / VIS-14: hills.
+        for h in hills {
+            let (HillRule::Opaque { base }
+            | HillRule::SameLevel { base }
+            | HillRule::Crest { base, .. }) = *h;
+            let Some(f) = self.features.get(base) else {
+                continue;
+            };
+            let Shape::Area(poly) = &f.shape else {
+                continue;
+            };
+            if !rects_overlap(&f.rect, &seg_rect) || !seg.line().intersects(poly) {
+                continue;
+            }
+            match *h {
+                HillRule::Opaque { .. } => {
+                    // A segment that only grazes the hill's edge is not blocked.
+                    if inside_intervals(poly, seg).is_empty() {
+                        continue;
+                    }
+                    return Err(Block {
+                        rule: "VIS-14",
+                        detail: format!("the hill {} is in the way", f.blocker.name()),
+                        by: Some(f.blocker.clone()),
+                    });
+                }
+                HillRule::SameLevel { .. } => used.push("VIS-06"),
+                HillRule::Crest {
+                    crest,
+                    upper_is_observer,
+                    lower_ref,
+                    ..
+                } => {
+                    let upper_pt = if upper_is_observer { seg.a } else { seg.b };
+                    if !crest.on_or_towards(upper_pt, lower_ref) {
+                        let upper = if upper_is_observer { o } else { t };
+                        return Err(Block {
+                            rule: "VIS-14",
+                            detail: format!("{} is behind the crest of {}", upper.name, f.blocker.name()),
+                            by: Some(f.blocker.clone()),
+                        });
+                    }
+                    used.push("VIS-14");
+                }
+            }
+        }
+        // VIS-11..VIS-13, VIS-15: area terrain.
+        let len = seg.length();
+        let scale = self.params.measure_scale;
+        let mut low_crossed: Option<(usize, f64)> = None;
+        for &fi in areas {
+            let Some(f) = self.features.get(fi) else {
+                continue;
+            };
+            let Shape::Area(poly) = &f.shape else {
+                continue;
+            };
+            if !rects_overlap(&f.rect, &seg_rect) {
+                continue;
+            }
+            let high = f.class == SightTerrain::HighArea;
+            let intervals = inside_intervals(poly, seg);
+            if intervals.is_empty() {
+                continue;
+            }
+            if !high && looks_down {
+                used.push("VIS-15");
+                continue;
+            }
+            let kind_limit = if high { HIGH_AREA_SEEN_CM } else { LOW_AREA_SEEN_CM } * scale;
+            let target_limit = if t.concealed {
+                CONCEALED_SEEN_CM * scale
+            } else {
+                kind_limit
+            };
+            let what = f.blocker.name();
+            let mut crossing = 0.0;
+            for &(from, to) in &intervals {
+                let at_o = from <= 1e-6;
+                let at_t = to >= len - 1e-6;
+                if at_o && at_t {
+                    // VIS-12 (b): both inside the same piece.
+                    if len > target_limit + 1e-9 {
+                        return Err(Block {
+                            rule: "VIS-12",
+                            detail: format!(
+                                "{} is {len:.1} cm away inside {what}; it is seen there only within {target_limit} cm",
+                                t.name
+                            ),
+                            by: Some(f.blocker.clone()),
+                        });
+                    }
+                    used.push("VIS-12");
+                } else if at_o {
+                    // VIS-11: the observer at the edge sees out through it.
+                    if point_footprint_distance(seg.at(to), &o.footprint) <= self.params.contact_cm {
+                        used.push("VIS-11");
+                    } else if to <= kind_limit + 1e-9 {
+                        used.push("VIS-12");
+                    } else {
+                        return Err(Block {
+                            rule: "VIS-12",
+                            detail: format!(
+                                "{} looks through {to:.1} cm of {what}; it sees out only through {kind_limit} cm",
+                                o.name
+                            ),
+                            by: Some(f.blocker.clone()),
+                        });
+                    }
+                } else if at_t {
+                    let depth = len - from;
+                    if point_footprint_distance(seg.at(from), &t.footprint) <= self.params.contact_cm {
+                        used.push("VIS-11");
+                    } else if depth <= target_limit + 1e-9 {
+                        used.push("VIS-12");
+                    } else {
+                        return Err(Block {
+                            rule: "VIS-12",
+                            detail: format!(
+                                "{} is {depth:.1} cm inside {what}; it is seen there only within {target_limit} cm",
+                                t.name
+                            ),
+                            by: Some(f.blocker.clone()),
+                        });
+                    }
+                } else if high {
+                    return Err(Block {
+                        rule: "VIS-07",
+                        detail: format!("{what} is in the way"),
+                        by: Some(f.blocker.clone()),
+                    });
+                } else {
+                    crossing += to - from;
+                }
+            }
+            if crossing > 0.0 {
+                // VIS-13: one low piece, at most 10 cm of it.
+                if let Some((_, _)) = low_crossed {
+                    return Err(Block {
+                        rule: "VIS-13",
+                        detail: format!("the line crosses a second piece of low terrain, {what}"),
+                        by: Some(f.blocker.clone()),
+                    });
+                }
+                if crossing > LOW_CROSSING_CM * scale + 1e-9 {
+                    return Err(Block {
+                        rule: "VIS-13",
+                        detail: format!(
+                            "the line crosses {crossing:.1} cm of {what}; at most {} cm may be seen across",
+                            LOW_CROSSING_CM * scale
+                        ),
+                        by: Some(f.blocker.clone()),
+                    });
+                }
+                low_crossed = Some((fi, crossing));
+                used.push("VIS-13");
+            }
+        }
+        used.sort_unstable();
+        used.dedup();
+        Ok(used)
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct LinearCheck {
+    feature: usize,
+    /// Cached: is either unit in base contact with it (VIS-09)? And is the target dug in
+    /// against it (VIS-17)?
+    exempt: Option<(bool, bool)>,
+}
+
+/// Why one segment is blocked.
+struct Block {
+    rule: &'static str,
+    detail: String,
+    by: Option<Blocker>,
+}
+
+fn closed(ring: &[Point]) -> Vec<Point> {
+    let mut v = ring.to_vec();
+    if let Some(&f) = ring.first() {
+        v.push(f);
+    }
+    v
+}
+
+fn grow(r: &Rect, d: f64) -> Rect {
+    Rect {
+        min: Point::new(r.min.x - d, r.min.y - d),
+        max: Point::new(r.max.x + d, r.max.y + d),
+    }
+}
+
+fn union_rect(a: &Rect, b: &Rect) -> Rect {
+    Rect {
+        min: Point::new(a.min.x.min(b.min.x), a.min.y.min(b.min.y)),
+        max: Point::new(a.max.x.max(b.max.x), a.max.y.max(b.max.y)),
+    }
+}
+
+/// Groups hill contours into massifs (module docs), lowest level first.
+fn group_massifs(features: &mut [FeatureSight]) -> Vec<Massif> {
+    let mut hills: Vec<(u8, usize)> = features
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| match (f.class, &f.shape) {
+            (SightTerrain::Hill { level }, Shape::Area(_)) => Some((level, i)),
+            _ => None,
+        })
+        .collect();
+    hills.sort();
+    let mut massifs: Vec<Massif> = Vec::new();
+    for &(level, i) in &hills {
+        let probe = features.get(i).and_then(|f| match &f.shape {
+            Shape::Area(p) => p.exterior().0.first().map(|c| Point::new(c.x, c.y)),
+            Shape::Line { .. } => None,
+        });
+        // The highest lower contour holding this one's first vertex.
+        let parent = probe.and_then(|pt| {
+            hills
+                .iter()
+                .filter(|(l, j)| *l < level && *j != i)
+                .filter(|(_, j)| {
+                    features.get(*j).is_some_and(|f| match &f.shape {
+                        Shape::Area(poly) => poly.intersects(&geo::Point::new(pt.x, pt.y)),
+                        Shape::Line { .. } => false,
+                    })
+                })
+                .max_by_key(|(l, _)| *l)
+                .and_then(|(_, j)| features.get(*j).and_then(|f| f.massif))
+        });
+        let m = match parent {
+            Some(m) => m,
+            None => {
+                massifs.push(Massif {
+                    base: i,
+                    contours: Vec::new(),
+                });
+                massifs.len() - 1
+            }
+        };
+        if let Some(ms) = massifs.get_mut(m) {
+            ms.contours.push(i);
+        }
+        if let Some(f) = features.get_mut(i) {
+            f.massif = Some(m);
+        }
+    }
+    massifs
+}
+
+/// The hill level and massif under a point (0 and none on the table).
+fn level_at(features: &[FeatureSight], tree: &BoxIndex, p: Point) -> (u8, Option<usize>) {
+    let probe = Rect { min: p, max: p };
+    let mut best: (u8, Option<usize>) = (0, None);
+    for fi in tree.query(&probe) {
+        let Some(f) = features.get(fi) else {
+            continue;
+        };
+        if let (SightTerrain::Hill { level }, Shape::Area(poly)) = (f.class, &f.shape) {
+            if level > best.0 && contains_point(poly, p) {
+                best = (level, f.massif);
+            }
+        }
+    }
+    best
+}
+
+impl SightIndex {
+    /// The enemies `piece` can see, nearest first (ties by id): the pool "nearest enemy" and
+    /// target choices draw from (§1.5, VIS-01).
+    pub fn visible_enemies(&self, piece: PieceId) -> Vec<(PieceId, f64)> {
+        let Some(o) = self.by_id.get(&piece).and_then(|&i| self.pieces.get(i)) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(PieceId, f64)> = Vec::new();
+        for j in self.piece_tree.query_within(&o.rect, self.params.limit_cm) {
+            let Some(q) = self.pieces.get(j) else {
+                continue;
+            };
+            if q.id.side() == o.id.side() {
+                continue;
+            }
+            let s = self.sight(o.id, q.id);
+            if s.visible {
+                out.push((q.id, s.distance_cm));
+            }
+        }
+        out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        out
+    }
+
+    /// The nearest enemy `piece` can see (§1.5: on a tie the owner chooses; this returns the
+    /// lowest id, and [`SightIndex::visible_enemies`] lists the tied ones).
+    pub fn nearest_visible_enemy(&self, piece: PieceId) -> Option<(PieceId, f64)> {
+        self.visible_enemies(piece).into_iter().next()
+    }
+
+    /// VIS-17 / VIS-08 reveals due now: unrevealed dug-in pieces with an enemy within 5 cm
+    /// (foot, command, cavalry and deployed guns only). Firing and moving reveal through the
+    /// state flags; this is the proximity part, for the engine to record.
+    pub fn due_reveals(&self) -> Vec<PieceId> {
+        self.pieces
+            .iter()
+            .filter(|p| {
+                p.dug_in
+                    && p.revealed_by_proximity
+                    && self.enemy_within(p, DUG_IN_REVEAL_CM * self.params.measure_scale)
+            })
+            .map(|p| p.id)
+            .collect()
+    }
+}
+
+/// VIS-01..VIS-17: can `observer` see `target` now? Builds a [`SightIndex`] for this one
+/// question; build the index yourself for a batch.
+pub fn line_of_sight(ctx: &Ctx, observer: PieceId, target: PieceId) -> Sight {
+    SightIndex::new(ctx).sight(observer, target)
+}
+
+/// VIS-01: an initiative action, fire or charge needs LOS to its target. The error names the
+/// rule that hides it.
+pub fn check_line_of_sight(ctx: &Ctx, observer: PieceId, target: PieceId) -> Result<Sight, RuleError> {
+    let s = line_of_sight(ctx, observer, target);
+    if s.visible {
+        Ok(s)
+    } else {
+        Err(RuleError::new(s.rule, s.detail))
+    }
+}
+
+/// The enemies `piece` can see, nearest first (VIS-01, §1.5).
+pub fn visible_enemies(ctx: &Ctx, piece: PieceId) -> Vec<(PieceId, f64)> {
+    SightIndex::new(ctx).visible_enemies(piece)
+}
+
+/// The nearest visible enemy (§1.5; ties: lowest id).
+pub fn nearest_visible_enemy(ctx: &Ctx, piece: PieceId) -> Option<(PieceId, f64)> {
+    SightIndex::new(ctx).nearest_visible_enemy(piece)
+}
+
+/// VIS-17: dug-in pieces an enemy has come within 5 cm of, to be revealed.
+pub fn due_reveals(ctx: &Ctx) -> Vec<PieceId> {
+    SightIndex::new(ctx).due_reveals()
+}

@@ -1,0 +1,546 @@
+//! The store: the only code in Powderhorn that touches SQLite.
+//!
+//! It owns the database file and everything about it: opening it safely, the lock that keeps a
+//! second window out, the schema and its migrations (`db/migrations/*.sql`, applied with
+//! `rusqlite_migration` and tracked in `PRAGMA user_version`), seeding a new database with the
+//! army lists and sample scenarios compiled into the build, and turning rows into validated model
+//! types and back. The GUI (`app`) and the CLI call [`Store`]; nothing else sees a `Connection`.
+//!
+//! What it promises:
+//! - **Never overwrite a file it could not open as ours.** A file that is not SQLite, is damaged,
+//!   belongs to another program or was written by a newer Powderhorn is refused with a message
+//!   naming it, and is left byte-for-byte as it was: it is inspected with plain reads and a
+//!   read-only (`immutable`) SQLite connection before anything can write to it, and switched to
+//!   WAL only after it passed (see `open.rs` for the order and why).
+//! - **One writer.** `<db>.lock` beside the database is locked (`File::try_lock`) for the Store's
+//!   lifetime; a second Store on the same file fails at once with [`StoreError::Locked`].
+//! - **Every write is one transaction** (a scenario is replaced whole or not at all; a battle
+//!   entry is appended whole or not at all), in WAL mode with foreign keys on.
+//! - **Shipped data is not user data.** The book lists are rows with origin `shipped`, rewritten
+//!   from `crate::model::army::shipped_lists()` on every open when they differ (so a build with
+//!   corrected numbers corrects old databases) and never changed by an edit: users add rows of
+//!   origin `user` to any list, or save whole user lists; removing or overwriting a shipped row is
+//!   refused with [`StoreError::Shipped`].
+//! - **Rows become model types at this boundary.** A row that does not convert is a
+//!   [`StoreError::Data`] naming table, row and column, never a panic.
+//! - **Battles are append-only**, enforced by triggers in the schema as well as by the API.
+//!
+//! What it must not do: import egui/eframe or anything of `app`/`ui`/`cli` (the dependency runs
+//! the other way), decide rules (validation and points live in `model`), or hand out SQL types.
+//!
+//! Layering: `store` depends on `model` (and through it `geom`); `app` and `cli` depend on it.
+
+mod battles;
+mod campaigns;
+mod error;
+mod lists;
+mod open;
+mod rows;
+mod scenarios;
+mod schema;
+
+pub use battles::BattleRecord;
+pub use error::StoreError;
+pub use open::lock_path;
+pub use schema::{APPLICATION_ID, LATEST_SCHEMA, MIGRATIONS_SQL, MIGRATION_1_SQL, MIGRATION_2_SQL};
+
+use crate::model::army::{shipped_lists, ArmyList, Period, TroopType};
+use crate::model::campaign::Campaign;
+use crate::model::ids::{CampaignId, ListId, ScenarioId, TroopTypeId};
+use crate::model::samples;
+use crate::model::scenario::Scenario;
+use lists::Origin;
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// One row of the army-list picker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListSummary {
+    pub id: ListId,
+    pub name: String,
+    pub period: Period,
+    pub complete: bool,
+    /// Made in the app rather than shipped.
+    pub user: bool,
+    /// Troop rows, user rows added to a shipped list included.
+    pub troop_rows: usize,
+    pub command_rows: usize,
+}
+
+/// One row of the scenario picker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioSummary {
+    pub id: ScenarioId,
+    pub name: String,
+    pub date: String,
+    pub points: u32,
+}
+
+/// One row of the campaign picker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CampaignSummary {
+    pub id: CampaignId,
+    pub name: String,
+    pub battles: usize,
+}
+
+/// An open Powderhorn database. Dropping it closes the connection, then releases the lock.
+pub struct Store {
+    // Field order matters: the connection closes (checkpointing the WAL) before the lock goes.
+    conn: Connection,
+    path: Option<PathBuf>,
+    _lock: Option<File>,
+}
+
+/// `meta` key recording that the sample scenarios and campaigns were seeded once, so a user who
+/// deletes a sample does not see it come back on the next open.
+const SAMPLES_SEEDED: &str = "samples_seeded";
+
+fn shown(path: Option<&Path>) -> String {
+    path.map_or_else(|| ":memory:".to_string(), |p| p.display().to_string())
+}
+
+/// Errors while writing built-in data: our own data problems become [`StoreError::Seed`]; SQLite
+/// and file errors stay what they are.
+fn seed_error(what: String) -> impl Fn(StoreError) -> StoreError {
+    move |e| match e {
+        StoreError::Sql(_) | StoreError::Io { .. } => e,
+        other => StoreError::Seed(format!("{what}: {other}")),
+    }
+}
+
+impl Store {
+    /// Opens the database at `path`, creating the folder and a new seeded database when nothing
+    /// (or an empty file) is there. An existing file is checked before anything can change it,
+    /// locked against other windows, migrated to this build's schema (after a backup copy
+    /// `<db>.v<N>.bak`) and its shipped lists re-synced.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        // 1. Refuse what is plainly not ours before creating anything beside it.
+        if let open::FileState::Sqlite { header, .. } = open::inspect_file(path)? {
+            open::refuse_too_new(path, &header)?;
+        }
+        // 2. The folder and the lock.
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
+                action: "create the folder",
+                path: parent.to_path_buf(),
+                source,
+            })?;
+        }
+        let lock = open::acquire_lock(path)?;
+        // 3. Look again under the lock, read-only.
+        let fresh = match open::inspect_file(path)? {
+            open::FileState::Missing | open::FileState::Empty => true,
+            open::FileState::Sqlite { header, len } => {
+                open::refuse_too_new(path, &header)?;
+                open::check_header(path, &header, len)?;
+                matches!(open::inspect_readonly(path)?, open::Existing::Blank)
+            }
+        };
+        // 4. Now it is ours: read-write, WAL, migrate, sync the built-in data.
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(Duration::from_secs(2))?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let mut store = Store {
+            conn,
+            path: Some(path.to_path_buf()),
+            _lock: Some(lock),
+        };
+        store.migrate(!fresh)?;
+        store.sync_builtin()?;
+        Ok(store)
+    }
+
+    /// A new seeded database in memory (tests, previews). No file, no lock, no WAL.
+    pub fn open_in_memory() -> Result<Store, StoreError> {
+        let conn = Connection::open_in_memory()?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        let mut store = Store {
+            conn,
+            path: None,
+            _lock: None,
+        };
+        store.migrate(false)?;
+        store.sync_builtin()?;
+        Ok(store)
+    }
+
+    /// The database file, `None` for an in-memory store.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// `PRAGMA user_version`: the number of migrations applied.
+    pub fn schema_version(&self) -> Result<u32, StoreError> {
+        let v: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        u32::try_from(v).map_err(|_| {
+            StoreError::Data(format!(
+                "{} has schema version {v}, which is not a version Powderhorn writes",
+                shown(self.path())
+            ))
+        })
+    }
+
+    /// The journal mode in force ("wal" for a file database; "memory" in memory), for diagnostics.
+    pub fn journal_mode(&self) -> Result<String, StoreError> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))?)
+    }
+
+    /// Whether SQLite enforces foreign keys on this connection (always true; for diagnostics).
+    pub fn foreign_keys_enabled(&self) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "foreign_keys", |r| r.get(0))?)
+    }
+
+    /// Brings the schema to [`LATEST_SCHEMA`]; an existing file at an older version is first
+    /// copied to `<db>.v<old>.bak` (the migration itself is one transaction either way).
+    fn migrate(&mut self, existing: bool) -> Result<(), StoreError> {
+        let from = self.schema_version()?;
+        if existing && from > 0 && from < LATEST_SCHEMA {
+            self.backup_before_migration(from)?;
+        }
+        schema::MIGRATIONS
+            .to_latest(&mut self.conn)
+            .map_err(|source| StoreError::Migrate {
+                path: shown(self.path()),
+                from,
+                to: LATEST_SCHEMA,
+                source: Box::new(source),
+            })
+    }
+
+    fn backup_before_migration(&self, from: u32) -> Result<(), StoreError> {
+        let Some(path) = self.path() else {
+            return Ok(());
+        };
+        let base = format!("{}.v{from}.bak", path.display());
+        let mut target = PathBuf::from(&base);
+        let mut n = 2;
+        while target.exists() {
+            target = PathBuf::from(format!("{base}.{n}"));
+            n += 1;
+        }
+        // VACUUM INTO takes a text path; a path that is not Unicode gets no backup (the
+        // migration is still one transaction).
+        if let Some(t) = target.to_str() {
+            self.conn.execute("VACUUM INTO ?1", [t])?;
+        }
+        Ok(())
+    }
+
+    fn write_tx(&mut self) -> Result<Transaction<'_>, StoreError> {
+        Ok(self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?)
+    }
+
+    /// Re-syncs the shipped lists (every open) and seeds the samples (once per database).
+    fn sync_builtin(&mut self) -> Result<(), StoreError> {
+        let shipped = shipped_lists().map_err(|e| StoreError::Seed(e.to_string()))?;
+        let tx = self.write_tx()?;
+        lists::resync_shipped(&tx, &shipped)
+            .map_err(seed_error("the shipped army lists".to_string()))?;
+        tx.commit()?;
+
+        let seeded: Option<String> = {
+            use rusqlite::OptionalExtension;
+            self.conn
+                .query_row(
+                    "SELECT value FROM meta WHERE key = ?1",
+                    [SAMPLES_SEEDED],
+                    |r| r.get(0),
+                )
+                .optional()?
+        };
+        if seeded.is_some() {
+            return Ok(());
+        }
+        let sample_scenarios = samples::scenarios().map_err(|e| StoreError::Seed(e.to_string()))?;
+        let sample_campaigns = samples::campaigns().map_err(|e| StoreError::Seed(e.to_string()))?;
+        let tx = self.write_tx()?;
+        for s in &sample_scenarios {
+            if !scenarios::exists(&tx, &s.id)? {
+                scenarios::write(&tx, s)
+                    .map_err(seed_error(format!("sample scenario '{}'", s.id)))?;
+            }
+        }
+        for c in &sample_campaigns {
+            if !campaigns::exists(&tx, &c.id)? {
+                campaigns::write(&tx, c)
+                    .map_err(seed_error(format!("sample campaign '{}'", c.id)))?;
+            }
+        }
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, '1')",
+            [SAMPLES_SEEDED],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    // ----- army lists -------------------------------------------------------------------------
+
+    /// Every list for the picker: shipped lists in book order, then user lists by name.
+    pub fn list_summaries(&self) -> Result<Vec<ListSummary>, StoreError> {
+        lists::summaries(&self.conn)
+    }
+
+    /// Every list, whole: shipped lists in book order with the rows users added to them after
+    /// the book's rows (ask [`Store::is_user_troop_type`] which those are), then user lists.
+    pub fn army_lists(&self) -> Result<Vec<ArmyList>, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        let mut out = Vec::new();
+        for (id, _) in lists::list_ids(&tx)? {
+            if let Some(list) = lists::read_list(&tx, &id, true)? {
+                out.push(list);
+            }
+        }
+        Ok(out)
+    }
+
+    /// One list, whole (as in [`Store::army_lists`]).
+    pub fn army_list(&self, id: &ListId) -> Result<ArmyList, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        lists::read_list(&tx, id, true)?
+            .ok_or_else(|| StoreError::NotFound(format!("army list '{id}'")))
+    }
+
+    /// Adds a user row to any list, shipped or user. The id must be new within the list.
+    pub fn add_user_troop_type(
+        &mut self,
+        list: &ListId,
+        row: &TroopType,
+    ) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        if lists::list_origin(&tx, list)?.is_none() {
+            return Err(StoreError::NotFound(format!("army list '{list}'")));
+        }
+        if let Some(origin) = lists::troop_origin(&tx, list, &row.id)? {
+            let whose = match origin {
+                Origin::Shipped => "a shipped",
+                Origin::User => "a user",
+            };
+            return Err(StoreError::Conflict(format!(
+                "army list '{list}' already has {whose} troop type with the id '{}'; \
+                 choose another id for the new row",
+                row.id
+            )));
+        }
+        let next: i64 = tx.query_row(
+            "SELECT COALESCE(MAX(pos) + 1, 0) FROM troop_types WHERE list_id = ?1 AND origin = 'user'",
+            [list.as_str()],
+            |r| r.get(0),
+        )?;
+        lists::insert_troop_type(&tx, list, row, Origin::User, next)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Removes a user row. Shipped rows are refused: they belong to the book.
+    pub fn remove_user_troop_type(
+        &mut self,
+        list: &ListId,
+        row: &TroopTypeId,
+    ) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        match lists::troop_origin(&tx, list, row)? {
+            None => Err(StoreError::NotFound(format!(
+                "troop type '{row}' of army list '{list}'"
+            ))),
+            Some(Origin::Shipped) => Err(StoreError::Shipped(format!(
+                "troop type '{row}' of army list '{list}'"
+            ))),
+            Some(Origin::User) => {
+                tx.execute(
+                    "DELETE FROM troop_types WHERE list_id = ?1 AND id = ?2 AND origin = 'user'",
+                    [list.as_str(), row.as_str()],
+                )?;
+                tx.commit()?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether a row was added by a user (`false`: it ships with the book).
+    pub fn is_user_troop_type(&self, list: &ListId, row: &TroopTypeId) -> Result<bool, StoreError> {
+        match lists::troop_origin(&self.conn, list, row)? {
+            Some(origin) => Ok(origin == Origin::User),
+            None => Err(StoreError::NotFound(format!(
+                "troop type '{row}' of army list '{list}'"
+            ))),
+        }
+    }
+
+    /// The ids of a list's user rows, in the order they were added.
+    pub fn user_troop_types(&self, list: &ListId) -> Result<Vec<TroopTypeId>, StoreError> {
+        if lists::list_origin(&self.conn, list)?.is_none() {
+            return Err(StoreError::NotFound(format!("army list '{list}'")));
+        }
+        lists::user_troop_ids(&self.conn, list)
+    }
+
+    /// Saves a whole user list (`list.user` must be true), replacing a stored user list with the
+    /// same id. A shipped list's id is refused.
+    pub fn save_user_list(&mut self, list: &ArmyList) -> Result<(), StoreError> {
+        if !list.user {
+            return Err(StoreError::Invalid(format!(
+                "army list '{}' is not marked as a user list (user = false); only user lists can \
+                 be saved. Set user = true (and give it an id of its own, e.g. 'user-…')",
+                list.id
+            )));
+        }
+        if list.id.as_str().is_empty() {
+            return Err(StoreError::Invalid(format!(
+                "army list '{}' has an empty id; give it an id before saving",
+                list.name
+            )));
+        }
+        lists::check_unique_rows(list)?;
+        let tx = self.write_tx()?;
+        if lists::list_origin(&tx, &list.id)? == Some(Origin::Shipped) {
+            return Err(StoreError::Shipped(format!("army list '{}'", list.id)));
+        }
+        tx.execute("DELETE FROM army_lists WHERE id = ?1", [list.id.as_str()])?;
+        lists::write_whole_list(&tx, list, Origin::User, 0)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Deletes a user list. Shipped lists are refused. Scenarios naming it keep the name (and
+    /// validation reports the list missing).
+    pub fn delete_user_list(&mut self, id: &ListId) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        match lists::list_origin(&tx, id)? {
+            None => Err(StoreError::NotFound(format!("army list '{id}'"))),
+            Some(Origin::Shipped) => Err(StoreError::Shipped(format!("army list '{id}'"))),
+            Some(Origin::User) => {
+                tx.execute("DELETE FROM army_lists WHERE id = ?1", [id.as_str()])?;
+                tx.commit()?;
+                Ok(())
+            }
+        }
+    }
+
+    // ----- scenarios --------------------------------------------------------------------------
+
+    /// Every scenario for the picker, by name.
+    pub fn scenario_summaries(&self) -> Result<Vec<ScenarioSummary>, StoreError> {
+        scenarios::summaries(&self.conn)
+    }
+
+    pub fn load_scenario(&self, id: &ScenarioId) -> Result<Scenario, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        scenarios::read(&tx, id)?.ok_or_else(|| StoreError::NotFound(format!("scenario '{id}'")))
+    }
+
+    /// Inserts the scenario or replaces the stored one with its id, whole, in one transaction.
+    pub fn save_scenario(&mut self, s: &Scenario) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        scenarios::write(&tx, s)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Deletes a scenario with its orders of battle and terrain. Battles keep their own copy of
+    /// it; campaigns keep naming it (and validation reports it missing).
+    pub fn delete_scenario(&mut self, id: &ScenarioId) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        if tx.execute("DELETE FROM scenarios WHERE id = ?1", [id.as_str()])? == 0 {
+            return Err(StoreError::NotFound(format!("scenario '{id}'")));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    // ----- campaigns --------------------------------------------------------------------------
+
+    /// Every campaign for the picker, by name.
+    pub fn campaign_summaries(&self) -> Result<Vec<CampaignSummary>, StoreError> {
+        campaigns::summaries(&self.conn)
+    }
+
+    pub fn load_campaign(&self, id: &CampaignId) -> Result<Campaign, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        campaigns::read(&tx, id)?.ok_or_else(|| StoreError::NotFound(format!("campaign '{id}'")))
+    }
+
+    /// Inserts the campaign or replaces the stored one with its id, whole, in one transaction.
+    pub fn save_campaign(&mut self, c: &Campaign) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        campaigns::write(&tx, c)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn delete_campaign(&mut self, id: &CampaignId) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        if tx.execute("DELETE FROM campaigns WHERE id = ?1", [id.as_str()])? == 0 {
+            return Err(StoreError::NotFound(format!("campaign '{id}'")));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    // ----- battles ----------------------------------------------------------------------------
+
+    /// Starts a battle of a stored scenario. The battle keeps a copy of the scenario as it is
+    /// now, so later edits never change how its log replays. Returns the battle's id.
+    pub fn create_battle(
+        &mut self,
+        scenario: &ScenarioId,
+        seed: u64,
+        rules_version: &str,
+    ) -> Result<i64, StoreError> {
+        let tx = self.write_tx()?;
+        let s = scenarios::read(&tx, scenario)?
+            .ok_or_else(|| StoreError::NotFound(format!("scenario '{scenario}'")))?;
+        let id = battles::create(&tx, &s, seed, rules_version)?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Appends one log entry (an action and the events it produced, as JSON) at the end of the
+    /// battle's log and returns its sequence number: its index in the log, 0 for the first.
+    pub fn append_battle_entry(
+        &mut self,
+        battle: i64,
+        action_json: &str,
+        events_json: &str,
+    ) -> Result<u32, StoreError> {
+        let tx = self.write_tx()?;
+        let seq = battles::append(&tx, battle, action_json, events_json)?;
+        tx.commit()?;
+        Ok(seq)
+    }
+
+    /// The battle's log as (sequence number, action JSON, events JSON), in order.
+    pub fn battle_entries(&self, battle: i64) -> Result<Vec<(u32, String, String)>, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        battles::entries(&tx, battle)
+    }
+
+    /// A stored battle's header: scenario snapshot, seed, rules version, entry count.
+    pub fn battle(&self, battle: i64) -> Result<BattleRecord, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        battles::read(&tx, battle)?.ok_or_else(|| StoreError::NotFound(format!("battle {battle}")))
+    }
+
+    /// Every battle's id, oldest first.
+    pub fn battle_ids(&self) -> Result<Vec<i64>, StoreError> {
+        battles::ids(&self.conn)
+    }
+}

@@ -1,0 +1,45 @@
+//! The schema: the ordered migrations in `db/migrations/`, embedded at compile time and applied
+//! with `rusqlite_migration`, which keeps the version in `PRAGMA user_version` and runs all
+//! pending migrations in one transaction.
+
+use rusqlite_migration::{Migrations, M};
+
+/// Version 1: army lists, orders of battle, terrain, field defences, scenarios, campaigns.
+pub const MIGRATION_1_SQL: &str = include_str!("../../db/migrations/0001_core.sql");
+/// Version 2: per-row user troop types; battles and their append-only log.
+pub const MIGRATION_2_SQL: &str =
+    include_str!("../../db/migrations/0002_user_rows_and_battles.sql");
+
+/// Every migration as (file name, SQL), oldest first; version N is the state after the Nth.
+pub const MIGRATIONS_SQL: [(&str, &str); 2] = [
+    ("0001_core.sql", MIGRATION_1_SQL),
+    ("0002_user_rows_and_battles.sql", MIGRATION_2_SQL),
+];
+
+/// The schema version this build writes (and the newest it can open).
+pub const LATEST_SCHEMA: u32 = MIGRATIONS_SQL.len() as u32;
+
+/// `PRAGMA application_id` of a Powderhorn database ('PwDh'), set by the first migration.
+pub const APPLICATION_ID: i32 = 0x5077_4468;
+
+const STEPS: &[M<'static>] = &[
+    M::up(MIGRATION_1_SQL),
+    M::up(MIGRATION_2_SQL).foreign_key_check(),
+];
+
+pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(STEPS);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_valid_and_numbered_like_their_files() {
+        assert!(MIGRATIONS.validate().is_ok());
+        assert_eq!(STEPS.len(), MIGRATIONS_SQL.len());
+        for (i, (file, _)) in MIGRATIONS_SQL.iter().enumerate() {
+            assert!(file.starts_with(&format!("{:04}_", i + 1)), "{file}");
+        }
+        assert!(MIGRATION_1_SQL.contains(&APPLICATION_ID.to_string()));
+    }
+}

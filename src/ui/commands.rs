@@ -1,0 +1,318 @@
+//! What the UI can ask for: [`AppCommand`]s, the scenario edits inside them, and the table of
+//! user-facing verbs ([`Verb`]) whose label, tooltip and shortcut are defined together.
+//!
+//! The UI only *describes* a change; `crate::app` decides whether it is possible, applies it to
+//! the open scenario (with an undo snapshot), writes it to the store and reports failures. This
+//! file imports no store and no file system: a command is plain data, so tests can build and
+//! compare them.
+
+use crate::model::validate::Subject;
+use crate::model::{
+    Campaign, CampaignId, DefensePosture, Hq, HqId, ListId, OptionalRule, Scale, Scenario,
+    ScenarioId, Table, TroopType, TroopTypeId, Unit, UnitId, Weather,
+};
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+/// A request from the UI to the app. Applied in order after the frame is drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AppCommand {
+    /// Open a scenario in the order-of-battle editor (loads it from the store).
+    OpenScenario(ScenarioId),
+    /// Change the open scenario. The app snapshots it for undo, applies, validates and saves.
+    Edit(ScenarioEdit),
+    Undo,
+    Redo,
+    /// A new scenario from the template: two empty sides on the lists given.
+    NewScenario {
+        name: String,
+        lists: [ListId; 2],
+    },
+    DuplicateScenario(ScenarioId),
+    /// Already confirmed by the user.
+    DeleteScenario(ScenarioId),
+    /// Ask for a file, then import it (never replacing an existing scenario without asking).
+    ImportScenarioDialog,
+    /// The user confirmed that an imported file may replace the scenario with the same id.
+    ImportScenarioReplacing(std::path::PathBuf),
+    /// Ask where to save, then export.
+    ExportScenarioDialog(ScenarioId),
+    AddUserTroopType(ListId, TroopType),
+    RemoveUserTroopType(ListId, TroopTypeId),
+    SaveCampaign(Campaign),
+    OpenCampaign(CampaignId),
+    DismissMessage(usize),
+}
+
+/// One change to the open scenario. Side numbers index `Scenario::sides`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScenarioEdit {
+    Settings(Box<ScenarioSettings>),
+    AddSide {
+        list: ListId,
+    },
+    /// Name, list and colour of a side.
+    SetSide {
+        side: usize,
+        name: String,
+        list: ListId,
+        colour: [u8; 3],
+    },
+    DeleteSide(usize),
+    /// A new HQ under `parent` (`None`: a commanding officer).
+    AddHq {
+        side: usize,
+        parent: Option<HqId>,
+    },
+    /// Replace an HQ (name, mounted, commander). A changed level or quality resets the command
+    /// value to the chart's.
+    SetHq {
+        side: usize,
+        hq: Box<Hq>,
+    },
+    /// Re-parent an HQ; refused when the new parent is the HQ itself or beneath it.
+    MoveHq {
+        side: usize,
+        hq: HqId,
+        parent: Option<HqId>,
+    },
+    /// Delete an HQ; its sub-HQs and units move up to its parent.
+    DeleteHq {
+        side: usize,
+        hq: HqId,
+    },
+    /// Replace an HQ's commander with a new, unnamed one on the same chart row.
+    ReplaceCommander {
+        side: usize,
+        hq: HqId,
+    },
+    AddUnit {
+        side: usize,
+        hq: HqId,
+    },
+    SetUnit {
+        side: usize,
+        unit: Box<Unit>,
+    },
+    DeleteUnit {
+        side: usize,
+        unit: UnitId,
+    },
+}
+
+/// The scenario-wide fields the settings form edits, as one value so that a form can change
+/// one field and send the whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioSettings {
+    pub name: String,
+    pub date: String,
+    pub year: Option<u16>,
+    pub description: String,
+    pub table: Table,
+    pub scale: Scale,
+    pub points: u32,
+    pub turn_limit: u32,
+    pub weather: Weather,
+    pub defense: DefensePosture,
+    pub defender: Option<usize>,
+    pub optional_rules: Vec<OptionalRule>,
+}
+
+impl ScenarioSettings {
+    pub fn of(s: &Scenario) -> Self {
+        ScenarioSettings {
+            name: s.name.clone(),
+            date: s.date.clone(),
+            year: s.year,
+            description: s.description.clone(),
+            table: s.table,
+            scale: s.scale,
+            points: s.points,
+            turn_limit: s.turn_limit,
+            weather: s.weather,
+            defense: s.defense,
+            defender: s.defender,
+            optional_rules: s.optional_rules.clone(),
+        }
+    }
+
+    pub fn apply_to(self, s: &mut Scenario) {
+        s.name = self.name;
+        s.date = self.date;
+        s.year = self.year;
+        s.description = self.description;
+        s.table = self.table;
+        s.scale = self.scale;
+        s.points = self.points;
+        s.turn_limit = self.turn_limit;
+        s.weather = self.weather;
+        s.defense = self.defense;
+        s.defender = self.defender;
+        s.optional_rules = self.optional_rules;
+    }
+}
+
+/// What the tree and inspector have selected in the order-of-battle editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Selection {
+    #[default]
+    Scenario,
+    Side(usize),
+    Hq(usize, HqId),
+    Unit(usize, UnitId),
+}
+
+impl Selection {
+    /// The validation subject a selection shows problems for.
+    pub fn subject(self) -> Subject {
+        match self {
+            Selection::Scenario => Subject::Scenario,
+            Selection::Side(s) => Subject::Side(s),
+            Selection::Hq(s, h) => Subject::Hq(s, h),
+            Selection::Unit(s, u) => Subject::Unit(s, u),
+        }
+    }
+}
+
+/// The user-facing verbs. Label, tooltip and shortcut live in one table ([`Verb::spec`]) so a
+/// button, a menu entry and a key press can never disagree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    Undo,
+    Redo,
+    NewScenario,
+    DuplicateScenario,
+    DeleteScenario,
+    ImportScenario,
+    ExportScenario,
+    AddSide,
+    DeleteSide,
+    AddCo,
+    AddHq,
+    DeleteHq,
+    ReplaceCommander,
+    AddUnit,
+    DeleteUnit,
+    AddTroopType,
+    RemoveTroopType,
+}
+
+/// How a verb presents itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerbSpec {
+    pub label: &'static str,
+    pub tooltip: &'static str,
+    pub shortcut: Option<KeyboardShortcut>,
+    /// A second key for the same verb (Ctrl+Y for redo).
+    pub alt_shortcut: Option<KeyboardShortcut>,
+}
+
+const fn ctrl(key: Key) -> Option<KeyboardShortcut> {
+    Some(KeyboardShortcut::new(Modifiers::COMMAND, key))
+}
+
+const fn ctrl_shift(key: Key) -> Option<KeyboardShortcut> {
+    Some(KeyboardShortcut::new(
+        Modifiers::COMMAND.plus(Modifiers::SHIFT),
+        key,
+    ))
+}
+
+impl Verb {
+    /// Verbs with a global keyboard shortcut, most specific first (Ctrl+Shift+Z before Ctrl+Z:
+    /// egui matches shortcuts ignoring extra Shift).
+    pub const WITH_SHORTCUTS: [Verb; 4] = [
+        Verb::Redo,
+        Verb::Undo,
+        Verb::NewScenario,
+        Verb::ImportScenario,
+    ];
+
+    pub const fn spec(self) -> VerbSpec {
+        let (label, tooltip, shortcut, alt_shortcut) = match self {
+            Verb::Undo => (
+                "Undo",
+                "Undo the last change to this scenario",
+                ctrl(Key::Z),
+                None,
+            ),
+            Verb::Redo => (
+                "Redo",
+                "Redo the change last undone",
+                ctrl_shift(Key::Z),
+                ctrl(Key::Y),
+            ),
+            Verb::NewScenario => (
+                "New scenario",
+                "Create a scenario with two empty sides on the lists chosen",
+                ctrl(Key::N),
+                None,
+            ),
+            Verb::DuplicateScenario => {
+                ("Duplicate", "Copy this scenario under a new id", None, None)
+            }
+            Verb::DeleteScenario => (
+                "Delete",
+                "Delete this scenario from the database (asks first)",
+                None,
+                None,
+            ),
+            Verb::ImportScenario => (
+                "Import…",
+                "Read a scenario JSON file into the database",
+                ctrl(Key::O),
+                None,
+            ),
+            Verb::ExportScenario => ("Export…", "Write this scenario to a JSON file", None, None),
+            Verb::AddSide => (
+                "Add side",
+                "Add a side with an empty order of battle",
+                None,
+                None,
+            ),
+            Verb::DeleteSide => (
+                "Delete side",
+                "Delete this side and its whole order of battle",
+                None,
+                None,
+            ),
+            Verb::AddCo => (
+                "Add commanding officer",
+                "Add the side's CO, the root of its chain of command (CMD-27)",
+                None,
+                None,
+            ),
+            Verb::AddHq => ("Add sub-HQ", "Add an HQ commanded by this one", None, None),
+            Verb::DeleteHq => (
+                "Delete HQ",
+                "Delete this HQ; its sub-HQs and units move up to its parent",
+                None,
+                None,
+            ),
+            Verb::ReplaceCommander => (
+                "Replace commander",
+                "Remove this commander and put a new, unnamed one in his place",
+                None,
+                None,
+            ),
+            Verb::AddUnit => ("Add unit", "Add a unit under this HQ", None, None),
+            Verb::DeleteUnit => ("Delete unit", "Delete this unit", None, None),
+            Verb::AddTroopType => (
+                "Add troop type",
+                "Add this row to the list's troop chart (saved in the database, marked 'user')",
+                None,
+                None,
+            ),
+            Verb::RemoveTroopType => ("Remove", "Remove this user-made troop type", None, None),
+        };
+        VerbSpec {
+            label,
+            tooltip,
+            shortcut,
+            alt_shortcut,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        self.spec().label
+    }
+}

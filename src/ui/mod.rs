@@ -1,0 +1,355 @@
+//! The egui panels and widgets of the Powderhorn window.
+//!
+//! What it owns: how the app looks and what a click means. Every drawing function reads a
+//! borrowed [`View`] of the app's data and a [`UiState`] of purely visual choices (which page,
+//! which list, which node of the tree, half-typed form fields), and *emits* [`AppCommand`]s.
+//! It never touches the store, the file system or a dialog: `crate::app` applies the commands
+//! (store writes, undo snapshots, `rfd` dialogs) and hands back a fresh `View` next frame. That
+//! split is what lets `tests/ui.rs` drive the whole window with `egui_kittest` and no display.
+//!
+//! Layering: `ui` depends on `model` (and `egui`); it must not import `crate::store`,
+//! `crate::app`, `rusqlite`, `rfd` or `std::fs`.
+//!
+//! Pages: [`army_lists`] (troop and command charts, user troop types), [`oob`] (the order of
+//! battle editor: the heart of the app), [`scenarios`] (list, new, duplicate, delete, import,
+//! export) and [`campaigns`] (battles in order and what carries over).
+
+pub mod army_lists;
+pub mod campaigns;
+pub mod commands;
+pub mod oob;
+pub mod scenarios;
+pub mod widgets;
+
+pub use commands::{AppCommand, ScenarioEdit, ScenarioSettings, Selection, Verb, VerbSpec};
+
+use crate::model::validate::{Subject, Violation};
+use crate::model::{ArmyList, Campaign, CampaignId, ListId, Scenario, ScenarioId, TroopTypeId};
+use egui::{RichText, Ui};
+use std::collections::BTreeSet;
+use widgets::RichTextExt as _;
+use widgets::{palette, Emitter, Pending};
+
+/// The pages of the window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Page {
+    ArmyLists,
+    #[default]
+    OrdersOfBattle,
+    Scenarios,
+    Campaigns,
+}
+
+impl Page {
+    pub const ALL: [Page; 4] = [
+        Page::ArmyLists,
+        Page::OrdersOfBattle,
+        Page::Scenarios,
+        Page::Campaigns,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            Page::ArmyLists => "Army lists",
+            Page::OrdersOfBattle => "Orders of battle",
+            Page::Scenarios => "Scenarios",
+            Page::Campaigns => "Campaigns",
+        }
+    }
+}
+
+/// One row of the scenario list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioRow {
+    pub id: ScenarioId,
+    pub name: String,
+    pub date: String,
+    pub points: u32,
+}
+
+/// A message in the message area.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub level: Level,
+    pub text: String,
+    /// A follow-up the user may choose, e.g. "Replace" after an import found the id taken.
+    pub action: Option<(String, AppCommand)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Error,
+}
+
+/// The database could not be opened: what happened and what the user can do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreProblem {
+    pub path: String,
+    pub error: String,
+    pub advice: String,
+}
+
+/// What the app shows, borrowed from the app for one frame.
+pub struct View<'a> {
+    pub store_problem: Option<&'a StoreProblem>,
+    pub db_path: &'a str,
+    pub lists: &'a [ArmyList],
+    /// Troop types added in this database (shown marked "user", removable).
+    pub user_rows: &'a BTreeSet<(ListId, TroopTypeId)>,
+    pub scenarios: &'a [ScenarioRow],
+    /// The scenario open in the editor and its violations.
+    pub open: Option<&'a Scenario>,
+    pub violations: &'a [Violation],
+    pub campaigns: &'a [(CampaignId, String)],
+    pub campaign: Option<&'a Campaign>,
+    pub messages: &'a [Message],
+    pub can_undo: bool,
+    pub can_redo: bool,
+    /// A file dialog is open (buttons that would open another are disabled).
+    pub dialog_open: bool,
+}
+
+impl View<'_> {
+    pub fn violations_of(&self, subject: Subject) -> Vec<&Violation> {
+        self.violations
+            .iter()
+            .filter(|v| v.subject == subject)
+            .collect()
+    }
+    pub fn list(&self, id: &ListId) -> Option<&ArmyList> {
+        self.lists.iter().find(|l| &l.id == id)
+    }
+}
+
+/// Visual state the UI keeps between frames; owned by the app, changed only by the UI (and by
+/// the app to select what a command created).
+#[derive(Debug, Default)]
+pub struct UiState {
+    pub page: Page,
+    pub list: Option<ListId>,
+    pub list_filter: String,
+    pub troop_draft: army_lists::TroopDraft,
+    pub selection: Selection,
+    pub new_scenario: scenarios::NewScenarioForm,
+    pub confirm_delete: Option<ScenarioId>,
+    pub scenario_pick: Option<ScenarioId>,
+    pending: Option<Pending>,
+}
+
+/// Draws the whole window into `ui` and returns what the user asked for this frame.
+pub fn show(ui: &mut Ui, view: &View<'_>, state: &mut UiState) -> Vec<AppCommand> {
+    let mut out = Emitter::new(state.pending.take());
+    if let Some(problem) = view.store_problem {
+        store_problem_page(ui, problem);
+        let (cmds, pending) = out.finish(ui.ctx());
+        state.pending = pending;
+        return cmds;
+    }
+    shortcuts(ui.ctx(), view, state, &mut out);
+
+    egui::Panel::top("nav")
+        .frame(
+            egui::Frame::new()
+                .fill(palette::BLUE)
+                .inner_margin(egui::Margin::symmetric(12, 6)),
+        )
+        .show(ui, |ui| nav_bar(ui, view, state, &mut out));
+    if !view.messages.is_empty() {
+        egui::Panel::top("messages")
+            .frame(
+                egui::Frame::new()
+                    .fill(palette::PAPER)
+                    .inner_margin(egui::Margin::symmetric(12, 6)),
+            )
+            .show(ui, |ui| messages(ui, view, &mut out));
+    }
+    egui::Panel::bottom("status")
+        .frame(
+            egui::Frame::new()
+                .fill(palette::PANEL)
+                .inner_margin(egui::Margin::symmetric(12, 3)),
+        )
+        .show(ui, |ui| status_bar(ui, view));
+
+    match state.page {
+        Page::ArmyLists => army_lists::page(ui, view, state, &mut out),
+        Page::OrdersOfBattle => oob::page(ui, view, state, &mut out),
+        Page::Scenarios => scenarios::page(ui, view, state, &mut out),
+        Page::Campaigns => campaigns::page(ui, view, state, &mut out),
+    }
+
+    let (cmds, pending) = out.finish(ui.ctx());
+    state.pending = pending;
+    cmds
+}
+
+/// Global shortcuts from the [`Verb`] table; a focused text field keeps its own Ctrl+Z.
+fn shortcuts(ctx: &egui::Context, view: &View<'_>, state: &mut UiState, out: &mut Emitter) {
+    if ctx.text_edit_focused() {
+        return;
+    }
+    for verb in Verb::WITH_SHORTCUTS {
+        let spec = verb.spec();
+        let pressed = [spec.shortcut, spec.alt_shortcut]
+            .into_iter()
+            .flatten()
+            .any(|s| ctx.input_mut(|i| i.consume_shortcut(&s)));
+        if !pressed {
+            continue;
+        }
+        match verb {
+            Verb::Undo if view.can_undo => out.send(AppCommand::Undo),
+            Verb::Redo if view.can_redo => out.send(AppCommand::Redo),
+            Verb::NewScenario => state.page = Page::Scenarios,
+            Verb::ImportScenario if !view.dialog_open => out.send(AppCommand::ImportScenarioDialog),
+            _ => {}
+        }
+    }
+}
+
+fn nav_bar(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter) {
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new("POWDERHORN")
+                .bold()
+                .size(17.0)
+                .color(egui::Color32::from_rgb(0xf0, 0xe6, 0xcc)),
+        );
+        ui.add_space(18.0);
+        for page in Page::ALL {
+            let selected = state.page == page;
+            let text = RichText::new(page.label()).size(14.5).color(if selected {
+                palette::INK
+            } else {
+                egui::Color32::from_rgb(0xe8, 0xe2, 0xd4)
+            });
+            let button = egui::Button::new(text)
+                .fill(if selected {
+                    palette::PAPER
+                } else {
+                    egui::Color32::TRANSPARENT
+                })
+                .stroke(egui::Stroke::NONE);
+            if ui.add(button).clicked() {
+                state.page = page;
+            }
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if widgets::verb_button(ui, Verb::Redo, view.can_redo) {
+                out.send(AppCommand::Redo);
+            }
+            if widgets::verb_button(ui, Verb::Undo, view.can_undo) {
+                out.send(AppCommand::Undo);
+            }
+            if let Some(s) = view.open {
+                ui.label(
+                    RichText::new(&s.name)
+                        .italics()
+                        .color(egui::Color32::from_rgb(0xe8, 0xe2, 0xd4)),
+                );
+            }
+        });
+    });
+}
+
+fn messages(ui: &mut Ui, view: &View<'_>, out: &mut Emitter) {
+    for (i, m) in view.messages.iter().enumerate() {
+        let (fg, bg) = match m.level {
+            Level::Info => (palette::OK, egui::Color32::from_rgb(0xe3, 0xef, 0xdf)),
+            Level::Error => (palette::ERROR, palette::ERROR_BG),
+        };
+        egui::Frame::new()
+            .fill(bg)
+            .stroke(egui::Stroke::new(1.0, fg.gamma_multiply(0.6)))
+            .corner_radius(4.0)
+            .inner_margin(egui::Margin::symmetric(10, 5))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    let tag = if m.level == Level::Error {
+                        "Problem"
+                    } else {
+                        "Done"
+                    };
+                    ui.label(RichText::new(tag).bold().color(fg));
+                    ui.add(egui::Label::new(RichText::new(&m.text).color(fg)).wrap());
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        if ui.button("Dismiss").clicked() {
+                            out.send(AppCommand::DismissMessage(i));
+                        }
+                        if let Some((label, cmd)) = &m.action {
+                            if ui.button(label.as_str()).clicked() {
+                                out.send(cmd.clone());
+                                out.send(AppCommand::DismissMessage(i));
+                            }
+                        }
+                    });
+                });
+            });
+    }
+}
+
+fn status_bar(ui: &mut Ui, view: &View<'_>) {
+    ui.horizontal(|ui| {
+        ui.small(format!("Database: {}", view.db_path));
+        ui.separator();
+        ui.small(format!(
+            "{} army lists · {} scenarios · {} campaigns",
+            view.lists.len(),
+            view.scenarios.len(),
+            view.campaigns.len()
+        ));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.small("Every change is saved at once · Ctrl+Z undo · Ctrl+Shift+Z redo");
+        });
+    });
+}
+
+/// The whole window when the database could not be opened: the error and what to do.
+fn store_problem_page(ui: &mut Ui, problem: &StoreProblem) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.add_space(60.0);
+        ui.vertical_centered(|ui| {
+            ui.set_max_width(720.0);
+            ui.label(
+                RichText::new("POWDERHORN")
+                    .bold()
+                    .size(22.0)
+                    .color(palette::BLUE),
+            );
+            ui.add_space(20.0);
+            egui::Frame::new()
+                .fill(palette::ERROR_BG)
+                .stroke(egui::Stroke::new(1.5, palette::ERROR))
+                .corner_radius(6.0)
+                .inner_margin(egui::Margin::same(18))
+                .show(ui, |ui| {
+                    ui.set_width(680.0);
+                    ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                        ui.label(
+                            RichText::new("The database could not be opened")
+                                .size(19.0)
+                                .bold()
+                                .color(palette::ERROR),
+                        );
+                        ui.add_space(8.0);
+                        ui.label(RichText::new(format!("File: {}", problem.path)).monospace());
+                        ui.add_space(4.0);
+                        ui.add(
+                            egui::Label::new(RichText::new(&problem.error).color(palette::ERROR))
+                                .wrap(),
+                        );
+                        ui.add_space(12.0);
+                        ui.label(RichText::new("What to do").bold());
+                        ui.add(egui::Label::new(&problem.advice).wrap());
+                        ui.add_space(8.0);
+                        ui.label(
+                            RichText::new("Nothing has been written to the file.")
+                                .italics()
+                                .color(palette::FAINT),
+                        );
+                    });
+                });
+        });
+    });
+}

@@ -1,0 +1,224 @@
+//! The battle-file harness (docs/battle-file.md): the worked example replays to the documented
+//! state, identically every time; illegal and malformed actions are refused with the action's
+//! index and the rule, exit code 2, never a panic. Plus the replay properties of the event log.
+
+use powderhorn::model::army::shipped_lists;
+use powderhorn::rules::file::{parse_battle_file, replay, report, ScenarioRef};
+use powderhorn::rules::{Action, Battle, DiceSource, Formation, PieceId};
+use proptest::prelude::*;
+use std::path::Path;
+use std::process::Command;
+
+/// The fenced ```json blocks of a markdown file, in order.
+fn json_blocks(md: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut cur: Option<String> = None;
+    for line in md.lines() {
+        match (&mut cur, line.trim_start()) {
+            (None, l) if l.starts_with("```json") => cur = Some(String::new()),
+            (Some(b), l) if l.starts_with("```") => {
+                blocks.push(std::mem::take(b));
+                cur = None;
+            }
+            (Some(b), _) => {
+                b.push_str(line);
+                b.push('\n');
+            }
+            _ => {}
+        }
+    }
+    blocks
+}
+
+fn doc_example() -> (String, serde_json::Value) {
+    let md = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/battle-file.md"))
+        .expect("docs/battle-file.md");
+    let blocks = json_blocks(&md);
+    assert!(blocks.len() >= 2, "the doc has the example and its report");
+    let expected: serde_json::Value = serde_json::from_str(&blocks[1]).expect("report JSON");
+    (blocks[0].clone(), expected)
+}
+
+fn replay_cli(file: &Path, json: bool) -> std::process::Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_powderhorn"));
+    c.arg("battle").arg("replay").arg(file);
+    if json {
+        c.arg("--json");
+    }
+    let out = c.output().expect("run powderhorn");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    out
+}
+
+#[test]
+fn worked_example_replays_to_the_documented_state_twice() {
+    let (example, expected) = doc_example();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("example.json");
+    std::fs::write(&file, &example).unwrap();
+    let first = replay_cli(&file, true);
+    assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+    let got: serde_json::Value = serde_json::from_slice(&first.stdout).expect("json report");
+    assert_eq!(got, expected, "docs/battle-file.md is out of date");
+    let second = replay_cli(&file, true);
+    assert_eq!(first.stdout, second.stdout, "same file, same battle");
+    let text = replay_cli(&file, false);
+    assert_eq!(text.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&text.stdout).contains("Tirailleurs du Pô"));
+}
+
+#[test]
+fn replay_refuses_an_illegal_action_with_its_index_and_rule_move_10() {
+    let (example, _) = doc_example();
+    let mut v: serde_json::Value = serde_json::from_str(&example).unwrap();
+    v["actions"].as_array_mut().unwrap().push(serde_json::json!(
+        {"action": "deploy", "piece": {"side": 1, "unit": 1}, "formation": "extended_line"}
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.json");
+    std::fs::write(&file, v.to_string()).unwrap();
+    let out = replay_cli(&file, false);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("actions[9]"), "{err}");
+    assert!(err.contains("MOVE-10"), "{err}");
+}
+
+#[test]
+fn replay_names_the_action_index_and_field_of_malformed_input() {
+    let (example, _) = doc_example();
+    let dir = tempfile::tempdir().unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&example).unwrap();
+    v["actions"][2] = serde_json::json!({"action": "deploy", "piece": {"side": 0, "unit": 1}, "formation": "wedge"});
+    let file = dir.path().join("bad.json");
+    std::fs::write(&file, v.to_string()).unwrap();
+    let out = replay_cli(&file, false);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("actions[2]") && err.contains("wedge"), "{err}");
+
+    // Unknown piece, unreadable file, a bad scenario path, a newer format, truncated JSON.
+    v = serde_json::from_str(&example).unwrap();
+    v["actions"][1]["piece"]["unit"] = 99.into();
+    std::fs::write(&file, v.to_string()).unwrap();
+    let out = replay_cli(&file, false);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("actions[1]"));
+    let out = replay_cli(&dir.path().join("missing.json"), false);
+    assert_eq!(out.status.code(), Some(2));
+    v = serde_json::from_str(&example).unwrap();
+    v["scenario"] = "nowhere/scenario.json".into();
+    std::fs::write(&file, v.to_string()).unwrap();
+    let out = replay_cli(&file, false);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nowhere/scenario.json"));
+    v["format"] = 7.into();
+    std::fs::write(&file, v.to_string()).unwrap();
+    assert!(String::from_utf8_lossy(&replay_cli(&file, false).stderr).contains("newer"));
+    std::fs::write(&file, &example[..example.len() / 2]).unwrap();
+    let out = replay_cli(&file, false);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.json:"));
+}
+
+#[test]
+fn a_scenario_path_is_read_relative_to_the_battle_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/danube-1809/ebelsberg.json");
+    std::fs::create_dir_all(dir.path().join("scen")).unwrap();
+    std::fs::copy(&sample, dir.path().join("scen/ebelsberg.json")).unwrap();
+    let file = dir.path().join("b.json");
+    std::fs::write(
+        &file,
+        r#"{"format":1,"scenario":"scen/ebelsberg.json","dice":{"seed":3},"actions":[{"action":"end_phase"}]}"#,
+    )
+    .unwrap();
+    let out = replay_cli(&file, true);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["turn"]["phase"], "initiative");
+    assert_eq!(r["turn"]["game_turn"], 1);
+}
+
+/// A battle of the doc example, built through the library.
+fn example_battle() -> Battle {
+    let (example, _) = doc_example();
+    let f = parse_battle_file("example.json", &example).unwrap();
+    let ScenarioRef::Inline(s) = &f.scenario else { panic!("inline") };
+    Battle::new((**s).clone(), shipped_lists().unwrap(), DiceSource::Seed(7), 0).unwrap()
+}
+
+fn arb_action() -> impl Strategy<Value = Action> {
+    let piece = prop_oneof![
+        Just(PieceId::Unit { side: 0, unit: powderhorn::model::UnitId(1) }),
+        Just(PieceId::Unit { side: 0, unit: powderhorn::model::UnitId(2) }),
+        Just(PieceId::Unit { side: 1, unit: powderhorn::model::UnitId(1) }),
+        Just(PieceId::Hq { side: 0, hq: powderhorn::model::HqId(1) }),
+    ];
+    let formation = prop::sample::select(Formation::ALL.to_vec());
+    prop_oneof![
+        3 => Just(Action::EndPhase),
+        3 => (piece.clone(), formation).prop_map(|(piece, formation)| Action::Deploy { piece, formation }),
+        1 => piece.clone().prop_map(|piece| Action::Limber { piece }),
+        1 => (piece, 0.0..360.0f64).prop_map(|(piece, facing_deg)| Action::Unlimber { piece, facing_deg }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Replaying the log's events reproduces the live state exactly; replaying its actions with
+    /// the same dice reproduces the same events; undo then redo changes nothing.
+    #[test]
+    fn replay_of_events_and_of_actions_reproduces_the_battle(actions in prop::collection::vec(arb_action(), 0..60)) {
+        let mut live = example_battle();
+        let mut accepted = Vec::new();
+        for a in actions {
+            let before = live.state().clone();
+            match live.perform(a.clone()) {
+                Ok(_) => accepted.push(a),
+                Err(_) => prop_assert_eq!(live.state(), &before, "a refused action changes nothing"),
+            }
+            prop_assert_eq!(&live.replay_events(), live.state());
+        }
+        let mut again = example_battle();
+        for a in &accepted {
+            prop_assert!(again.perform(a.clone()).is_ok());
+        }
+        prop_assert_eq!(again.log().entries.clone(), live.log().entries.clone());
+        prop_assert_eq!(again.state(), live.state());
+        let n = live.entries().len();
+        let end = live.state().clone();
+        for _ in 0..n { prop_assert!(live.undo()); }
+        prop_assert_eq!(live.state(), live.initial_state());
+        for _ in 0..n { prop_assert!(live.redo()); }
+        prop_assert_eq!(live.state(), &end);
+        prop_assert_eq!(report(&live), report(&again));
+    }
+}
+
+#[test]
+fn undo_then_a_new_action_drops_the_redo_tail() {
+    let mut b = example_battle();
+    b.perform(Action::EndPhase).unwrap();
+    let deploy = Action::Deploy {
+        piece: PieceId::Unit { side: 0, unit: powderhorn::model::UnitId(1) },
+        formation: Formation::MarchColumn,
+    };
+    b.perform(deploy).unwrap();
+    assert!(b.undo());
+    assert_eq!(b.log().entries.len(), 2, "kept for redo");
+    b.perform(Action::EndPhase).unwrap();
+    assert_eq!(b.log().entries.len(), 2, "the redo tail is gone");
+    assert!(!b.redo());
+}
+
+#[test]
+fn replay_from_a_parsed_file_matches_the_cli() {
+    let (example, expected) = doc_example();
+    let f = parse_battle_file("example.json", &example).unwrap();
+    let ScenarioRef::Inline(s) = &f.scenario else { panic!("inline") };
+    let Ok(b) = replay(&f, (**s).clone(), shipped_lists().unwrap()) else { panic!("replays") };
+    let got = serde_json::to_value(report(&b)).unwrap();
+    assert_eq!(got, expected);
+}

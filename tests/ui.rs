@@ -1,0 +1,325 @@
+//! The Powderhorn window driven headless with `egui_kittest` (no display, no GPU): the order of
+//! battle editor with live points and undo, the army-list browser with a user troop type, and the
+//! scenario file import/export code that sits behind the dialogs.
+
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use powderhorn::app::{export_scenario_file, import_scenario_file, App, ImportError};
+use powderhorn::model::points::side_points;
+use powderhorn::model::{
+    find_list, CommandLevel, Commander, Hq, HqId, ListId, Quality, Scenario, ScenarioId,
+    TroopTypeId,
+};
+use powderhorn::store::Store;
+use powderhorn::ui::widgets::thousands;
+
+const TEST_ID: &str = "test-of-arms";
+const TEST_NAME: &str = "Test of Arms";
+
+fn commander(id: u32, name: &str, level: CommandLevel, value: u8) -> Commander {
+    Commander {
+        id: powderhorn::model::CommanderId(id),
+        name: name.into(),
+        note: String::new(),
+        level,
+        quality: Quality::Average,
+        command_value: value,
+        replaced_once: false,
+    }
+}
+
+/// A small scenario: a French CO with one brigade, an Austrian CO.
+fn test_scenario() -> Scenario {
+    let lists = [ListId::new("nap-french"), ListId::new("nap-austrian")];
+    let all = powderhorn::model::army::shipped_lists().unwrap();
+    let mut s = powderhorn::app::edit::template(ScenarioId::new(TEST_ID), TEST_NAME, &lists, &all);
+    s.sides[0].hqs = vec![
+        Hq {
+            id: HqId(1),
+            name: "II Corps".into(),
+            parent: None,
+            commander: commander(1, "Lannes", CommandLevel::Corps, 9),
+            mounted: true,
+            position: None,
+        },
+        Hq {
+            id: HqId(2),
+            name: "1st Brigade".into(),
+            parent: Some(HqId(1)),
+            commander: commander(2, "Coëhorn", CommandLevel::Brigade, 7),
+            mounted: true,
+            position: None,
+        },
+    ];
+    s.sides[1].hqs = vec![Hq {
+        id: HqId(3),
+        name: "VI Korps".into(),
+        parent: None,
+        commander: commander(3, "Hiller", CommandLevel::Corps, 9),
+        mounted: true,
+        position: None,
+    }];
+    s
+}
+
+fn store_with_test_scenario() -> Store {
+    let mut store = Store::open_in_memory().unwrap();
+    store.save_scenario(&test_scenario()).unwrap();
+    store
+}
+
+fn harness(app: App) -> Harness<'static, App> {
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
+}
+
+/// The text the side card shows for side `i` of the open scenario.
+fn points_text(app: &App, side: usize) -> String {
+    let s = app.open_scenario().unwrap();
+    let lists = app.store().unwrap().army_lists().unwrap();
+    let list = find_list(&lists, &s.sides[side].army_list).unwrap();
+    let total = side_points(&s.sides[side], list).total();
+    format!(
+        "{} / {} pts",
+        thousands(total),
+        thousands(i64::from(s.points))
+    )
+}
+
+fn open_test_scenario(h: &mut Harness<'static, App>) {
+    h.get_by_label("Orders of battle").click();
+    h.run();
+    h.get_by_label(TEST_NAME).click();
+    h.run();
+    assert_eq!(h.state().open_scenario().unwrap().id.as_str(), TEST_ID);
+}
+
+#[test]
+fn adding_a_unit_changes_the_side_points_and_undo_restores_them() {
+    let mut h = harness(App::new(store_with_test_scenario()));
+    open_test_scenario(&mut h);
+
+    let before = points_text(h.state(), 0);
+    assert!(
+        h.query_by_label(&before).is_some(),
+        "side card shows {before}"
+    );
+
+    h.get_by_label("1st Brigade").click();
+    h.run();
+    h.get_by_label("Add unit").click();
+    h.run();
+
+    let s = h.state().open_scenario().unwrap();
+    assert_eq!(s.sides[0].units.len(), 1, "one unit added");
+    assert_eq!(
+        s.sides[0].units[0].hq,
+        HqId(2),
+        "under the selected brigade"
+    );
+    let after = points_text(h.state(), 0);
+    assert_ne!(before, after, "a unit costs points");
+    assert!(
+        h.query_by_label(&after).is_some(),
+        "side card shows {after}"
+    );
+    assert!(h.query_by_label(&before).is_none());
+    // Saved at once.
+    let stored = h
+        .state()
+        .store()
+        .unwrap()
+        .load_scenario(&ScenarioId::new(TEST_ID))
+        .unwrap();
+    assert_eq!(stored.sides[0].units.len(), 1);
+
+    // The Undo button.
+    h.get_by_label("Undo").click();
+    h.run();
+    assert_eq!(h.state().open_scenario().unwrap().sides[0].units.len(), 0);
+    assert!(
+        h.query_by_label(&before).is_some(),
+        "points back to {before}"
+    );
+    let stored = h
+        .state()
+        .store()
+        .unwrap()
+        .load_scenario(&ScenarioId::new(TEST_ID))
+        .unwrap();
+    assert_eq!(stored.sides[0].units.len(), 0, "undo is saved too");
+
+    // Redo with Ctrl+Shift+Z, then undo with Ctrl+Z.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert!(
+        h.query_by_label(&after).is_some(),
+        "redo shows {after} again"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(
+        h.query_by_label(&before).is_some(),
+        "Ctrl+Z restores {before}"
+    );
+    assert_eq!(h.state().open_scenario().unwrap().sides[0].units.len(), 0);
+
+    // Ctrl+Y is redo too.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    h.run();
+    assert_eq!(h.state().open_scenario().unwrap().sides[0].units.len(), 1);
+}
+
+#[test]
+fn renaming_commits_on_enter_and_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pw.sqlite");
+    {
+        let mut store = Store::open(&db).unwrap();
+        store.save_scenario(&test_scenario()).unwrap();
+        let mut h = harness(App::new(store));
+        open_test_scenario(&mut h);
+        h.get_by_label("1st Brigade").click();
+        h.run();
+        let field = h.get_by_label("HQ name");
+        field.focus();
+        field.type_text(" (Coëhorn)");
+        h.run();
+        // Typing alone changes nothing yet.
+        assert_eq!(
+            h.state().open_scenario().unwrap().sides[0].hqs[1].name,
+            "1st Brigade"
+        );
+        h.key_press(Key::Enter);
+        h.run();
+        assert_eq!(
+            h.state().open_scenario().unwrap().sides[0].hqs[1].name,
+            "1st Brigade (Coëhorn)"
+        );
+    }
+    let store = Store::open(&db).unwrap();
+    let s = store.load_scenario(&ScenarioId::new(TEST_ID)).unwrap();
+    assert_eq!(s.sides[0].hqs[1].name, "1st Brigade (Coëhorn)");
+}
+
+#[test]
+fn army_list_browser_shows_rows_and_adds_a_user_troop_type() {
+    let mut h = harness(App::new(Store::open_in_memory().unwrap()));
+    h.get_by_label("Army lists").click();
+    h.run();
+    h.get_by_label("Napoleonic French Army").click();
+    h.run();
+    assert!(
+        h.query_by_label("Old Guard").is_some(),
+        "the French troop chart is shown"
+    );
+    assert!(h.query_by_label("Troop Stand").is_some());
+
+    // The form sits below the charts: scroll to it as a user would.
+    h.get_by_label("Add troop type").scroll_to_me();
+    h.run();
+    let name = h.get_by_label("Troop name");
+    name.focus();
+    name.type_text("Vistula Lancers");
+    h.run();
+    h.get_by_label("Add troop type").click();
+    h.run();
+
+    assert!(
+        h.query_by_label("Vistula Lancers").is_some(),
+        "the new row is in the chart"
+    );
+    assert!(
+        h.query_by_label("Remove").is_some(),
+        "a user row can be removed"
+    );
+    let list = ListId::new("nap-french");
+    let row = TroopTypeId::new("user-vistula-lancers");
+    let store = h.state().store().unwrap();
+    assert!(
+        store.is_user_troop_type(&list, &row).unwrap(),
+        "stored as a user row"
+    );
+    assert!(store.army_list(&list).unwrap().troop_type(&row).is_some());
+
+    h.get_by_label("Remove").scroll_to_me();
+    h.run();
+    h.get_by_label("Remove").click();
+    h.run();
+    assert!(h.query_by_label("Vistula Lancers").is_none());
+    assert!(h
+        .state()
+        .store()
+        .unwrap()
+        .army_list(&list)
+        .unwrap()
+        .troop_type(&row)
+        .is_none());
+}
+
+#[test]
+fn import_rejects_a_malformed_file_naming_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.json");
+    std::fs::write(
+        &path,
+        "{\n  \"format\": 1,\n  \"id\": \"x\",\n  \"name\": oops\n}\n",
+    )
+    .unwrap();
+    let mut store = Store::open_in_memory().unwrap();
+    let before = store.scenario_summaries().unwrap().len();
+    let err = import_scenario_file(&mut store, &path).unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("broken.json"), "names the file: {msg}");
+    assert!(msg.contains(":4:"), "names the line: {msg}");
+    assert_eq!(
+        store.scenario_summaries().unwrap().len(),
+        before,
+        "nothing saved"
+    );
+}
+
+#[test]
+fn export_then_import_round_trips_and_refuses_to_replace_silently() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("test-of-arms.json");
+    let mut store = store_with_test_scenario();
+    let id = ScenarioId::new(TEST_ID);
+    export_scenario_file(&store, &id, &path).unwrap();
+    assert!(path.exists());
+
+    // The same id is already there: refused unless asked.
+    let err = import_scenario_file(&mut store, &path).unwrap_err();
+    assert!(matches!(err, ImportError::Exists { .. }), "{err}");
+
+    let original = store.load_scenario(&id).unwrap();
+    store.delete_scenario(&id).unwrap();
+    let back = import_scenario_file(&mut store, &path).unwrap();
+    assert_eq!(back, id);
+    assert_eq!(store.load_scenario(&id).unwrap(), original);
+}
+
+#[test]
+fn a_database_that_will_not_open_is_explained_in_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("not-a-db.sqlite");
+    std::fs::write(&db, "this is not SQLite, it is a shopping list\n").unwrap();
+    let err = match Store::open(&db) {
+        Ok(_) => panic!("a text file opened as a database"),
+        Err(e) => e,
+    };
+    let mut h = harness(App::with_problem(&db, &err));
+    h.run();
+    assert!(h
+        .query_by_label("The database could not be opened")
+        .is_some());
+    assert!(h
+        .query_by_label("Nothing has been written to the file.")
+        .is_some());
+    assert_eq!(
+        std::fs::read_to_string(&db).unwrap(),
+        "this is not SQLite, it is a shopping list\n"
+    );
+}
