@@ -7,7 +7,7 @@
 //! so every run measures the same battle.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use powderhorn::geom::Point;
+use powderhorn::geom::{footprint, Arrangement, Point, Rect, StandKind};
 use powderhorn::model::army::{shipped_lists, ArmyList};
 use powderhorn::model::{
     FeatureId, Geometry, Grade, ListId, Scenario, TerrainFeature, TerrainKind, TroopTypeId, UnitId,
@@ -68,7 +68,7 @@ fn terrain(g: &mut Gen) -> Vec<TerrainFeature> {
             frozen: false,
         });
     };
-    let mut centre = |g: &mut Gen| Point::new(g.range(10.0, WIDTH - 10.0), g.range(10.0, DEPTH - 10.0));
+    let centre = |g: &mut Gen| Point::new(g.range(10.0, WIDTH - 10.0), g.range(10.0, DEPTH - 10.0));
     for _ in 0..35 {
         let c = centre(g);
         let r = g.range(5.0, 12.0);
@@ -108,6 +108,27 @@ fn terrain(g: &mut Gen) -> Vec<TerrainFeature> {
     out
 }
 
+/// The bounding rectangle of a bench unit's five stands (the rules' layout, MOVE-11..MOVE-23).
+fn layout(troop: &str, formation: Option<Formation>, limbered: bool, at: Point, facing: f64) -> Rect {
+    let (kind, arrangement) = match (troop, formation) {
+        ("light-cavalry-05-12", _) => (StandKind::Cavalry, Arrangement::Line { gap_cm: 0.0 }),
+        (_, None) if limbered => (StandKind::Artillery, Arrangement::LimberedGun),
+        (_, None) => (StandKind::Artillery, Arrangement::Line { gap_cm: 0.0 }),
+        (_, Some(Formation::ExtendedLine)) => (StandKind::Infantry, Arrangement::Line { gap_cm: 2.0 }),
+        (_, Some(Formation::AttackColumn)) => (StandKind::Infantry, Arrangement::TwoAbreast),
+        (_, Some(Formation::MarchColumn)) => (StandKind::Infantry, Arrangement::Column),
+        (_, Some(_)) => (StandKind::Infantry, Arrangement::Line { gap_cm: 0.0 }),
+    };
+    footprint(kind, 5, arrangement, at, facing, 1.0).bounding_rect()
+}
+
+fn overlaps(a: &Rect, b: &Rect, margin: f64) -> bool {
+    a.min.x - margin <= b.max.x
+        && b.min.x - margin <= a.max.x
+        && a.min.y - margin <= b.max.y
+        && b.min.y - margin <= a.max.y
+}
+
 struct Battle {
     scenario: Scenario,
     lists: Vec<ArmyList>,
@@ -142,14 +163,26 @@ fn battle(seed: u64) -> Battle {
         ("field-artillery", None),
     ];
     let mut pieces = BTreeMap::new();
+    let mut placed: Vec<Rect> = Vec::new();
     let mut n = 0u32;
     for side in 0..2usize {
         for _ in 0..60 {
             n += 1;
             let (troop, formation) = rows[g.pick(rows.len())];
             let id = PieceId::Unit { side, unit: UnitId(n) };
-            let y = if side == 0 { g.range(5.0, 110.0) } else { g.range(70.0, DEPTH - 5.0) };
-            let facing = if side == 0 { 0.0 } else { 180.0 } + g.range(-30.0, 30.0);
+            let limbered = formation.is_none() && g.pick(3) == 0;
+            // Units do not overlap one another (terrain they may stand in).
+            let (mut at, mut facing) = (Point::default(), 0.0);
+            for _ in 0..500 {
+                let y = if side == 0 { g.range(5.0, 110.0) } else { g.range(70.0, DEPTH - 5.0) };
+                at = Point::new(g.range(10.0, WIDTH - 10.0), y);
+                facing = if side == 0 { 0.0 } else { 180.0 } + g.range(-30.0, 30.0);
+                let r = layout(troop, formation, limbered, at, facing);
+                if !placed.iter().any(|p| overlaps(p, &r, 1.0)) {
+                    placed.push(r);
+                    break;
+                }
+            }
             let arm = lists
                 .iter()
                 .find(|l| l.id.as_str() == "nap-french")
@@ -163,9 +196,9 @@ fn battle(seed: u64) -> Battle {
                     troop_type: Some(TroopTypeId::new(troop)),
                     arm,
                     command: None,
-                    pose: Some(Pose { at: Point::new(g.range(10.0, WIDTH - 10.0), y), facing_deg: facing }),
+                    pose: Some(Pose { at, facing_deg: facing }),
                     formation,
-                    limbered: formation.is_none() && g.pick(3) == 0,
+                    limbered,
                     stands: 5,
                     hits: 0,
                     suppressed_at: None,
@@ -194,6 +227,7 @@ fn battle(seed: u64) -> Battle {
             turn: TurnState { game_turn: 1, player_turn: 1, active: 0, first_player: 0, phase: Phase::Command },
             pieces,
             sides: vec![side("Blue"), side("Red")],
+            ledger: Default::default(),
         },
     }
 }
@@ -263,5 +297,99 @@ fn bench_los(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_los);
+/// `bench_destinations`: every legal end pose of one Move action for one unit
+/// (`rules::movement::legal_destinations`, sampled at 1 cm unless named otherwise). The typical
+/// scenario is the shipped Ebelsberg sample (17 features, 42 units, 7 field defences) in the
+/// French first Initiative phase: a 4-stand light-infantry line, a 6-stand line, and a line of
+/// cavalry (30 cm, sampled at 2 cm). The stress case is the LOS bench's table (150 features,
+/// 120 units). Target: median ≤ 200 µs for one unit in the typical scenario
+/// (`cargo bench --bench engine -- destinations`).
+fn bench_destinations(c: &mut Criterion) {
+    use powderhorn::model::samples;
+    use powderhorn::rules::movement::legal_destinations;
+    use powderhorn::rules::{Action, DiceSource, Manoeuvre};
+    let mut group = c.benchmark_group("destinations");
+
+    // Typical: Ebelsberg, 3 May 1809.
+    let Some(scenario) = samples::scenarios()
+        .ok()
+        .and_then(|v| v.into_iter().find(|s| s.id.as_str() == "1809-ebelsberg"))
+    else {
+        panic!("the Ebelsberg sample scenario is shipped");
+    };
+    let lists = match shipped_lists() {
+        Ok(l) => l,
+        Err(e) => panic!("shipped lists: {e}"),
+    };
+    let mut ebelsberg = match powderhorn::rules::Battle::new(scenario, lists, DiceSource::Script(vec![]), 0) {
+        Ok(b) => b,
+        Err(e) => panic!("Ebelsberg sets up: {e}"),
+    };
+    if let Err(e) = ebelsberg.perform(Action::EndPhase) {
+        panic!("deployment ends: {e}");
+    }
+    let ctx = ebelsberg.ctx();
+    let active = ctx.state.turn.active;
+    let pick = |ctx: &Ctx, pred: &dyn Fn(&PieceState) -> bool, res: f64| -> Option<PieceId> {
+        ctx.state
+            .pieces
+            .values()
+            .filter(|p| p.id.side() == active && pred(p))
+            .find(|p| legal_destinations(ctx, p.id, Manoeuvre::Advance, res).len() > 20)
+            .map(|p| p.id)
+    };
+    let troop = |name: &'static str| {
+        move |p: &PieceState| p.troop_type.as_ref().is_some_and(|t| t.as_str() == name)
+    };
+    let typical: [(&str, Box<dyn Fn(&PieceState) -> bool>, f64); 3] = [
+        ("ebelsberg_light_infantry_4_stands", Box::new(|p: &PieceState| troop("light-infantry-08-12")(p) && p.stands == 4), 1.0),
+        ("ebelsberg_line_infantry_6_stands", Box::new(|p: &PieceState| p.stands >= 6 && p.formation == Some(Formation::Line)), 1.0),
+        ("ebelsberg_cavalry_2cm", Box::new(|p: &PieceState| p.arm == Some(powderhorn::model::Arm::Cavalry)), 2.0),
+    ];
+    for (label, pred, res) in &typical {
+        let Some(id) = pick(&ctx, pred.as_ref(), *res) else {
+            eprintln!("destinations bench: {label}: no such unit in Ebelsberg, skipped");
+            continue;
+        };
+        let n = legal_destinations(&ctx, id, Manoeuvre::Advance, *res).len();
+        eprintln!("destinations bench: {label}: {id} has {n} destinations");
+        group.bench_function(*label, |bench| {
+            bench.iter(|| black_box(legal_destinations(black_box(&ctx), id, Manoeuvre::Advance, *res)))
+        });
+    }
+
+    // Stress: the LOS bench's crowded table.
+    let b = battle(0x5eed_1809);
+    let ctx = Ctx { scenario: &b.scenario, lists: &b.lists, state: &b.state };
+    let stress = [
+        ("crowded_line_infantry_5_stands", "line-infantry-08-12", Formation::Line, 1.0),
+        ("crowded_march_column", "line-infantry-08-12", Formation::MarchColumn, 1.0),
+        ("crowded_cavalry_2cm", "light-cavalry-05-12", Formation::Line, 2.0),
+    ];
+    for (label, name, formation, res) in stress {
+        let pred = move |p: &PieceState| troop_is(p, name) && p.formation == Some(formation);
+        let Some(id) = b
+            .state
+            .pieces
+            .values()
+            .filter(|p| p.id.side() == b.state.turn.active && pred(p))
+            .find(|p| legal_destinations(&ctx, p.id, Manoeuvre::Advance, res).len() > 20)
+            .map(|p| p.id)
+        else {
+            panic!("the crowded table has no movable {name} in {formation:?}");
+        };
+        let n = legal_destinations(&ctx, id, Manoeuvre::Advance, res).len();
+        eprintln!("destinations bench: {label}: {id} has {n} destinations");
+        group.bench_function(label, |bench| {
+            bench.iter(|| black_box(legal_destinations(black_box(&ctx), id, Manoeuvre::Advance, res)))
+        });
+    }
+    group.finish();
+}
+
+fn troop_is(p: &PieceState, name: &str) -> bool {
+    p.troop_type.as_ref().is_some_and(|t| t.as_str() == name)
+}
+
+criterion_group!(benches, bench_los, bench_destinations);
 criterion_main!(benches);

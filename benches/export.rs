@@ -35,7 +35,13 @@ fn side(name: &str, list: &str, colour: [u8; 3], rows: &[&str], stands: u32, id0
         id0,
         None,
         format!("{name} army"),
-        commander(id0, format!("{name} commander-in-chief"), CommandLevel::Army, Quality::Average, 10),
+        commander(
+            id0,
+            format!("{name} commander-in-chief"),
+            CommandLevel::Army,
+            Quality::Average,
+            10,
+        ),
     )];
     let mut units = Vec::new();
     let mut placed = 0u32;
@@ -50,7 +56,13 @@ fn side(name: &str, list: &str, colour: [u8; 3], rows: &[&str], stands: u32, id0
             div_id,
             Some(id0),
             format!("{div}. Division"),
-            commander(div_id, format!("General of division no. {div}"), CommandLevel::Division, Quality::Average, 8),
+            commander(
+                div_id,
+                format!("General of division no. {div}"),
+                CommandLevel::Division,
+                Quality::Average,
+                8,
+            ),
         ));
         for bde in 1..=3 {
             let bde_id = next_hq;
@@ -59,7 +71,13 @@ fn side(name: &str, list: &str, colour: [u8; 3], rows: &[&str], stands: u32, id0
                 bde_id,
                 Some(div_id),
                 format!("{div}/{bde} Brigade"),
-                commander(bde_id, format!("Brigadier {div}-{bde}"), CommandLevel::Brigade, Quality::Average, 7),
+                commander(
+                    bde_id,
+                    format!("Brigadier {div}-{bde}"),
+                    CommandLevel::Brigade,
+                    Quality::Average,
+                    7,
+                ),
             ));
             for k in 0..4 {
                 if placed >= stands {
@@ -100,8 +118,18 @@ fn side(name: &str, list: &str, colour: [u8; 3], rows: &[&str], stands: u32, id0
 
 /// About 600 stands in all, Napoleonic French against Austrians.
 fn big_scenario() -> Scenario {
-    let french = ["line-infantry-08-12", "light-infantry-08-12", "heavy-cavalry-07-12", "field-artillery"];
-    let austrian = ["line-infantry-07-15", "grenz-infantry", "light-cavalry", "horse-artillery"];
+    let french = [
+        "line-infantry-08-12",
+        "light-infantry-08-12",
+        "heavy-cavalry-07-12",
+        "field-artillery",
+    ];
+    let austrian = [
+        "line-infantry-07-15",
+        "grenz-infantry",
+        "light-cavalry",
+        "horse-artillery",
+    ];
     Scenario {
         format: 1,
         id: ScenarioId::new("bench-600"),
@@ -120,7 +148,14 @@ fn big_scenario() -> Scenario {
         terrain: vec![],
         sides: vec![
             side("French", "nap-french", [40, 70, 160], &french, 300, 1),
-            side("Austrian", "nap-austrian", [200, 40, 40], &austrian, 300, 1000),
+            side(
+                "Austrian",
+                "nap-austrian",
+                [200, 40, 40],
+                &austrian,
+                300,
+                1000,
+            ),
         ],
     }
 }
@@ -128,7 +163,12 @@ fn big_scenario() -> Scenario {
 fn bench(c: &mut Criterion) {
     let lists: Vec<ArmyList> = shipped_lists().unwrap_or_default();
     let s = big_scenario();
-    let stands: u32 = s.sides.iter().flat_map(|d| &d.units).map(|u| u32::from(u.stands)).sum();
+    let stands: u32 = s
+        .sides
+        .iter()
+        .flat_map(|d| &d.units)
+        .map(|u| u32::from(u.stands))
+        .sum();
     let labels = powderhorn::export::label_layout(&s, &lists, &LabelOptions::default())
         .map(|l| l.len())
         .unwrap_or(0);

@@ -31,8 +31,9 @@ fn json_blocks(md: &str) -> Vec<String> {
 }
 
 fn doc_example() -> (String, serde_json::Value) {
-    let md = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/battle-file.md"))
-        .expect("docs/battle-file.md");
+    let md =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/battle-file.md"))
+            .expect("docs/battle-file.md");
     let blocks = json_blocks(&md);
     assert!(blocks.len() >= 2, "the doc has the example and its report");
     let expected: serde_json::Value = serde_json::from_str(&blocks[1]).expect("report JSON");
@@ -57,7 +58,12 @@ fn worked_example_replays_to_the_documented_state_twice() {
     let file = dir.path().join("example.json");
     std::fs::write(&file, &example).unwrap();
     let first = replay_cli(&file, true);
-    assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
     let got: serde_json::Value = serde_json::from_slice(&first.stdout).expect("json report");
     assert_eq!(got, expected, "docs/battle-file.md is out of date");
     let second = replay_cli(&file, true);
@@ -134,7 +140,12 @@ fn a_scenario_path_is_read_relative_to_the_battle_file() {
     )
     .unwrap();
     let out = replay_cli(&file, true);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["turn"]["phase"], "initiative");
     assert_eq!(r["turn"]["game_turn"], 1);
@@ -144,16 +155,36 @@ fn a_scenario_path_is_read_relative_to_the_battle_file() {
 fn example_battle() -> Battle {
     let (example, _) = doc_example();
     let f = parse_battle_file("example.json", &example).unwrap();
-    let ScenarioRef::Inline(s) = &f.scenario else { panic!("inline") };
-    Battle::new((**s).clone(), shipped_lists().unwrap(), DiceSource::Seed(7), 0).unwrap()
+    let ScenarioRef::Inline(s) = &f.scenario else {
+        panic!("inline")
+    };
+    Battle::new(
+        (**s).clone(),
+        shipped_lists().unwrap(),
+        DiceSource::Seed(7),
+        0,
+    )
+    .unwrap()
 }
 
 fn arb_action() -> impl Strategy<Value = Action> {
     let piece = prop_oneof![
-        Just(PieceId::Unit { side: 0, unit: powderhorn::model::UnitId(1) }),
-        Just(PieceId::Unit { side: 0, unit: powderhorn::model::UnitId(2) }),
-        Just(PieceId::Unit { side: 1, unit: powderhorn::model::UnitId(1) }),
-        Just(PieceId::Hq { side: 0, hq: powderhorn::model::HqId(1) }),
+        Just(PieceId::Unit {
+            side: 0,
+            unit: powderhorn::model::UnitId(1)
+        }),
+        Just(PieceId::Unit {
+            side: 0,
+            unit: powderhorn::model::UnitId(2)
+        }),
+        Just(PieceId::Unit {
+            side: 1,
+            unit: powderhorn::model::UnitId(1)
+        }),
+        Just(PieceId::Hq {
+            side: 0,
+            hq: powderhorn::model::HqId(1)
+        }),
     ];
     let formation = prop::sample::select(Formation::ALL.to_vec());
     prop_oneof![
@@ -202,7 +233,10 @@ fn undo_then_a_new_action_drops_the_redo_tail() {
     let mut b = example_battle();
     b.perform(Action::EndPhase).unwrap();
     let deploy = Action::Deploy {
-        piece: PieceId::Unit { side: 0, unit: powderhorn::model::UnitId(1) },
+        piece: PieceId::Unit {
+            side: 0,
+            unit: powderhorn::model::UnitId(1),
+        },
         formation: Formation::MarchColumn,
     };
     b.perform(deploy).unwrap();
@@ -217,8 +251,12 @@ fn undo_then_a_new_action_drops_the_redo_tail() {
 fn replay_from_a_parsed_file_matches_the_cli() {
     let (example, expected) = doc_example();
     let f = parse_battle_file("example.json", &example).unwrap();
-    let ScenarioRef::Inline(s) = &f.scenario else { panic!("inline") };
-    let Ok(b) = replay(&f, (**s).clone(), shipped_lists().unwrap()) else { panic!("replays") };
+    let ScenarioRef::Inline(s) = &f.scenario else {
+        panic!("inline")
+    };
+    let Ok(b) = replay(&f, (**s).clone(), shipped_lists().unwrap()) else {
+        panic!("replays")
+    };
     let got = serde_json::to_value(report(&b)).unwrap();
     assert_eq!(got, expected);
 }

@@ -272,3 +272,121 @@ fn usage_errors_exit_2_and_help_exits_0() {
     assert_eq!(code(&o), 0);
     assert!(stdout(&o).contains("scenario"));
 }
+
+#[test]
+fn export_roster_and_labels_from_a_stored_scenario_and_from_a_file() {
+    let t = Tmp::new();
+    let db = t.db();
+    let roster = t.path("roster.pdf");
+    let o = run(
+        &db,
+        &[
+            "export",
+            "roster",
+            "1809-ebelsberg",
+            "--out",
+            roster.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(std::fs::read(&roster).unwrap().starts_with(b"%PDF"));
+    let file = t.path("s.json");
+    assert_eq!(
+        code(&run(
+            &db,
+            &[
+                "scenario",
+                "export",
+                "1809-ebelsberg",
+                "--out",
+                file.to_str().unwrap()
+            ]
+        )),
+        0
+    );
+    let labels = t.path("labels.pdf");
+    let o = run(
+        &db,
+        &[
+            "export",
+            "labels",
+            file.to_str().unwrap(),
+            "--out",
+            labels.to_str().unwrap(),
+            "--per",
+            "unit",
+            "--paper",
+            "letter",
+            "--scale",
+            "brigade",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(std::fs::read(&labels).unwrap().starts_with(b"%PDF"));
+    // One side only, by name.
+    let o = run(
+        &db,
+        &[
+            "export",
+            "roster",
+            "1809-ebelsberg",
+            "--out",
+            roster.to_str().unwrap(),
+            "--side",
+            "nobody",
+        ],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("nobody"), "{}", stderr(&o));
+}
+
+#[test]
+fn export_of_an_empty_order_of_battle_writes_nothing_and_keeps_an_old_file() {
+    let t = Tmp::new();
+    let db = t.db();
+    let file = t.path("s.json");
+    assert_eq!(
+        code(&run(
+            &db,
+            &[
+                "scenario",
+                "export",
+                "1809-ebelsberg",
+                "--out",
+                file.to_str().unwrap()
+            ]
+        )),
+        0
+    );
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    v["sides"][1]["units"] = serde_json::json!([]);
+    std::fs::write(&file, v.to_string()).unwrap();
+    let out = t.path("old.pdf");
+    std::fs::write(&out, b"keep me").unwrap();
+    let o = run(
+        &db,
+        &[
+            "export",
+            "labels",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no units"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&out).unwrap(), b"keep me");
+    let o = run(
+        &db,
+        &[
+            "export",
+            "roster",
+            "no-such.json",
+            "--out",
+            t.path("x.pdf").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(!t.path("x.pdf").exists());
+}

@@ -69,6 +69,7 @@ fn table() -> Table {
             },
             pieces: BTreeMap::new(),
             sides: vec![side("Blue"), side("Red")],
+            ledger: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,

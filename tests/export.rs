@@ -105,7 +105,11 @@ fn media_boxes(doc: &Document) -> Vec<(f32, f32)> {
                 .expect("MediaBox");
             let v: Vec<f32> = mb
                 .iter()
-                .map(|o| o.as_float().or_else(|_| o.as_i64().map(|i| i as f32)).unwrap())
+                .map(|o| {
+                    o.as_float()
+                        .or_else(|_| o.as_i64().map(|i| i as f32))
+                        .unwrap()
+                })
                 .collect();
             (v[2] - v[0], v[3] - v[1])
         })
@@ -120,7 +124,11 @@ fn squeeze(s: &str) -> String {
 
 /// All the text of a label, rows joined.
 fn label_text(l: &PlacedLabel) -> String {
-    l.texts.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ")
+    l.texts
+        .iter()
+        .map(|t| t.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn close(a: f32, b: f32, tol: f32) -> bool {
@@ -137,7 +145,14 @@ fn roster_parses_has_its_pages_and_names_every_unit_and_commander() {
     // Page numbers run per side: "page k of N" with N equal to that side's page count.
     let mut expected = Vec::new();
     for side in ["French", "Austrian"] {
-        let n = pages.iter().filter(|p| p.contains(&format!("Powderhorn roster · Ebelsberg, 3 May 1809 · {side}"))).count();
+        let n = pages
+            .iter()
+            .filter(|p| {
+                p.contains(&format!(
+                    "Powderhorn roster · Ebelsberg, 3 May 1809 · {side}"
+                ))
+            })
+            .count();
         assert!(n >= 1, "{side} has pages");
         for k in 1..=n {
             expected.push(format!("page {k} of {n}"));
@@ -150,20 +165,37 @@ fn roster_parses_has_its_pages_and_names_every_unit_and_commander() {
     let text = all_text(&doc);
     for side in &s.sides {
         for u in &side.units {
-            assert!(text.contains(&u.name) || text.contains(&first_words(&u.name)), "unit {} missing", u.name);
+            assert!(
+                text.contains(&u.name) || text.contains(&first_words(&u.name)),
+                "unit {} missing",
+                u.name
+            );
         }
         for h in &side.hqs {
-            assert!(text.contains(&h.commander.name), "commander {} missing", h.commander.name);
+            assert!(
+                text.contains(&h.commander.name),
+                "commander {} missing",
+                h.commander.name
+            );
         }
     }
-    for needle in ["Breakpoint", "Field defences", "Breast Works", "Attack Column Charge", "BP"] {
+    for needle in [
+        "Breakpoint",
+        "Field defences",
+        "Breast Works",
+        "Attack Column Charge",
+        "BP",
+    ] {
         assert!(text.contains(needle), "{needle} missing");
     }
 }
 
 /// A long unit name may wrap in its table cell; its first words are on one line.
 fn first_words(name: &str) -> String {
-    name.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    name.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[test]
@@ -187,7 +219,10 @@ fn roster_of_one_side_by_case_insensitive_name() {
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("no side named 'Prussian'") && e.contains("'French', 'Austrian'"), "{e}");
+    assert!(
+        e.contains("no side named 'Prussian'") && e.contains("'French', 'Austrian'"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -229,7 +264,8 @@ fn roster_tables_repeat_their_header_on_every_page_and_never_split_rows() {
 fn paper_sizes_are_a4_and_letter() {
     let s = ebelsberg();
     for (paper, w, h) in [(Paper::A4, 595.28, 841.89), (Paper::Letter, 612.0, 792.0)] {
-        let roster = parse(&roster_pdf(&s, &lists(), &RosterOptions { side: None, paper }).unwrap());
+        let roster =
+            parse(&roster_pdf(&s, &lists(), &RosterOptions { side: None, paper }).unwrap());
         let labels = parse(
             &labels_pdf(
                 &s,
@@ -242,7 +278,10 @@ fn paper_sizes_are_a4_and_letter() {
             .unwrap(),
         );
         for (pw, ph) in media_boxes(&roster).into_iter().chain(media_boxes(&labels)) {
-            assert!(close(pw, w, 0.01) && close(ph, h, 0.01), "{paper:?}: {pw} × {ph}");
+            assert!(
+                close(pw, w, 0.01) && close(ph, h, 0.01),
+                "{paper:?}: {pw} × {ph}"
+            );
         }
     }
 }
@@ -266,13 +305,23 @@ fn labels_are_the_base_sizes_and_one_per_stand() {
     for l in &placed {
         let base = l.base.expect("BPTC labels name their base");
         let (_, w, h) = expected_sizes.iter().find(|(b, ..)| *b == base).unwrap();
-        assert!(close(l.rect_mm.w, *w, 0.1) && close(l.rect_mm.h, *h, 0.1), "{}: {:?}", l.key, l.rect_mm);
+        assert!(
+            close(l.rect_mm.w, *w, 0.1) && close(l.rect_mm.h, *h, 0.1),
+            "{}: {:?}",
+            l.key,
+            l.rect_mm
+        );
         assert_eq!((l.rect_mm.w, l.rect_mm.h), base_of(base));
     }
     // Stands + one engineer stand + limbers of the mobile guns (2 French, 2 Austrian; the
     // fortress gun has none) + 2 French skirmishers (18e Ligne's brigade has 3 infantry
     // units) + one commander per HQ.
-    let stands: usize = s.sides.iter().flat_map(|d| &d.units).map(|u| usize::from(u.stands)).sum();
+    let stands: usize = s
+        .sides
+        .iter()
+        .flat_map(|d| &d.units)
+        .map(|u| usize::from(u.stands))
+        .sum();
     let hqs: usize = s.sides.iter().map(|d| d.hqs.len()).sum();
     assert_eq!(placed.len(), stands + 1 + 4 + 2 + hqs);
     let count = |b: BaseKind| placed.iter().filter(|l| l.base == Some(b)).count();
@@ -305,7 +354,14 @@ fn label_text_stays_inside_every_label() {
             let measured = text_width_mm(t.face, t.size_pt, &t.text).unwrap();
             assert!(close(measured, t.width_mm, 1e-3));
             assert!(measured <= l.rect_mm.w, "{}: '{}'", l.key, t.text);
-            assert!(l.text_area_mm.contains(&t.bounds_mm()), "{}: '{}' at {:?} outside {:?}", l.key, t.text, t.bounds_mm(), l.text_area_mm);
+            assert!(
+                l.text_area_mm.contains(&t.bounds_mm()),
+                "{}: '{}' at {:?} outside {:?}",
+                l.key,
+                t.text,
+                t.bounds_mm(),
+                l.text_area_mm
+            );
             assert!(l.rect_mm.contains(&t.bounds_mm()));
             assert!(t.size_pt >= 3.5);
         }
@@ -332,26 +388,42 @@ fn a_very_long_unit_name_is_cut_to_fit() {
     let mut s = ebelsberg();
     s.sides[1].units[2].name = "k.k. Warasdiner-Kreuzer Grenz-Infanterie-Regiment Nr. 5, 2. Feldbataillon unter Oberstleutnant von Mecséry zu Tsóor".into();
     let placed = label_layout(&s, &lists(), &LabelOptions::default()).unwrap();
-    let grenz: Vec<&PlacedLabel> = placed.iter().filter(|l| l.key.starts_with("Austrian/unit 22/")).collect();
+    let grenz: Vec<&PlacedLabel> = placed
+        .iter()
+        .filter(|l| l.key.starts_with("Austrian/unit 22/"))
+        .collect();
     assert_eq!(grenz.len(), 4);
     for l in grenz {
         // The name wraps onto two rows and the second is cut with "…".
-        assert!(l.texts[0].text.starts_with("I — k.k."), "{}", l.texts[0].text);
+        assert!(
+            l.texts[0].text.starts_with("I — k.k."),
+            "{}",
+            l.texts[0].text
+        );
         let cut: Vec<&PlacedText> = l.texts.iter().filter(|t| t.truncated).collect();
         assert_eq!(cut.len(), 1, "{:?}", label_text(l));
         assert!(cut[0].text.ends_with('…'));
         assert!(
-            squeeze(&label_text(l)).starts_with(&squeeze("I — k.k. Warasdiner-Kreuzer Grenz-Infanterie")),
+            squeeze(&label_text(l))
+                .starts_with(&squeeze("I — k.k. Warasdiner-Kreuzer Grenz-Infanterie")),
             "{}",
             label_text(l)
         );
         for t in &l.texts {
             let w = text_width_mm(t.face, t.size_pt, &t.text).unwrap();
-            assert!(w <= l.text_area_mm.w + 1e-3 && w <= l.rect_mm.w, "{w} > {}", l.rect_mm.w);
+            assert!(
+                w <= l.text_area_mm.w + 1e-3 && w <= l.rect_mm.w,
+                "{w} > {}",
+                l.rect_mm.w
+            );
             assert!(l.rect_mm.contains(&t.bounds_mm()));
         }
         // The stat line is still there, whole.
-        assert!(l.texts.iter().any(|t| t.text == "M8 A1/10 H3 S5+ 55pt"), "{}", label_text(l));
+        assert!(
+            l.texts.iter().any(|t| t.text == "M8 A1/10 H3 S5+ 55pt"),
+            "{}",
+            label_text(l)
+        );
     }
 }
 
@@ -371,7 +443,12 @@ fn labels_pdf_parses_and_holds_every_unit() {
     let text = all_text(&doc);
     for l in &placed {
         for t in &l.texts {
-            assert!(text.contains(&t.text), "'{}' of {} not in the PDF", t.text, l.key);
+            assert!(
+                text.contains(&t.text),
+                "'{}' of {} not in the PDF",
+                t.text,
+                l.key
+            );
         }
     }
     for side in &s.sides {
@@ -382,7 +459,10 @@ fn labels_pdf_parses_and_holds_every_unit() {
             let shows = |l: &PlacedLabel| {
                 let t = squeeze(&label_text(l));
                 t.contains(&name)
-                    || t.split('…').next().and_then(|s| s.split('—').nth(1)).is_some_and(|stem| stem.len() > 10 && name.starts_with(stem))
+                    || t.split('…')
+                        .next()
+                        .and_then(|s| s.split('—').nth(1))
+                        .is_some_and(|stem| stem.len() > 10 && name.starts_with(stem))
             };
             assert!(placed.iter().any(shows), "{} has no label", u.name);
         }
@@ -391,10 +471,16 @@ fn labels_pdf_parses_and_holds_every_unit() {
 
 /// Outlines of 4-corner closed paths in a content stream, as (width, height) in points.
 fn drawn_rects(content: &[u8]) -> Vec<(f32, f32)> {
-    let ops = lopdf::content::Content::decode(content).expect("content decodes").operations;
+    let ops = lopdf::content::Content::decode(content)
+        .expect("content decodes")
+        .operations;
     let mut out = Vec::new();
     let mut pts: Vec<(f32, f32)> = Vec::new();
-    let num = |o: &lopdf::Object| o.as_float().or_else(|_| o.as_i64().map(|i| i as f32)).unwrap_or(0.0);
+    let num = |o: &lopdf::Object| {
+        o.as_float()
+            .or_else(|_| o.as_i64().map(|i| i as f32))
+            .unwrap_or(0.0)
+    };
     for op in ops {
         match op.operator.as_str() {
             "m" => pts = vec![(num(&op.operands[0]), num(&op.operands[1]))],
@@ -440,7 +526,10 @@ fn label_outlines_drawn_in_the_pdf_measure_the_bases() {
             .iter()
             .filter(|(pw, ph)| close(mm(*pw), w, 0.1) && close(mm(*ph), h, 0.1))
             .count();
-        assert_eq!(got, want, "{base:?}: {got} outlines of {w} × {h} mm drawn, {want} labels");
+        assert_eq!(
+            got, want,
+            "{base:?}: {got} outlines of {w} × {h} mm drawn, {want} labels"
+        );
     }
 }
 
@@ -459,7 +548,12 @@ fn representation_scale_changes_printed_ranges_except_for_unscaled_lists() {
         )
         .unwrap();
         let l = placed.iter().find(|l| l.key == key).unwrap();
-        l.texts.iter().find(|t| t.text.starts_with('M')).unwrap().text.clone()
+        l.texts
+            .iter()
+            .find(|t| t.text.starts_with('M'))
+            .unwrap()
+            .text
+            .clone()
     };
     assert!(stat(None, "French/unit 5/stand 1").starts_with("M10 A1/10 "));
     assert!(stat(Some(Scale::Company), "French/unit 5/stand 1").starts_with("M10 A1/20 "));
@@ -467,9 +561,19 @@ fn representation_scale_changes_printed_ranges_except_for_unscaled_lists() {
     assert!(stat(Some(Scale::Brigade), "French/unit 7/stand 1").starts_with("M5/10 A1/22.5 "));
 
     // A list that declares its own scale (the Colonial list) is never scaled (GEN-07).
-    let colonial = ls.iter().find(|l| !l.ranges_scale).expect("an unscaled list");
-    let row = colonial.troop_types.iter().find(|t| t.id.as_str() == "european-musket").unwrap();
-    assert_eq!(scaled_stats(row, colonial, Scale::Company), scaled_stats(row, colonial, Scale::Battalion));
+    let colonial = ls
+        .iter()
+        .find(|l| !l.ranges_scale)
+        .expect("an unscaled list");
+    let row = colonial
+        .troop_types
+        .iter()
+        .find(|t| t.id.as_str() == "european-musket")
+        .unwrap();
+    assert_eq!(
+        scaled_stats(row, colonial, Scale::Company),
+        scaled_stats(row, colonial, Scale::Battalion)
+    );
     assert!(scaled_stats(row, colonial, Scale::Company).contains("A2/30"));
 }
 
@@ -483,7 +587,9 @@ fn an_empty_order_of_battle_is_an_error_and_no_file() {
         roster_pdf(&s, &lists(), &RosterOptions::default()),
         labels_pdf(&s, &lists(), &LabelOptions::default()),
     ] {
-        let e = result.and_then(|b| write_pdf_atomically(&out, &b)).unwrap_err();
+        let e = result
+            .and_then(|b| write_pdf_atomically(&out, &b))
+            .unwrap_err();
         assert!(matches!(e, ExportError::EmptyOrderOfBattle { .. }));
         let msg = e.to_string();
         assert!(msg.contains("side 'Austrian' has no units"), "{msg}");
@@ -512,8 +618,13 @@ fn a_unit_with_a_troop_type_not_in_its_list_is_named() {
 fn a_side_whose_list_is_not_installed_is_named() {
     let mut s = ebelsberg();
     s.sides[0].army_list = ListId::new("nap-bavarian");
-    let e = roster_pdf(&s, &lists(), &RosterOptions::default()).unwrap_err().to_string();
-    assert!(e.contains("side 'French'") && e.contains("'nap-bavarian'"), "{e}");
+    let e = roster_pdf(&s, &lists(), &RosterOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("side 'French'") && e.contains("'nap-bavarian'"),
+        "{e}"
+    );
 }
 
 /// The Napoleonic Battlefield Commander's labels (seed 003): a 6 mm strip on the back of a
@@ -550,7 +661,7 @@ fn nbc_label(kind: LabelKind, w: f32, h: f32, fields: &[(&str, &str)]) -> LabelC
         base: None,
         w_mm: w,
         h_mm: h,
-        colour: [255, 255, 255],
+        colour: [200, 40, 40],
         fields: fields
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -567,19 +678,40 @@ fn a_second_rules_systems_labels_are_only_a_layout_description() {
             LabelKind::Unit,
             50.0,
             6.0,
-            &[("formation", "III/1/2"), ("name", "Roeben"), ("quality", "3"), ("mixed", "MX"), ("skirmish", "1"), ("cp", "6")],
+            &[
+                ("formation", "III/1/2"),
+                ("name", "Roeben"),
+                ("quality", "3"),
+                ("mixed", "MX"),
+                ("skirmish", "1"),
+                ("cp", "6"),
+            ],
         ),
         nbc_label(
             LabelKind::Unit,
             50.0,
             6.0,
-            &[("formation", "III/1/3"), ("name", "Erzherzog Ludwig"), ("quality", "4"), ("mixed", ""), ("skirmish", "2"), ("cp", "8")],
+            &[
+                ("formation", "III/1/3"),
+                ("name", "Erzherzog Ludwig"),
+                ("quality", "4"),
+                ("mixed", ""),
+                ("skirmish", "2"),
+                ("cp", "8"),
+            ],
         ),
         nbc_label(
             LabelKind::Commander,
             25.0,
             9.0,
-            &[("formation", "X"), ("name", "Liechtenstein"), ("radius", "23"), ("leadership", "1"), ("temperament", "2"), ("ability", "3")],
+            &[
+                ("formation", "X"),
+                ("name", "Liechtenstein"),
+                ("radius", "23"),
+                ("leadership", "1"),
+                ("temperament", "2"),
+                ("ability", "3"),
+            ],
         ),
     ];
     let geometry = SheetGeometry::default();
@@ -595,17 +727,35 @@ fn a_second_rules_systems_labels_are_only_a_layout_description() {
             .collect()
     };
     assert_eq!(text_of("Roeben"), vec!["III/1/2 Roeben Q3 MX S1 6CP"]);
-    assert_eq!(text_of("Erzherzog Ludwig"), vec!["III/1/3 Erzherzog Ludwig Q4 S2 8CP"]);
-    assert_eq!(text_of("Liechtenstein"), vec!["X: Liechtenstein R23 L1 T2 A3"]);
+    assert_eq!(
+        text_of("Erzherzog Ludwig"),
+        vec!["III/1/3 Erzherzog Ludwig Q4 S2 8CP"]
+    );
+    assert_eq!(
+        text_of("Liechtenstein"),
+        vec!["X: Liechtenstein R23 L1 T2 A3"]
+    );
     for l in &placed {
         let band = l.band_mm.expect("left colour band");
-        assert!(close(band.x, l.rect_mm.x, 1e-4) && close(band.w, 2.5, 1e-4) && close(band.h, l.rect_mm.h, 1e-4));
+        assert!(
+            close(band.x, l.rect_mm.x, 1e-4)
+                && close(band.w, 2.5, 1e-4)
+                && close(band.h, l.rect_mm.h, 1e-4)
+        );
         for t in &l.texts {
             assert!(l.text_area_mm.contains(&t.bounds_mm()), "{}", t.text);
             assert!(t.bounds_mm().x >= band.right());
         }
     }
-    let bytes = render_label_sheets(&placed, Paper::A4, &geometry, "NBC test", "NBC labels", &|_| {}).unwrap();
+    let bytes = render_label_sheets(
+        &placed,
+        Paper::A4,
+        &geometry,
+        "NBC test",
+        "NBC labels",
+        &|_| {},
+    )
+    .unwrap();
     let text = all_text(&parse(&bytes));
     assert!(text.contains("III/1/2 Roeben Q3 MX S1 6CP"), "{text}");
     assert!(text.contains("X: Liechtenstein R23 L1 T2 A3"), "{text}");
@@ -615,7 +765,10 @@ fn a_second_rules_systems_labels_are_only_a_layout_description() {
 fn a_broken_layout_is_refused_with_its_name() {
     let bad = NBC_LAYOUT.replace("\"max_pt\": 10", "\"max_pt\": 2");
     let e = LabelLayout::from_json(&bad).unwrap_err().to_string();
-    assert!(e.contains("Napoleonic Battlefield Commander") && e.contains("min_pt"), "{e}");
+    assert!(
+        e.contains("Napoleonic Battlefield Commander") && e.contains("min_pt"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -628,7 +781,11 @@ fn export_runs_on_a_worker_thread_and_reports_progress() {
         let record = |p: f32| seen.lock().unwrap().push(p);
         let labels = labels_pdf_with_progress(&s, &ls, &LabelOptions::default(), &record);
         let roster = roster_pdf_with_progress(&s, &ls, &RosterOptions::default(), &record);
-        (labels.map(|b| b.len()), roster.map(|b| b.len()), seen.into_inner().unwrap())
+        (
+            labels.map(|b| b.len()),
+            roster.map(|b| b.len()),
+            seen.into_inner().unwrap(),
+        )
     });
     is_send(&handle);
     let (labels, roster, seen) = handle.join().unwrap();
@@ -672,7 +829,10 @@ fn atomic_write_replaces_a_file_only_with_a_complete_pdf() {
     let new = roster_pdf(&ebelsberg(), &lists(), &RosterOptions::default()).unwrap();
     write_pdf_atomically(&path, &new).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), new);
-    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names.len(), 1, "{names:?}");
 }
 
@@ -725,7 +885,12 @@ fn shipped_sample_exports_or_explains() {
     let samples = powderhorn::model::samples::scenarios().unwrap();
     let ls = lists();
     for s in &samples {
-        let empty: Vec<&str> = s.sides.iter().filter(|d| d.units.is_empty()).map(|d| d.name.as_str()).collect();
+        let empty: Vec<&str> = s
+            .sides
+            .iter()
+            .filter(|d| d.units.is_empty())
+            .map(|d| d.name.as_str())
+            .collect();
         let roster = roster_pdf(s, &ls, &RosterOptions::default());
         let labels = labels_pdf(s, &ls, &LabelOptions::default());
         if empty.is_empty() {
@@ -736,12 +901,19 @@ fn shipped_sample_exports_or_explains() {
                 let name = squeeze(&u.name);
                 assert!(text.contains(&name), "{} not in the roster", u.name);
                 let start: String = name.chars().take(12).collect();
-                assert!(ltext.contains(&name) || ltext.contains(&start), "{} not on a label", u.name);
+                assert!(
+                    ltext.contains(&name) || ltext.contains(&start),
+                    "{} not on a label",
+                    u.name
+                );
             }
         } else {
             for r in [roster.map(|_| ()), labels.map(|_| ())] {
                 let e = r.unwrap_err().to_string();
-                assert!(e.contains(&format!("side '{}' has no units", empty[0])), "{e}");
+                assert!(
+                    e.contains(&format!("side '{}' has no units", empty[0])),
+                    "{e}"
+                );
             }
         }
     }
@@ -753,7 +925,8 @@ fn shipped_sample_exports_or_explains() {
 #[test]
 #[ignore]
 fn write_sample_pdfs() {
-    let dir = std::env::var("POWDERHORN_EXPORT_DIR").unwrap_or_else(|_| "target/export-samples".into());
+    let dir =
+        std::env::var("POWDERHORN_EXPORT_DIR").unwrap_or_else(|_| "target/export-samples".into());
     std::fs::create_dir_all(&dir).unwrap();
     let dir = Path::new(&dir);
     let ls = lists();
@@ -762,19 +935,60 @@ fn write_sample_pdfs() {
         let p = paper.label().to_lowercase();
         let r = roster_pdf(&s, &ls, &RosterOptions { side: None, paper }).unwrap();
         write_pdf_atomically(&dir.join(format!("roster-{p}.pdf")), &r).unwrap();
-        let l = labels_pdf(&s, &ls, &LabelOptions { paper, ..LabelOptions::default() }).unwrap();
+        let l = labels_pdf(
+            &s,
+            &ls,
+            &LabelOptions {
+                paper,
+                ..LabelOptions::default()
+            },
+        )
+        .unwrap();
         write_pdf_atomically(&dir.join(format!("labels-{p}.pdf")), &l).unwrap();
     }
-    let l = labels_pdf(&s, &ls, &LabelOptions { per: Per::Unit, ..LabelOptions::default() }).unwrap();
+    let l = labels_pdf(
+        &s,
+        &ls,
+        &LabelOptions {
+            per: Per::Unit,
+            ..LabelOptions::default()
+        },
+    )
+    .unwrap();
     write_pdf_atomically(&dir.join("labels-per-unit.pdf"), &l).unwrap();
     let layout = LabelLayout::from_json(NBC_LAYOUT).unwrap();
     let labels = vec![
-        nbc_label(LabelKind::Unit, 50.0, 6.0, &[("formation", "III/1/2"), ("name", "Roeben"), ("quality", "3"), ("mixed", "MX"), ("skirmish", "1"), ("cp", "6")]),
-        nbc_label(LabelKind::Commander, 25.0, 9.0, &[("formation", "X"), ("name", "Liechtenstein"), ("radius", "23"), ("leadership", "1"), ("temperament", "2"), ("ability", "3")]),
+        nbc_label(
+            LabelKind::Unit,
+            50.0,
+            6.0,
+            &[
+                ("formation", "III/1/2"),
+                ("name", "Roeben"),
+                ("quality", "3"),
+                ("mixed", "MX"),
+                ("skirmish", "1"),
+                ("cp", "6"),
+            ],
+        ),
+        nbc_label(
+            LabelKind::Commander,
+            25.0,
+            9.0,
+            &[
+                ("formation", "X"),
+                ("name", "Liechtenstein"),
+                ("radius", "23"),
+                ("leadership", "1"),
+                ("temperament", "2"),
+                ("ability", "3"),
+            ],
+        ),
     ];
     let g = SheetGeometry::default();
     let placed = pack_labels(&layout, &labels, Paper::A4, &g).unwrap();
-    let b = render_label_sheets(&placed, Paper::A4, &g, "NBC example", "NBC labels", &|_| {}).unwrap();
+    let b =
+        render_label_sheets(&placed, Paper::A4, &g, "NBC example", "NBC labels", &|_| {}).unwrap();
     write_pdf_atomically(&dir.join("labels-nbc.pdf"), &b).unwrap();
     for s in powderhorn::model::samples::scenarios().unwrap() {
         if let Ok(r) = roster_pdf(&s, &ls, &RosterOptions::default()) {

@@ -21,7 +21,9 @@ fn catalogue_ids(text: &str) -> Vec<(String, String)> {
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("**") {
             // **ID: Title.** or **ID (OPTIONAL): Title.**
-            let Some(colon) = rest.find(':') else { continue };
+            let Some(colon) = rest.find(':') else {
+                continue;
+            };
             let head = rest[..colon].trim_end_matches(" (OPTIONAL)");
             if !is_id(head) {
                 continue;
@@ -44,7 +46,9 @@ fn catalogue_ids(text: &str) -> Vec<(String, String)> {
 
 fn is_id(s: &str) -> bool {
     let mut parts = s.split('-');
-    let Some(first) = parts.next() else { return false };
+    let Some(first) = parts.next() else {
+        return false;
+    };
     let rest: Vec<&str> = parts.collect();
     !first.is_empty()
         && first.chars().all(|c| c.is_ascii_uppercase())
@@ -63,7 +67,9 @@ fn slug(id: &str) -> String {
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -82,7 +88,9 @@ fn test_names() -> Vec<(String, String)> {
     files.sort();
     let mut names = Vec::new();
     for f in files {
-        let Ok(text) = std::fs::read_to_string(&f) else { continue };
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
         let rel = f.strip_prefix(root()).unwrap_or(&f).display().to_string();
         let mut armed = false;
         let mut in_proptest = false;
@@ -97,7 +105,10 @@ fn test_names() -> Vec<(String, String)> {
             }
             if let Some(rest) = t.strip_prefix("fn ").or_else(|| t.strip_prefix("pub fn ")) {
                 if armed || in_proptest {
-                    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
                     names.push((name, rel.clone()));
                 }
                 armed = false;
@@ -181,7 +192,11 @@ fn rules_coverage_doc_is_complete_and_current() {
         Ok(text) => catalogue_ids(&text),
         Err(_) => doc_ids(&existing),
     };
-    assert!(ids.len() > 300, "expected every catalogue entry, found {}", ids.len());
+    assert!(
+        ids.len() > 300,
+        "expected every catalogue entry, found {}",
+        ids.len()
+    );
     let tests = test_names();
     let fresh = render(&ids, &tests);
     if std::env::var_os("UPDATE_COVERAGE").is_some() {
@@ -197,14 +212,20 @@ fn rules_coverage_doc_is_complete_and_current() {
 #[test]
 fn every_listed_test_exists() {
     let doc = std::fs::read_to_string(root().join(DOC)).expect("coverage doc");
-    let tests: BTreeMap<String, String> = test_names().into_iter().map(|(n, f)| (format!("{f}::{n}"), f)).collect();
+    let tests: BTreeMap<String, String> = test_names()
+        .into_iter()
+        .map(|(n, f)| (format!("{f}::{n}"), f))
+        .collect();
     let mut missing = Vec::new();
     for cell in doc.split('`').skip(1).step_by(2) {
         if cell.contains("::") && !tests.contains_key(cell) {
             missing.push(cell.to_string());
         }
     }
-    assert!(missing.is_empty(), "listed tests that do not exist: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "listed tests that do not exist: {missing:?}"
+    );
 }
 
 #[test]
@@ -213,10 +234,21 @@ fn id_parsing_and_slugs() {
     assert!(!is_id("Ruling") && !is_id("ARMY") && !is_id("Engine"));
     assert_eq!(slug("OPT-WEATHER-03"), "opt_weather_03");
     let ids = catalogue_ids("**VIS-09: Linear terrain and LOS.** text\n**OPT-NIGHT-01 (OPTIONAL): Night.** x\n### WE-01: Infantry fire (FIRE-08)\n");
-    assert_eq!(ids[0], ("VIS-09".to_string(), "Linear terrain and LOS".to_string()));
+    assert_eq!(
+        ids[0],
+        ("VIS-09".to_string(), "Linear terrain and LOS".to_string())
+    );
     assert_eq!(ids[1].0, "OPT-NIGHT-01");
     assert_eq!(ids[2].0, "WE-01");
-    let md = render(&ids, &[("vis_09_wall_blocks".into(), "tests/x.rs".into()), ("vis_091_other".into(), "t.rs".into())]);
-    assert!(md.contains("| VIS-09 | Linear terrain and LOS | covered | `tests/x.rs::vis_09_wall_blocks` |"));
+    let md = render(
+        &ids,
+        &[
+            ("vis_09_wall_blocks".into(), "tests/x.rs".into()),
+            ("vis_091_other".into(), "t.rs".into()),
+        ],
+    );
+    assert!(md.contains(
+        "| VIS-09 | Linear terrain and LOS | covered | `tests/x.rs::vis_09_wall_blocks` |"
+    ));
     assert!(!md.contains("vis_091_other"));
 }

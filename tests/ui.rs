@@ -205,6 +205,72 @@ fn renaming_commits_on_enter_and_survives_a_restart() {
 }
 
 #[test]
+fn clicking_undo_while_typing_commits_the_edit_first() {
+    let mut h = harness(App::new(store_with_test_scenario()));
+    open_test_scenario(&mut h);
+    h.get_by_label("1st Brigade").click();
+    h.run();
+    h.get_by_label("Add unit").click();
+    h.run();
+    h.get_by_label("1st Brigade").click();
+    h.run();
+    let field = h.get_by_label("HQ name");
+    field.focus();
+    field.type_text(" (Coëhorn)");
+    h.run();
+    h.get_by_label("Undo").click();
+    h.run();
+    let name = |h: &Harness<'static, App>| {
+        h.state().open_scenario().unwrap().sides[0].hqs[1]
+            .name
+            .clone()
+    };
+    assert_eq!(
+        name(&h),
+        "1st Brigade",
+        "the rename was committed, then undone"
+    );
+    assert_eq!(
+        h.state().open_scenario().unwrap().sides[0].units.len(),
+        1,
+        "the unit added before stays"
+    );
+    h.get_by_label("Redo").click();
+    h.run();
+    assert_eq!(name(&h), "1st Brigade (Coëhorn)");
+}
+
+#[test]
+fn a_number_field_commits_once_on_enter() {
+    let mut h = harness(App::new(store_with_test_scenario()));
+    open_test_scenario(&mut h);
+    h.get_by_label("1st Brigade").click();
+    h.run();
+    h.get_by_label("Add unit").click();
+    h.run();
+    let before = h.state().open_scenario().unwrap().sides[0].units[0].stands;
+    h.get_by_label("Stands").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Stands").type_text("7");
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert_ne!(before, 7);
+    assert_eq!(
+        h.state().open_scenario().unwrap().sides[0].units[0].stands,
+        7
+    );
+    // One edit, one undo step.
+    h.get_by_label("Undo").click();
+    h.run();
+    assert_eq!(
+        h.state().open_scenario().unwrap().sides[0].units[0].stands,
+        before
+    );
+}
+
+#[test]
 fn army_list_browser_shows_rows_and_adds_a_user_troop_type() {
     let mut h = harness(App::new(Store::open_in_memory().unwrap()));
     h.get_by_label("Army lists").click();
@@ -257,6 +323,61 @@ fn army_list_browser_shows_rows_and_adds_a_user_troop_type() {
         .unwrap()
         .troop_type(&row)
         .is_none());
+}
+
+#[test]
+fn scenarios_page_creates_copies_and_deletes_after_asking() {
+    let mut h = harness(App::new(Store::open_in_memory().unwrap()));
+    h.get_by_label("Scenarios").click();
+    h.run();
+    let name = h.get_by_label("New scenario name");
+    name.focus();
+    name.type_text("Aspern-Essling");
+    h.run();
+    h.get_by_label("New scenario").click();
+    h.run();
+    // Created, saved and opened in the editor with two empty sides.
+    let s = h.state().open_scenario().unwrap().clone();
+    assert_eq!(s.name, "Aspern-Essling");
+    assert_eq!(s.sides.len(), 2);
+    assert!(s
+        .sides
+        .iter()
+        .all(|d| d.hqs.is_empty() && d.units.is_empty()));
+    let store = h.state().store().unwrap();
+    assert!(store
+        .scenario_summaries()
+        .unwrap()
+        .iter()
+        .any(|r| r.id == s.id));
+
+    h.get_by_label("Scenarios").click();
+    h.run();
+    let count = |h: &Harness<'static, App>| {
+        h.state()
+            .store()
+            .unwrap()
+            .scenario_summaries()
+            .unwrap()
+            .len()
+    };
+    let before = count(&h);
+    h.get_all_by_label("Duplicate").next().unwrap().click();
+    h.run();
+    assert_eq!(count(&h), before + 1);
+
+    // Delete asks first; Cancel keeps it.
+    h.get_all_by_label("Delete").next().unwrap().click();
+    h.run();
+    assert!(h.query_by_label("Delete this scenario?").is_some());
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert_eq!(count(&h), before + 1);
+    h.get_all_by_label("Delete").next().unwrap().click();
+    h.run();
+    h.get_by_label("Delete scenario").click();
+    h.run();
+    assert_eq!(count(&h), before);
 }
 
 #[test]

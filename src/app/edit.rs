@@ -386,15 +386,28 @@ fn level_noun(level: CommandLevel) -> &'static str {
     }
 }
 
-/// "Napoleonic French Army" → "French"; other names are kept.
+/// A side's default name from its list: "Napoleonic French Army" → "French",
+/// "Franco-Prussian War Prussian Army" → "Prussian"; names not ending in "Army" are kept.
 fn short_side_name(list_name: &str) -> String {
-    let mut words: Vec<&str> = list_name.split_whitespace().collect();
-    if words.len() > 2 && words.last().is_some_and(|w| w.eq_ignore_ascii_case("army")) {
-        words.pop();
-        words.remove(0);
-        return words.join(" ");
+    const PERIODS: [&str; 5] = [
+        "ACW ",
+        "Napoleonic ",
+        "Franco-Prussian War ",
+        "18th Century ",
+        "Colonial ",
+    ];
+    let Some(stem) = list_name.strip_suffix(" Army") else {
+        return list_name.to_string();
+    };
+    let short = PERIODS
+        .iter()
+        .find_map(|p| stem.strip_prefix(p))
+        .unwrap_or(stem);
+    if short.trim().is_empty() {
+        list_name.to_string()
+    } else {
+        short.trim().to_string()
     }
-    list_name.to_string()
 }
 
 const SIDE_COLOURS: [[u8; 3]; 2] = [[0x2b, 0x4c, 0x7e], [0xa3, 0x2e, 0x2e]];
@@ -707,6 +720,17 @@ mod tests {
         assert_eq!(s.defender, Some(0));
         apply(&mut s, &ScenarioEdit::DeleteSide(0), &l).unwrap();
         assert_eq!(s.defender, None);
+    }
+
+    #[test]
+    fn side_names_come_from_the_list_names() {
+        assert_eq!(short_side_name("Napoleonic French Army"), "French");
+        assert_eq!(
+            short_side_name("Franco-Prussian War Prussian Army"),
+            "Prussian"
+        );
+        assert_eq!(short_side_name("ACW Union Army"), "Union");
+        assert_eq!(short_side_name("18th Century Wars"), "18th Century Wars");
     }
 
     #[test]

@@ -5,12 +5,16 @@
 //! over a channel ([`Dialogs`]), so the window keeps drawing while one is open and tests never
 //! open one.
 //!
+//! The same worker hands back where to save a printed PDF ([`Dialogs::open_print`]); the
+//! printing itself is a background job (`super::print`, `super::jobs`).
+//!
 //! Import reads, parses (`parse_scenario` names file:line:column) and refuses to replace a
 //! scenario already in the database unless asked. Export writes a temporary file beside the
 //! target and renames it over, so a crash or full disk never leaves a half-written file.
 
 use crate::model::{parse_scenario, scenario_to_json, ScenarioFileError, ScenarioId};
 use crate::store::{Store, StoreError};
+use crate::ui::Print;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
@@ -166,10 +170,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// What a file dialog returned.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum DialogOutcome {
     Import(Option<PathBuf>),
     Export(ScenarioId, Option<PathBuf>),
+    /// Where to save a PDF of `print` of the scenario.
+    Print(ScenarioId, Print, Option<PathBuf>),
 }
 
 /// At most one file dialog at a time, on a worker thread.
@@ -215,6 +221,35 @@ impl Dialogs {
                 .set_file_name(format!("{id}.json"))
                 .save_file();
             let _ = tx.send(DialogOutcome::Export(id, path));
+            ctx.request_repaint();
+        });
+        self.pending = Some(rx);
+    }
+
+    /// Opens "save the PDF as", suggesting `file_name`.
+    pub fn open_print(
+        &mut self,
+        ctx: &egui::Context,
+        id: ScenarioId,
+        print: Print,
+        file_name: String,
+    ) {
+        if self.is_open() {
+            return;
+        }
+        let (tx, rx) = channel();
+        let ctx = ctx.clone();
+        let title = match print {
+            Print::Roster(_) => "Save the roster as PDF",
+            Print::Labels(_) => "Save the labels as PDF",
+        };
+        std::thread::spawn(move || {
+            let path = rfd::FileDialog::new()
+                .set_title(title)
+                .add_filter("PDF", &["pdf"])
+                .set_file_name(file_name)
+                .save_file();
+            let _ = tx.send(DialogOutcome::Print(id, print, path));
             ctx.request_repaint();
         });
         self.pending = Some(rx);

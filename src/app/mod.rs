@@ -1,8 +1,9 @@
-//! The Powderhorn window: app state, the command queue and the background file dialogs.
+//! The Powderhorn window: app state, the command queue, the background file dialogs and the
+//! background jobs (printing a PDF) with their progress.
 //!
 //! What it owns: the open [`Store`] (or the reason it could not be opened), the data the pages
 //! show (army lists, scenario and campaign summaries, the scenario open in the editor and its
-//! validation), the undo history, the message area and the file-dialog worker.
+//! validation), the undo history, the message area, the file-dialog worker and the print job.
 //!
 //! How a frame goes: [`App::ui`] lends a read-only [`View`] to `crate::ui::show`, which draws
 //! and returns [`AppCommand`]s; `App` then applies each command in one place
@@ -11,12 +12,19 @@
 //! the editor showing what is in the database and says why in the message area; the app keeps
 //! running. `ui` never touches the store; only this module does.
 //!
+//! Printing ("Print roster…", "Print labels…"): the save dialog runs on the dialog worker; the
+//! chosen path starts a [`jobs::Job`] that lays the PDF out and writes it whole
+//! ([`print::print_to_file`]) while the window draws its progress bar; the outcome lands in the
+//! message area ("Wrote …" or the export's own explanation). One job at a time.
+//!
 //! Layering: `app` may use everything (`model`, `store`, `ui`, `eframe`, `rfd`); nothing but
 //! `main.rs` and the tests depend on it.
 
 pub mod edit;
 pub mod files;
 pub mod history;
+pub mod jobs;
+pub mod print;
 
 pub use files::{
     export_scenario_file, import_scenario_file, import_scenario_file_with, ExportError,
@@ -27,17 +35,29 @@ use crate::model::validate::{validate_scenario, Violation};
 use crate::model::{ArmyList, Campaign, CampaignId, ListId, Scenario, TroopTypeId};
 use crate::store::{Store, StoreError};
 use crate::ui::{
-    self, widgets, AppCommand, Level, Message, Page, ScenarioRow, Selection, StoreProblem, UiState,
-    View,
+    self, widgets, AppCommand, JobStatus, Level, Message, Page, Print, ScenarioRow, Selection,
+    StoreProblem, UiState, View,
 };
 use edit::Created;
 use files::{DialogOutcome, Dialogs};
 use history::History;
+use jobs::{Job, JobPoll};
+use print::{PrintOutcome, PrintReport};
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// How many messages the message area keeps.
 const MAX_MESSAGES: usize = 4;
+
+/// A PDF being printed in the background.
+struct PrintRun {
+    job: Job<PrintOutcome>,
+    path: PathBuf,
+    /// "the roster of 'Ebelsberg'".
+    title: String,
+    /// "all sides, A4".
+    details: String,
+}
 
 /// The application: everything the window shows and the one place changes are applied.
 pub struct App {
@@ -54,6 +74,8 @@ pub struct App {
     messages: Vec<Message>,
     history: History,
     dialogs: Dialogs,
+    printing: Option<PrintRun>,
+    last_print: Option<PrintReport>,
     style_installed: bool,
     /// Visual state of the pages (which page, selection, form drafts).
     pub ui_state: UiState,
@@ -101,6 +123,8 @@ impl App {
             messages: Vec::new(),
             history: History::default(),
             dialogs: Dialogs::default(),
+            printing: None,
+            last_print: None,
             style_installed: false,
             ui_state: UiState::default(),
         }
@@ -121,6 +145,21 @@ impl App {
         &self.messages
     }
 
+    /// Whether a PDF is being printed in the background.
+    pub fn is_printing(&self) -> bool {
+        self.printing.is_some()
+    }
+
+    /// The progress of the PDF being printed (0.0 to 1.0), while one is.
+    pub fn print_progress(&self) -> Option<f32> {
+        self.printing.as_ref().map(|r| r.job.progress())
+    }
+
+    /// What the last finished print job did: path, progress reached, outcome.
+    pub fn last_print(&self) -> Option<&PrintReport> {
+        self.last_print.as_ref()
+    }
+
     /// The database problem shown instead of the pages, if any.
     pub fn problem(&self) -> Option<&StoreProblem> {
         self.problem.as_ref()
@@ -137,8 +176,9 @@ impl App {
             return;
         }
         if let Some(outcome) = self.dialogs.poll() {
-            self.dialog_done(outcome);
+            self.dialog_done(outcome, ui.ctx());
         }
+        self.poll_print();
         let can_undo = self
             .open
             .as_ref()
@@ -162,6 +202,12 @@ impl App {
                 can_undo,
                 can_redo,
                 dialog_open: self.dialogs.is_open(),
+                job: self.printing.as_ref().map(|r| JobStatus {
+                    what: r.job.what(),
+                    note: r.job.note(),
+                    progress: r.job.progress(),
+                    stopping: r.job.is_cancelled(),
+                }),
             };
             ui::show(ui, &view, &mut self.ui_state)
         };
@@ -283,6 +329,22 @@ impl App {
             AppCommand::ImportScenarioDialog => self.dialogs.open_import(ctx),
             AppCommand::ImportScenarioReplacing(path) => self.import(&path, OnExisting::Replace),
             AppCommand::ExportScenarioDialog(id) => self.dialogs.open_export(ctx, id),
+            AppCommand::PrintDialog { scenario, print } => {
+                if self.printing.is_none() {
+                    let name = print::default_file_name(&scenario, &print);
+                    self.dialogs.open_print(ctx, scenario, print, name);
+                }
+            }
+            AppCommand::PrintTo {
+                scenario,
+                print,
+                path,
+            } => self.start_print(ctx, &scenario, print, path),
+            AppCommand::CancelJob => {
+                if let Some(run) = &self.printing {
+                    run.job.cancel();
+                }
+            }
             AppCommand::AddUserTroopType(list, row) => {
                 let Some(store) = &mut self.store else { return };
                 match store.add_user_troop_type(&list, &row) {
@@ -492,7 +554,7 @@ impl App {
         }
     }
 
-    fn dialog_done(&mut self, outcome: DialogOutcome) {
+    fn dialog_done(&mut self, outcome: DialogOutcome, ctx: &egui::Context) {
         match outcome {
             DialogOutcome::Import(Some(path)) => self.import(&path, OnExisting::Refuse),
             DialogOutcome::Export(id, Some(path)) => {
@@ -502,8 +564,113 @@ impl App {
                     Err(e) => self.fail(format!("Export failed: {e}")),
                 }
             }
-            DialogOutcome::Import(None) | DialogOutcome::Export(_, None) => {}
+            DialogOutcome::Print(id, print, Some(path)) => {
+                self.start_print(ctx, &id, print, print::with_pdf_extension(path));
+            }
+            DialogOutcome::Import(None)
+            | DialogOutcome::Export(_, None)
+            | DialogOutcome::Print(_, _, None) => {}
         }
+    }
+
+    // --- printing --------------------------------------------------------------------------
+
+    /// Starts printing `print` of scenario `id` to `path` on a background job.
+    fn start_print(
+        &mut self,
+        ctx: &egui::Context,
+        id: &crate::model::ScenarioId,
+        print: Print,
+        path: PathBuf,
+    ) {
+        if let Some(run) = &self.printing {
+            let busy = format!(
+                "Still writing {}: wait for it to finish, then print again.",
+                run.path.display()
+            );
+            return self.fail(busy);
+        }
+        let scenario = match self.open.as_ref().filter(|s| &s.id == id) {
+            Some(s) => s.clone(),
+            None => {
+                let Some(store) = &self.store else { return };
+                match store.load_scenario(id) {
+                    Ok(s) => s,
+                    Err(e) => return self.fail(format!("Cannot print scenario '{id}': {e}")),
+                }
+            }
+        };
+        let lists = self.lists.clone();
+        let title = print::describe(&print, &scenario.name);
+        let details = print::details(&print);
+        let what = format!("Writing {title} ({details}) to {}", path.display());
+        let target = path.clone();
+        let work =
+            move |p: &jobs::Progress| print::print_to_file(&scenario, &lists, &print, &target, p);
+        match Job::spawn(ctx, what, work) {
+            Ok(job) => {
+                self.printing = Some(PrintRun {
+                    job,
+                    path,
+                    title,
+                    details,
+                });
+            }
+            Err(e) => self.fail(format!("Cannot start printing {title}: {e}")),
+        }
+    }
+
+    /// Takes in the print job's progress and, once it has ended, reports how.
+    fn poll_print(&mut self) {
+        let Some(run) = &mut self.printing else {
+            return;
+        };
+        let outcome = match run.job.poll() {
+            JobPoll::Running => return,
+            JobPoll::Done(outcome) => Some(outcome),
+            JobPoll::Lost => None,
+        };
+        let Some(run) = self.printing.take() else {
+            return;
+        };
+        let shown = run.path.display();
+        let (title, details) = (&run.title, &run.details);
+        let (written, level, text) = match outcome {
+            Some(PrintOutcome::Written { bytes }) => (
+                true,
+                Level::Info,
+                format!(
+                    "Wrote {shown}: {title}, {details} ({}).",
+                    print::size_text(bytes)
+                ),
+            ),
+            Some(PrintOutcome::Failed(e)) => (
+                false,
+                Level::Error,
+                format!("Could not print {title}: {e}. Nothing was written."),
+            ),
+            Some(PrintOutcome::Cancelled) => (
+                false,
+                Level::Info,
+                format!("Stopped printing {title}: {shown} was not written."),
+            ),
+            None => (
+                false,
+                Level::Error,
+                format!("Printing {title} failed with an internal error: {shown} was not written."),
+            ),
+        };
+        let result = if written { Ok(()) } else { Err(text.clone()) };
+        self.push_message(Message {
+            level,
+            text,
+            action: None,
+        });
+        self.last_print = Some(PrintReport {
+            path: run.path.clone(),
+            progress: run.job.progress(),
+            result,
+        });
     }
 }
 

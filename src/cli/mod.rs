@@ -55,6 +55,66 @@ pub enum Command {
         #[command(subcommand)]
         command: BattleCommand,
     },
+    /// Printable PDFs: rosters to play from and labels for the backs of bases (docs/export.md).
+    Export {
+        #[command(subcommand)]
+        command: ExportCommand,
+    },
+}
+
+/// Paper sizes for printing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PaperArg {
+    A4,
+    Letter,
+}
+
+/// One label per stand or per unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PerArg {
+    Stand,
+    Unit,
+}
+
+/// Representation scale for printed ranges (GEN-07).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScaleArg {
+    Company,
+    Battalion,
+    Brigade,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExportCommand {
+    /// A roster per side: chain of command, stat lines, rule gists, tallies, breakpoint track.
+    Roster {
+        /// A scenario JSON file, or the id or name of a stored scenario.
+        scenario: String,
+        #[arg(long, value_name = "FILE.pdf")]
+        out: PathBuf,
+        /// Only this side (by name).
+        #[arg(long)]
+        side: Option<String>,
+        #[arg(long, value_enum, default_value = "a4")]
+        paper: PaperArg,
+    },
+    /// Stat labels at the true size of each base, with cut marks.
+    Labels {
+        /// A scenario JSON file, or the id or name of a stored scenario.
+        scenario: String,
+        #[arg(long, value_name = "FILE.pdf")]
+        out: PathBuf,
+        #[arg(long, value_enum, default_value = "stand")]
+        per: PerArg,
+        #[arg(long, value_enum, default_value = "a4")]
+        paper: PaperArg,
+        /// Print ranges at this scale (default: the scenario's).
+        #[arg(long, value_enum)]
+        scale: Option<ScaleArg>,
+        /// Only this side (by name).
+        #[arg(long)]
+        side: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -188,7 +248,107 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
         Command::Battle {
             command: BattleCommand::Replay { file, json },
         } => run_replay(file, *json, out),
+        Command::Export { command } => run_export(cli, command, out),
     }
+}
+
+impl From<PaperArg> for crate::export::Paper {
+    fn from(p: PaperArg) -> Self {
+        match p {
+            PaperArg::A4 => crate::export::Paper::A4,
+            PaperArg::Letter => crate::export::Paper::Letter,
+        }
+    }
+}
+
+impl From<ScaleArg> for crate::model::Scale {
+    fn from(s: ScaleArg) -> Self {
+        match s {
+            ScaleArg::Company => crate::model::Scale::Company,
+            ScaleArg::Battalion => crate::model::Scale::Battalion,
+            ScaleArg::Brigade => crate::model::Scale::Brigade,
+        }
+    }
+}
+
+/// A scenario named on the command line: a JSON file if one exists at that path, otherwise a
+/// stored scenario by id or name. Returns it with the lists to read it against.
+fn scenario_and_lists(cli: &Cli, name: &str) -> Result<(Scenario, Vec<ArmyList>), Failure> {
+    let path = Path::new(name);
+    if path.is_file() {
+        let scenario = read_scenario(path)?;
+        return Ok((scenario, lists_for_validation(&cli.db)?));
+    }
+    if name.ends_with(".json") {
+        return Err(Failure::input(format!("{name}: no such file")));
+    }
+    let store = Store::open(&cli.db)?;
+    let summaries = store.scenario_summaries()?;
+    let Some(found) = summaries
+        .iter()
+        .find(|s| s.id.as_str() == name)
+        .or_else(|| summaries.iter().find(|s| s.name.eq_ignore_ascii_case(name)))
+    else {
+        let known: Vec<&str> = summaries.iter().map(|s| s.id.as_str()).collect();
+        return Err(Failure::input(format!(
+            "'{name}' is neither a scenario file nor a scenario stored in {}; stored: {}",
+            cli.db.display(),
+            known.join(", ")
+        )));
+    };
+    Ok((store.load_scenario(&found.id)?, store.army_lists()?))
+}
+
+/// `export roster` / `export labels`: the PDF is written whole or not at all.
+fn run_export(cli: &Cli, command: &ExportCommand, out: &mut dyn Write) -> Result<u8, Failure> {
+    use crate::export::{
+        labels_pdf, roster_pdf, write_pdf_atomically, LabelOptions, Per, RosterOptions,
+    };
+    let (bytes, path) = match command {
+        ExportCommand::Roster {
+            scenario,
+            out: path,
+            side,
+            paper,
+        } => {
+            let (s, lists) = scenario_and_lists(cli, scenario)?;
+            let opts = RosterOptions {
+                side: side.clone(),
+                paper: (*paper).into(),
+            };
+            let bytes = roster_pdf(&s, &lists, &opts)
+                .map_err(|e| Failure::input(format!("{scenario}: {e}")))?;
+            (bytes, path)
+        }
+        ExportCommand::Labels {
+            scenario,
+            out: path,
+            per,
+            paper,
+            scale,
+            side,
+        } => {
+            let (s, lists) = scenario_and_lists(cli, scenario)?;
+            let opts = LabelOptions {
+                per: match per {
+                    PerArg::Stand => Per::Stand,
+                    PerArg::Unit => Per::Unit,
+                },
+                paper: (*paper).into(),
+                scale: scale.map(Into::into),
+                side: side.clone(),
+            };
+            let bytes = labels_pdf(&s, &lists, &opts)
+                .map_err(|e| Failure::input(format!("{scenario}: {e}")))?;
+            (bytes, path)
+        }
+    };
+    write_pdf_atomically(path, &bytes).map_err(|e| Failure::input(e.to_string()))?;
+    w(
+        out,
+        format!("wrote {} ({} bytes)", path.display(), bytes.len()),
+    )?;
+    Ok(0)
 }
 
 /// `battle replay`: 0 when every action was carried out, 2 when the file cannot be used or an
@@ -203,7 +363,8 @@ fn run_replay(path: &Path, json: bool, out: &mut dyn Write) -> Result<u8, Failur
         ScenarioRef::Inline(s) => (**s).clone(),
         ScenarioRef::Path(p) => {
             let base = path.parent().unwrap_or(Path::new("."));
-            read_scenario(&base.join(p)).map_err(|f| Failure::input(format!("{name}: scenario: {}", f.message)))?
+            read_scenario(&base.join(p))
+                .map_err(|f| Failure::input(format!("{name}: scenario: {}", f.message)))?
         }
     };
     let lists = shipped_lists().map_err(|e| Failure::input(e.to_string()))?;
@@ -241,9 +402,10 @@ fn run_replay(path: &Path, json: bool, out: &mut dyn Write) -> Result<u8, Failur
     )?;
     for u in &r.units {
         let id = u.id.to_string();
-        let pos = u
-            .position
-            .map_or_else(|| "off table".to_string(), |p| format!("({:.1}, {:.1})", p.x, p.y));
+        let pos = u.position.map_or_else(
+            || "off table".to_string(),
+            |p| format!("({:.1}, {:.1})", p.x, p.y),
+        );
         let facing = u.facing_deg.map_or_else(String::new, |f| format!("{f:.0}"));
         let formation = match (u.formation, u.limbered) {
             (Some(f), _) => f.label().to_string(),

@@ -3,6 +3,7 @@
 //! of battle walked in chain-of-command order.
 
 use super::{hq_place, ExportError};
+use crate::model::validate::effective_grade;
 use crate::model::{ArmyList, Grade, Hq, HqId, Scenario, Side, TroopType, Unit};
 use std::collections::BTreeSet;
 
@@ -147,13 +148,14 @@ pub(crate) fn hq_place_label(place: &str) -> String {
     }
 }
 
-/// What a unit has beyond its row, in words: "Elite", "+ engineer stand", "lancers" …
-/// A grade is shown only where the list sells grades per unit (ACW, ARMY-09); elsewhere it
-/// follows the row and the row's name already says it.
-pub(crate) fn unit_extras(unit: &Unit, list: &ArmyList) -> Vec<&'static str> {
+/// What a unit has beyond its row's numbers, in words: its grade when not Regular ("Elite",
+/// "Poor": fixed by the row's notes, or bought for an ACW unit — `effective_grade`, ARMY-09),
+/// "+ engineer stand", "lancers" …
+pub(crate) fn unit_extras(unit: &Unit, row: &TroopType) -> Vec<&'static str> {
     let mut v = Vec::new();
-    if list.caps.grade_costs.is_some() && unit.grade != Grade::Regular {
-        v.push(unit.grade.label());
+    let grade = effective_grade(unit, row);
+    if grade != Grade::Regular {
+        v.push(grade.label());
     }
     if unit.engineer_attached {
         v.push("+ engineer stand");

@@ -240,7 +240,11 @@ mod tests {
         let f = fonts().unwrap();
         for face in Face::ALL {
             let m = f.get(face);
-            assert!(m.ascent > 0.7 && m.ascent < 1.1, "{face:?} ascent {}", m.ascent);
+            assert!(
+                m.ascent > 0.7 && m.ascent < 1.1,
+                "{face:?} ascent {}",
+                m.ascent
+            );
             assert!(m.descent > 0.1 && m.descent < 0.4);
             assert!(m.width_em("M") > m.width_em("i"));
         }

@@ -7,14 +7,15 @@
 //! [`render_label_sheets`] paints the result. [`labels_pdf`] runs all three.
 
 use super::data::{
-    hq_place_label, hqs_in_order, note_codes, select_sides, unattached_units, unit_extras,
-    SideView,
+    hq_place_label, hqs_in_order, note_codes, select_sides, unattached_units, unit_extras, SideView,
 };
+use super::fonts::fonts;
 use super::layout::{fit_lines, label_areas};
 use super::render::{render, Item, PageItems, BLACK, GREY, LIGHT};
+use super::text::truncate;
 use super::{mm_to_pt, oob_place, scaled_stats, ExportError, Face, LabelKind, LabelLayout, Paper};
-use crate::model::points::{engineer_row, hq_points, stand_cost, unit_points};
 use crate::geom::footprint::StandKind;
+use crate::model::points::{engineer_row, hq_points, stand_cost, unit_points};
 use crate::model::{Arm, Move, RowRole, Scale, Scenario, TroopType, Unit};
 use std::collections::BTreeMap;
 
@@ -215,18 +216,15 @@ fn side_labels(sv: &SideView, scale: Scale, per: Per, out: &mut Vec<LabelContent
         units.extend(side.units_of(e.hq.id));
     }
     units.extend(unattached_units(side));
-    let limber = list
-        .troop_types
-        .iter()
-        .find(|t| t.role == RowRole::Limber);
+    let limber = list.troop_types.iter().find(|t| t.role == RowRole::Limber);
     for unit in units {
         let Some(row) = sv.row(unit) else { continue };
         let mut f = base_fields.clone();
-        field(&mut f, "place", oob_place(side, unit));
+        field(&mut f, "place", hq_place_label(&oob_place(side, unit)));
         field(&mut f, "name", unit.name.clone());
         field(&mut f, "stats", scaled_stats(row, list, scale));
         field(&mut f, "rules", note_codes(row));
-        let extras = unit_extras(unit, list);
+        let extras = unit_extras(unit, row);
         let grade = extras
             .iter()
             .find(|x| matches!(**x, "Elite" | "Poor"))
@@ -256,7 +254,11 @@ fn side_labels(sv: &SideView, scale: Scale, per: Per, out: &mut Vec<LabelContent
         let ukey = format!("{}/unit {}", side.name, unit.id);
         match per {
             Per::Stand => {
-                field(&mut f, "points", format!("{}pt", stand_cost(unit, row, list)));
+                field(
+                    &mut f,
+                    "points",
+                    format!("{}pt", stand_cost(unit, row, list)),
+                );
                 for k in 1..=n {
                     let mut sf = f.clone();
                     field(&mut sf, "stand", format!("{k}/{n}"));
@@ -328,7 +330,7 @@ fn skirmish_screens(
             continue;
         }
         let mut f = base_fields.clone();
-        field(&mut f, "place", e.place.clone());
+        field(&mut f, "place", hq_place_label(&e.place));
         field(&mut f, "name", format!("Skirmishers, {}", e.hq.name));
         field(&mut f, "stats", scaled_stats(profile, sv.list, scale));
         field(&mut f, "rules", note_codes(profile));
@@ -477,13 +479,14 @@ pub fn labels_pdf_with_progress(
     let geometry = SheetGeometry::default();
     let placed = pack_labels(&LabelLayout::bptc()?, &contents, opts.paper, &geometry)?;
     progress(0.25);
+    let wanted = opts.side.as_deref().map(|w| w.trim().to_lowercase());
     let sides: Vec<String> = scenario
         .sides
         .iter()
         .filter(|s| {
-            opts.side
+            wanted
                 .as_deref()
-                .is_none_or(|w| w.trim().eq_ignore_ascii_case(s.name.trim()))
+                .is_none_or(|w| w.is_empty() || s.name.trim().to_lowercase() == w)
         })
         .map(|s| s.name.clone())
         .collect();
@@ -552,14 +555,28 @@ pub fn render_label_sheets(
     }
     let (pw, ph) = paper.size_mm();
     let base_y = ph - geometry.margin_mm - 1.5;
+    let metrics = fonts()?;
     for (i, page) in pages.iter_mut().enumerate() {
         let items = &mut page.items;
         let x0 = geometry.margin_mm;
         let x1 = pw - geometry.margin_mm;
-        items.push(Item::text(mm_to_pt(x0), mm_to_pt(base_y), Face::Condensed, 6.5, footer).coloured(GREY));
         let sheet = format!("sheet {} of {}", i + 1, pages_n);
         let sw = super::text_width_mm(Face::Condensed, 6.5, &sheet)?;
-        items.push(Item::text(mm_to_pt(x1 - sw), mm_to_pt(base_y), Face::Condensed, 6.5, sheet).coloured(GREY));
+        let room = mm_to_pt(x1 - x0 - sw - 5.0).max(0.0);
+        let (footer, _) = truncate(metrics.get(Face::Condensed), footer, 6.5, room);
+        items.push(
+            Item::text(mm_to_pt(x0), mm_to_pt(base_y), Face::Condensed, 6.5, footer).coloured(GREY),
+        );
+        items.push(
+            Item::text(
+                mm_to_pt(x1 - sw),
+                mm_to_pt(base_y),
+                Face::Condensed,
+                6.5,
+                sheet,
+            )
+            .coloured(GREY),
+        );
         // A 50 mm bar above the footer: measure it to check the printer did not scale.
         let by = base_y - 3.5;
         let bx = x1 - 50.0;
@@ -569,8 +586,14 @@ pub fn render_label_sheets(
         let t = "50 mm";
         let tw = super::text_width_mm(Face::Condensed, 5.5, t)?;
         items.push(
-            Item::text(mm_to_pt(bx - tw - 1.5), mm_to_pt(by + 0.7), Face::Condensed, 5.5, t)
-                .coloured(GREY),
+            Item::text(
+                mm_to_pt(bx - tw - 1.5),
+                mm_to_pt(by + 0.7),
+                Face::Condensed,
+                5.5,
+                t,
+            )
+            .coloured(GREY),
         );
     }
     render(&pages, paper, title, progress, (0.0, 1.0))
@@ -630,7 +653,13 @@ mod tests {
         let layout = LabelLayout::bptc().unwrap();
         let mut labels = Vec::new();
         for i in 0..300 {
-            let (w, h) = [(25.0, 15.0), (35.0, 20.0), (25.0, 25.0), (25.0, 35.0), (30.0, 30.0)][i % 5];
+            let (w, h) = [
+                (25.0, 15.0),
+                (35.0, 20.0),
+                (25.0, 25.0),
+                (25.0, 35.0),
+                (30.0, 30.0),
+            ][i % 5];
             labels.push(content(w, h, &format!("l{i}")));
         }
         let g = SheetGeometry::default();
@@ -652,8 +681,13 @@ mod tests {
     #[test]
     fn a_label_larger_than_the_sheet_is_refused() {
         let layout = LabelLayout::bptc().unwrap();
-        let e = pack_labels(&layout, &[content(400.0, 10.0, "x")], Paper::A4, &SheetGeometry::default())
-            .unwrap_err();
+        let e = pack_labels(
+            &layout,
+            &[content(400.0, 10.0, "x")],
+            Paper::A4,
+            &SheetGeometry::default(),
+        )
+        .unwrap_err();
         assert!(matches!(e, ExportError::LabelTooLarge { .. }));
     }
 }

@@ -175,7 +175,9 @@ impl LabelLayout {
             message,
         };
         if !(0.0..=10.0).contains(&self.padding_mm) || !(0.0..=10.0).contains(&self.line_gap_mm) {
-            return Err(bad("padding and line gap must be between 0 and 10 mm".into()));
+            return Err(bad(
+                "padding and line gap must be between 0 and 10 mm".into()
+            ));
         }
         if !(0.0..=20.0).contains(&self.band.size_mm) {
             return Err(bad("the band must be between 0 and 20 mm".into()));
@@ -332,7 +334,10 @@ struct Resolved<'a> {
 fn join(parts: &[Part], fields: &BTreeMap<String, String>) -> String {
     let mut out = String::new();
     let mut glue = false;
-    for (p, text) in parts.iter().filter_map(|p| p.resolve(fields).map(|t| (p, t))) {
+    for (p, text) in parts
+        .iter()
+        .filter_map(|p| p.resolve(fields).map(|t| (p, t)))
+    {
         if !out.is_empty() {
             out.push(if glue { NBSP } else { ' ' });
         }
@@ -636,11 +641,21 @@ fn place(
         };
         let left_w = m.width_pt(&left, size);
         if !left.is_empty() {
-            let x = if right.is_empty() { aligned(left_w) } else { 0.0 };
+            let x = if right.is_empty() {
+                aligned(left_w)
+            } else {
+                0.0
+            };
             out.push(mk(left, x, left_w, baseline, left_cut));
         }
         if !right.is_empty() {
-            out.push(mk(right, (width_pt - right_w).max(0.0), right_w, baseline, right_cut));
+            out.push(mk(
+                right,
+                (width_pt - right_w).max(0.0),
+                right_w,
+                baseline,
+                right_cut,
+            ));
         }
         y += row_h + gap_mm + extra_gap;
     }

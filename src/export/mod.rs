@@ -117,8 +117,14 @@ pub enum ExportError {
     },
     #[error("label layout '{layout}': {message}")]
     Layout { layout: String, message: String },
-    #[error("a {w_mm} × {h_mm} mm label does not fit on {paper} paper inside the printable margins")]
-    LabelTooLarge { w_mm: f32, h_mm: f32, paper: &'static str },
+    #[error(
+        "a {w_mm} × {h_mm} mm label does not fit on {paper} paper inside the printable margins"
+    )]
+    LabelTooLarge {
+        w_mm: f32,
+        h_mm: f32,
+        paper: &'static str,
+    },
     #[error("embedded font {face} could not be read: {message}")]
     Font { face: &'static str, message: String },
     #[error("could not write the PDF: {message}")]

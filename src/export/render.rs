@@ -179,17 +179,17 @@ pub(crate) fn render(
     })
 }
 
-fn fill(c: Rgb) -> Fill {
+fn fill([r, g, b]: Rgb) -> Fill {
     Fill {
-        paint: rgb::Color::new(c[0], c[1], c[2]).into(),
+        paint: rgb::Color::new(r, g, b).into(),
         opacity: NormalizedF32::ONE,
         rule: FillRule::NonZero,
     }
 }
 
-fn line(c: Rgb, width: f32) -> Stroke {
+fn line([r, g, b]: Rgb, width: f32) -> Stroke {
     Stroke {
-        paint: rgb::Color::new(c[0], c[1], c[2]).into(),
+        paint: rgb::Color::new(r, g, b).into(),
         width,
         line_cap: LineCap::Butt,
         ..Stroke::default()
@@ -198,6 +198,11 @@ fn line(c: Rgb, width: f32) -> Stroke {
 
 /// Mixes `c` with white: `amount` 0 = white, 1 = `c`.
 pub(crate) fn tint(c: Rgb, amount: f32) -> Rgb {
-    let mix = |v: u8| (255.0 - (255.0 - f32::from(v)) * amount).round().clamp(0.0, 255.0) as u8;
-    [mix(c[0]), mix(c[1]), mix(c[2])]
+    let mix = |v: u8| {
+        (255.0 - (255.0 - f32::from(v)) * amount)
+            .round()
+            .clamp(0.0, 255.0) as u8
+    };
+    let [r, g, b] = c;
+    [mix(r), mix(g), mix(b)]
 }

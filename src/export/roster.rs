@@ -8,14 +8,16 @@
 //! repeated on the next page; every page carries the scenario, the side and "page n of N"
 //! (counted per side, since each player takes his own side's pages).
 
-use super::data::{hq_place_label, hqs_in_order, select_sides, unattached_units, unit_extras, SideView};
+use super::data::{
+    hq_place_label, hqs_in_order, select_sides, unattached_units, unit_extras, SideView,
+};
 use super::fonts::{fonts, Fonts};
 use super::render::{render, tint, Item, PageItems, BLACK, GREY, LIGHT};
 use super::text::{truncate, wrap};
 use super::{scaled_attack, ExportError, Face, Paper};
 use crate::model::points::{breakpoint, engineer_row, hq_points, side_points, unit_points};
 use crate::model::validate::defense_budget;
-use crate::model::{save_label, DefensePosture, Scenario, Unit};
+use crate::model::{save_label, Cover, DefensePosture, Scenario, Unit};
 
 /// What to print in a roster.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -168,13 +170,14 @@ impl Flow {
         }
     }
 
-    /// Places a table: the header with at least its first row, rows never split, the header
-    /// repeated at the top of every page the table continues on.
-    fn table(&mut self, header: &Block, rows: &[Block]) {
+    /// Places a table under its title: title, header and at least the first row together,
+    /// rows never split, the header repeated at the top of every page the table continues on.
+    fn table(&mut self, title: &Block, header: &Block, rows: &[Block]) {
         let first = rows.first().map_or(0.0, |r| r.h);
-        if header.h + first > self.room() && !self.at_top() {
+        if title.h + header.h + first > self.room() && !self.at_top() {
             self.new_page();
         }
+        self.place(title);
         self.place(header);
         for (i, row) in rows.iter().enumerate() {
             let next_h = if row.keep_with_next {
@@ -275,11 +278,22 @@ fn cell_lines(f: &Fonts, parts: &[(Face, &str)], width: f32) -> CellLines {
 fn cells_height(f: &Fonts, cells: &[CellLines]) -> f32 {
     cells
         .iter()
-        .map(|c| c.iter().map(|(face, _)| leading(f, *face, CELL)).sum::<f32>())
+        .map(|c| {
+            c.iter()
+                .map(|(face, _)| leading(f, *face, CELL))
+                .sum::<f32>()
+        })
         .fold(0.0, f32::max)
 }
 
-fn draw_cells(f: &Fonts, cols: &[Col], cells: &[CellLines], y0: f32, items: &mut Vec<Item>, indent: &[f32]) {
+fn draw_cells(
+    f: &Fonts,
+    cols: &[Col],
+    cells: &[CellLines],
+    y0: f32,
+    items: &mut Vec<Item>,
+    indent: &[f32],
+) {
     for (i, lines) in cells.iter().enumerate() {
         let x = col_x(cols, i);
         let w = col_w(cols, i);
@@ -588,9 +602,7 @@ fn side_section(
     // Order of battle.
     let cols = oob_columns(g);
     let header = header_block(f, &cols);
-    let mut titled = line("Chain of command and units".to_string(), title_face, 9.5);
-    titled.keep_with_next = true;
-    flow.blocks(&[titled]);
+    let titled = line("Chain of command and units".to_string(), title_face, 9.5);
     let hq_fill = tint(side.colour, 0.22);
     let mut specs: Vec<OobRow> = Vec::new();
     for e in hqs_in_order(side) {
@@ -636,14 +648,12 @@ fn side_section(
         }
     }
     let rows: Vec<Block> = specs.iter().map(|r| row_block(f, &cols, r)).collect();
-    flow.table(&header, &rows);
+    flow.table(&titled, &header, &rows);
     flow.space(8.0);
 
     // Field defences (none bought: the summary says so; no empty section).
     if !side.field_defenses.is_empty() {
-        let mut t = line("Field defences".to_string(), title_face, 9.5);
-        t.keep_with_next = true;
-        flow.blocks(&[t]);
+        let dtitle = line("Field defences".to_string(), title_face, 9.5);
         let dcols = defence_columns(g);
         let dheader = header_block(f, &dcols);
         let mut drows = Vec::new();
@@ -657,14 +667,24 @@ fn side_section(
                 spec.label.to_string(),
                 spec.what.to_string(),
                 d.sections.to_string(),
-                format!("{:?}", spec.cover).to_lowercase(),
+                if spec.obstacle {
+                    "obstacle".to_string()
+                } else {
+                    cover_label(spec.cover).to_string()
+                },
                 occupant,
                 d.cost().to_string(),
             ];
             let lines: Vec<CellLines> = cells
                 .iter()
                 .enumerate()
-                .map(|(i, text)| cell_lines(f, &[(Face::Condensed, text)], col_w(&dcols, i) - 2.0 * CELL_PAD))
+                .map(|(i, text)| {
+                    cell_lines(
+                        f,
+                        &[(Face::Condensed, text)],
+                        col_w(&dcols, i) - 2.0 * CELL_PAD,
+                    )
+                })
                 .collect();
             let h = cells_height(f, &lines) + 2.0 * CELL_PAD;
             let mut items = Vec::new();
@@ -684,7 +704,7 @@ fn side_section(
                 keep_with_next: false,
             });
         }
-        flow.table(&dheader, &drows);
+        flow.table(&dtitle, &dheader, &drows);
     }
     Ok(())
 }
@@ -706,12 +726,13 @@ fn unit_row(sv: &SideView, scenario: &Scenario, u: &Unit, indent: f32) -> Option
         name_face: Face::Condensed,
         kind: row.name.clone(),
         kind_face: Face::Condensed,
-        kind_sub: unit_extras(u, list).join(", "),
+        kind_sub: unit_extras(u, row).join(", "),
         stands,
         movement: row.movement.to_string(),
-        attack: row
-            .attack
-            .map_or_else(|| "-".to_string(), |a| scaled_attack(a, list, scenario.scale)),
+        attack: row.attack.map_or_else(
+            || "-".to_string(),
+            |a| scaled_attack(a, list, scenario.scale),
+        ),
         hits: row.hits.to_string(),
         save: save_label(row.save),
         points: unit_points(u, list).to_string(),
@@ -724,13 +745,23 @@ fn unit_row(sv: &SideView, scenario: &Scenario, u: &Unit, indent: f32) -> Option
     })
 }
 
+/// DEF-04 cover, as the roster prints it.
+fn cover_label(c: Cover) -> &'static str {
+    match c {
+        Cover::Open => "none",
+        Cover::Soft => "soft",
+        Cover::Hard => "hard",
+        Cover::Full => "full",
+    }
+}
+
 fn defence_columns(g: &Geometry) -> Vec<Col> {
     let c = |title, w, right| Col { title, w, right };
     let fixed = [
         c("Item", 80.0, false),
         c("What", 0.0, false),
         c("Sections", 40.0, true),
-        c("Cover", 40.0, false),
+        c("Cover", 44.0, false),
         c("Occupant", 110.0, false),
         c("Pts", 30.0, true),
     ];
@@ -798,11 +829,24 @@ fn breakpoint_track(f: &Fonts, g: &Geometry, units: usize, bp: u32) -> Block {
             w: b,
             h: b,
             fill: None,
-            stroke: Some(if is_bp { ([180, 0, 0], 1.6) } else { (BLACK, 0.6) }),
+            stroke: Some(if is_bp {
+                ([180, 0, 0], 1.6)
+            } else {
+                (BLACK, 0.6)
+            }),
         });
         let num = n.to_string();
         let nw = small.width_pt(&num, 5.5);
-        items.push(Item::text(x + b - nw - 1.0, y + small.ascent * 5.5 + 0.8, Face::Condensed, 5.5, num).coloured(GREY));
+        items.push(
+            Item::text(
+                x + b - nw - 1.0,
+                y + small.ascent * 5.5 + 0.8,
+                Face::Condensed,
+                5.5,
+                num,
+            )
+            .coloured(GREY),
+        );
         let under = if is_bp {
             "BP".to_string()
         } else if n as u32 > bp {
@@ -811,10 +855,16 @@ fn breakpoint_track(f: &Fonts, g: &Geometry, units: usize, bp: u32) -> Block {
             String::new()
         };
         if !under.is_empty() {
-            let face = if is_bp { Face::CondensedBold } else { Face::Condensed };
+            let face = if is_bp {
+                Face::CondensedBold
+            } else {
+                Face::Condensed
+            };
             let uw = f.get(face).width_pt(&under, 6.0);
             let colour = if is_bp { [180, 0, 0] } else { GREY };
-            items.push(Item::text(x + (b - uw) / 2.0, y + b + 6.5, face, 6.0, under).coloured(colour));
+            items.push(
+                Item::text(x + (b - uw) / 2.0, y + b + 6.5, face, 6.0, under).coloured(colour),
+            );
         }
         h = h.max(y + b + 9.0);
     }
@@ -854,13 +904,22 @@ fn page_frame(
         fill: Some(side.colour),
         stroke: Some((BLACK, 0.4)),
     });
-    items.push(Item::text(side_x, y1, Face::SansBold, 12.0, side.name.clone()));
+    items.push(Item::text(
+        side_x,
+        y1,
+        Face::SansBold,
+        12.0,
+        side.name.clone(),
+    ));
     let sans = f.get(Face::Sans);
     let mut facts = Vec::new();
     if !scenario.date.is_empty() {
         facts.push(scenario.date.clone());
     }
-    facts.push(format!("{} points a side", thousands(i64::from(scenario.points))));
+    facts.push(format!(
+        "{} points a side",
+        thousands(i64::from(scenario.points))
+    ));
     let factor = if sv.list.ranges_scale {
         format!("ranges ×{}", scenario.scale.range_factor())
     } else {
@@ -868,7 +927,10 @@ fn page_frame(
     };
     facts.push(format!("{} scale ({factor})", scenario.scale.label()));
     facts.push(format!("{} turns", scenario.turn_limit));
-    facts.push(format!("weather {}", scenario.weather.label().to_lowercase()));
+    facts.push(format!(
+        "weather {}",
+        scenario.weather.label().to_lowercase()
+    ));
     let (facts, _) = truncate(sans, &facts.join(" · "), 7.5, g.width());
     let y2 = MARGIN + 17.0 + sans.ascent * 7.5;
     items.push(Item::text(g.left, y2, Face::Sans, 7.5, facts).coloured(GREY));
@@ -903,7 +965,7 @@ fn thousands(v: i64) -> String {
     let s = v.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);

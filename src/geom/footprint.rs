@@ -191,6 +191,14 @@ impl Stand {
     pub fn bounding_rect(&self) -> Rect {
         rect_of(self.corners().iter().copied())
     }
+
+    /// Is `p` on or inside the rectangle (with `slack` cm to spare)?
+    pub fn covers(&self, p: Point, slack: f64) -> bool {
+        let d = sub(p, self.centre);
+        let s = dot(d, right_of(self.facing_deg));
+        let t = dot(d, heading(self.facing_deg));
+        s.abs() <= self.width / 2.0 + slack && t.abs() <= self.depth / 2.0 + slack
+    }
 }
 
 /// The bounding rectangle of some points (a zero rectangle at the origin when there are none).
@@ -534,6 +542,33 @@ impl Footprint {
         self.kind == StandKind::Command || self.arrangement == Arrangement::Square
     }
 
+    /// VIS-02 sample points on the outside of the unit: [`Footprint::sample_points`] without
+    /// those buried inside it (stand centres, midpoints of edges two stands share). A segment
+    /// to a buried point first crosses the unit's own outline, so the outline points see
+    /// everything the buried ones would, up to the sampling.
+    pub fn outline_samples(&self) -> Vec<Point> {
+        const PROBE: f64 = 1e-3;
+        let dirs = [
+            (1.0, 0.0),
+            (-1.0, 0.0),
+            (0.0, 1.0),
+            (0.0, -1.0),
+            (0.7071, 0.7071),
+            (-0.7071, 0.7071),
+            (0.7071, -0.7071),
+            (-0.7071, -0.7071),
+        ];
+        self.sample_points()
+            .into_iter()
+            .filter(|p| {
+                !dirs.iter().all(|(dx, dy)| {
+                    let q = Point::new(p.x + dx * PROBE, p.y + dy * PROBE);
+                    self.stands.iter().any(|s| s.covers(q, 1e-9))
+                })
+            })
+            .collect()
+    }
+
     /// VIS-02: corners, edge midpoints and centres of every stand, without repeats.
     pub fn sample_points(&self) -> Vec<Point> {
         let mut pts: Vec<Point> = Vec::with_capacity(self.stands.len() * 9);
@@ -551,12 +586,25 @@ impl Footprint {
 /// §1.5: the shortest distance between any stand edges of two units; 0 when they touch or
 /// overlap.
 pub fn edge_distance(a: &Footprint, b: &Footprint) -> f64 {
+    let others: Vec<(Rect, Polygon<f64>)> = b
+        .stands
+        .iter()
+        .map(|s| (s.bounding_rect(), s.polygon()))
+        .collect();
     let mut best = f64::INFINITY;
     for sa in &a.stands {
+        let ra = sa.bounding_rect();
         let pa = sa.polygon();
-        for sb in &b.stands {
-            let d: f64 = Euclidean.distance(&pa, &sb.polygon());
+        for (rb, pb) in &others {
+            // The rectangles' gap is a lower bound: skip pairs that cannot beat the best.
+            if super::segment::rect_gap(&ra, rb) >= best {
+                continue;
+            }
+            let d: f64 = Euclidean.distance(&pa, pb);
             best = best.min(d);
+            if best <= 0.0 {
+                return 0.0;
+            }
         }
     }
     if best.is_finite() {
@@ -792,6 +840,18 @@ mod tests {
     }
 
     #[test]
+    fn outline_samples_drop_buried_points() {
+        let fp = footprint(StandKind::Infantry, 3, Arrangement::Line { gap_cm: 0.0 }, O, 0.0, 1.0);
+        // 3 stands × 9 points, 4 corners and 2 edge midpoints shared: 21 distinct.
+        assert_eq!(fp.sample_points().len(), 21);
+        // Without the 3 centres and the 2 shared-edge midpoints.
+        let outline = fp.outline_samples();
+        assert_eq!(outline.len(), 16);
+        assert!(!outline.iter().any(|p| close(p.x, 0.0) && close(p.y, -0.75)));
+        assert!(outline.iter().any(|p| close(p.x, 1.25) && close(p.y, 0.0)));
+    }
+
+    #[test]
     fn edge_distance_and_contact() {
         let a = footprint(StandKind::Infantry, 2, Arrangement::Line { gap_cm: 0.0 }, O, 0.0, 1.0);
         let b = footprint(
@@ -874,5 +934,74 @@ mod tests {
         assert!(crest.on_or_towards(Point::new(3.0, 4.0), lower));
         assert!(crest.on_or_towards(Point::new(3.0, 5.0), lower));
         assert!(!crest.on_or_towards(Point::new(3.0, 6.0), lower));
+    }
+
+    mod properties {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        fn arrangement() -> impl Strategy<Value = Arrangement> {
+            prop_oneof![
+                (0.0..2.0f64).prop_map(|gap_cm| Arrangement::Line { gap_cm }),
+                Just(Arrangement::Column),
+                Just(Arrangement::TwoAbreast),
+                Just(Arrangement::Square),
+                Just(Arrangement::Cluster),
+                Just(Arrangement::Single),
+                Just(Arrangement::LimberedGun),
+            ]
+        }
+
+        fn kind() -> impl Strategy<Value = StandKind> {
+            prop_oneof![
+                Just(StandKind::Infantry),
+                Just(StandKind::Cavalry),
+                Just(StandKind::Artillery),
+                Just(StandKind::Transport),
+                Just(StandKind::Command),
+            ]
+        }
+
+        prop_compose! {
+            fn a_footprint()(k in kind(), n in 1usize..9, arr in arrangement(),
+                             x in -50.0..50.0f64, y in -50.0..50.0f64, facing in 0.0..360.0f64)
+                             -> Footprint {
+                footprint(k, n, arr, Point::new(x, y), facing, 1.0)
+            }
+        }
+
+        proptest! {
+            #[test]
+            fn edge_distance_is_symmetric_and_never_negative(a in a_footprint(), b in a_footprint()) {
+                let ab = edge_distance(&a, &b);
+                let ba = edge_distance(&b, &a);
+                prop_assert!(ab >= 0.0);
+                prop_assert!((ab - ba).abs() < 1e-9, "{ab} vs {ba}");
+                prop_assert!(ab <= a.centroid().distance(b.centroid()).0 + 1e-9);
+            }
+
+            #[test]
+            fn a_point_in_the_fire_cone_is_in_the_sight_arc(
+                a in a_footprint(), px in -150.0..150.0f64, py in -150.0..150.0f64
+            ) {
+                let p = Point::new(px, py);
+                for e in a.front_edges() {
+                    if fire_cone_contains(e, p) {
+                        prop_assert!(sight_arc_contains(&a, p));
+                    }
+                }
+            }
+
+            #[test]
+            fn line_frontage_is_stands_and_gaps_at_any_facing(
+                n in 1usize..12, gap in 0.0..2.0f64, facing in 0.0..360.0f64
+            ) {
+                let fp = footprint(StandKind::Infantry, n, Arrangement::Line { gap_cm: gap },
+                                   Point::new(3.0, 4.0), facing, 1.0);
+                let want = n as f64 * 2.5 + (n as f64 - 1.0) * gap;
+                prop_assert!((fp.frontage() - want).abs() < 1e-9);
+                prop_assert!((fp.depth() - 1.5).abs() < 1e-9);
+            }
+        }
     }
 }

@@ -1,7 +1,11 @@
 //! What a player asks the battle to do. An action is only a request: `check` decides whether it
 //! is legal, `resolve` turns it into events (rolling any dice), `apply` changes the state.
 
+use super::artillery::Ammunition;
 use super::state::{Formation, PieceId, Pose};
+use super::event::KnockOutCause;
+use super::victory::{DefenseLossCause, ObjectiveLevel};
+use crate::model::DefenseId;
 use crate::geom::Point;
 use serde::{Deserialize, Serialize};
 
@@ -22,13 +26,43 @@ pub enum Action {
         manoeuvre: Manoeuvre,
     },
     /// Change movement formation (MOVE-09, MOVE-10, MOVE-16): a Deploy action.
-    Deploy { piece: PieceId, formation: Formation },
+    Deploy {
+        piece: PieceId,
+        formation: Formation,
+    },
     /// Hook a gun to its limber (MOVE-20, MOVE-23): a Deploy action.
     Limber { piece: PieceId },
     /// Unhook a gun, facing the direction given (MOVE-20, MOVE-23): a Deploy action.
     Unlimber { piece: PieceId, facing_deg: f64 },
     /// A player gives up the battle (END-03 (4)).
     Concede { side: usize },
+    /// The referee removes a piece the table knocked out (GEN-12: a rule resolved on the table
+    /// that the engine does not cover, or physical play); it counts for the breakpoint and VPs
+    /// like any knock-out (BRK-02, VP-01), and its Trench or Dug-Out falls with it (DEF-06).
+    RemoveUnit {
+        piece: PieceId,
+        #[serde(default = "referee")]
+        cause: KnockOutCause,
+    },
+    /// The referee removes a field defence the table cleared or demolished (DEF-06).
+    RemoveDefense {
+        side: usize,
+        defense: DefenseId,
+        #[serde(default)]
+        cause: DefenseLossCause,
+    },
+    /// The referee or the players declare how far a side has got towards its scenario
+    /// objectives (END-03 (1), OBJ-01); a major objective ends the battle at the end of the
+    /// game turn.
+    DeclareObjective { side: usize, level: ObjectiveLevel },
+    /// Fire at one enemy unit; several firers combine into one attack (FIRE-01..FIRE-09). The
+    /// ammunition is for guns (ART-01); left out, each gun fires its default load.
+    Fire {
+        firers: Vec<PieceId>,
+        target: PieceId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ammunition: Option<Ammunition>,
+    },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -58,7 +92,15 @@ impl Action {
             | Action::Deploy { piece, .. }
             | Action::Limber { piece }
             | Action::Unlimber { piece, .. } => Some(*piece),
+            Action::Fire { firers, .. } => firers.first().copied(),
+            Action::RemoveUnit { piece, .. } => Some(*piece),
+            Action::RemoveDefense { .. } | Action::DeclareObjective { .. } => None,
             Action::EndPhase | Action::Concede { .. } => None,
         }
     }
+}
+
+/// The cause a referee's removal records unless it names another.
+fn referee() -> KnockOutCause {
+    KnockOutCause::Referee
 }

@@ -3,6 +3,7 @@
 
 use super::event::Event;
 use super::state::{BattleState, Phase};
+use super::victory::Loss;
 
 /// Applies one event. Events that name a piece not in the state change nothing (a log is only
 /// ever applied to the state it was made from, so this cannot happen in a consistent log).
@@ -48,6 +49,106 @@ pub fn apply(state: &mut BattleState, event: &Event) {
             }
         }
         Event::BattleEnded { .. } => state.turn.phase = Phase::Over,
+        Event::Fired { firers, .. } => {
+            for f in firers {
+                if let Some(p) = state.pieces.get_mut(f) {
+                    p.has_fired = true;
+                }
+            }
+        }
+        Event::HitsScored { .. }
+        | Event::Saved { .. }
+        | Event::FallBackRequired { .. }
+        | Event::ShellLanded { .. }
+        | Event::NoEffect { .. } => {}
+        Event::HitsTaken { piece, total, .. } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.hits = *total;
+            }
+        }
+        Event::Suppressed { piece, player_turn } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.suppressed_at = Some(*player_turn);
+            }
+        }
+        Event::FellBack { piece, to, .. } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.pose = Some(*to);
+            }
+        }
+        Event::UnitKnockedOut { piece, cause } => {
+            // GEN-12 ruling: out at once, and counted at once for the breakpoint (BRK-01 counts
+            // non-command units only).
+            let newly = state
+                .pieces
+                .get_mut(piece)
+                .is_some_and(|p| !std::mem::replace(&mut p.knocked_out, true));
+            if newly && !piece.is_command() {
+                if let Some(s) = state.sides.get_mut(piece.side()) {
+                    s.units_lost += 1;
+                }
+            }
+            // VP-01: every knock-out is worth its cost to the opponent, command units included.
+            if newly {
+                state.ledger.record(
+                    piece.side(),
+                    Loss::Piece {
+                        piece: *piece,
+                        cause: cause.clone(),
+                    },
+                );
+            }
+        }
+        Event::StandsLost {
+            piece,
+            stands_left,
+            engineer_lost,
+            ..
+        } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.stands = *stands_left;
+            }
+            if *engineer_lost {
+                state.ledger.engineers_lost.insert(*piece);
+            }
+        }
+        Event::HitsCleared { piece, .. } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.hits = 0;
+            }
+        }
+        Event::SuppressionRemoved { piece } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.suppressed_at = None;
+            }
+        }
+        Event::DisorderEnded { piece } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.disordered_until = None;
+            }
+        }
+        Event::DefenseKnockedOut {
+            side,
+            defense,
+            cause,
+        } => state.ledger.record(
+            *side,
+            Loss::Defense {
+                defense: *defense,
+                cause: *cause,
+            },
+        ),
+        Event::ObjectiveDeclared { side, level } => {
+            if let Some(l) = state.ledger.sides.get_mut(*side) {
+                l.objective = *level;
+            }
+        }
+        Event::Broke { side } => {
+            if let Some(s) = state.sides.get_mut(*side) {
+                s.broken = true;
+            }
+        }
+        Event::BreakTest { .. } | Event::BattleResult(_) => {}
     }
 }
 

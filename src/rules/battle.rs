@@ -9,6 +9,7 @@
 use super::action::Action;
 use super::apply::{apply, apply_all};
 use super::dice::{self, Dice, DiceSource};
+use super::endphase::Staged;
 use super::error::{ActionError, RuleError};
 use super::event::{EndReason, Event};
 use super::state::{BattleState, Formation, Phase, PieceId, PieceState, SetupError};
@@ -239,7 +240,7 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
         return Err(RuleError::new("END-03", "the battle is over").into());
     }
     match action {
-        Action::EndPhase => Ok(resolve_end_phase(ctx)),
+        Action::EndPhase => resolve_end_phase(ctx, dice),
         Action::Deploy { piece, formation } => {
             check_deploy(ctx, *piece, *formation)?;
             let p = ctx.piece(*piece)?;
@@ -266,68 +267,88 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
             to,
             manoeuvre,
         } => super::movement::resolve_move(ctx, *piece, via, *to, *manoeuvre),
+        Action::Fire {
+            firers,
+            target,
+            ammunition,
+        } => super::firing::resolve_fire(ctx, firers, *target, *ammunition, dice),
         Action::Concede { side } => {
             if *side > 1 {
-                return Err(RuleError::new("END-03", format!("there is no side {}", side + 1)).into());
+                return Err(
+                    RuleError::new("END-03", format!("there is no side {}", side + 1)).into(),
+                );
             }
-            Ok(vec![
-                Event::Conceded { side: *side },
-                Event::BattleEnded {
-                    reason: EndReason::Concession,
-                    winner: Some(1 - *side),
-                },
-            ])
+            let mut staged = Staged::new(ctx);
+            staged.push(Event::Conceded { side: *side });
+            staged.end_battle(EndReason::Concession, Some(1 - *side));
+            Ok(staged.into_events())
+        }
+        Action::RemoveUnit { piece, cause } => {
+            super::victory::resolve_remove_unit(ctx, *piece, cause.clone())
+        }
+        Action::RemoveDefense {
+            side,
+            defense,
+            cause,
+        } => super::victory::resolve_remove_defense(ctx, *side, *defense, *cause),
+        Action::DeclareObjective { side, level } => {
+            super::victory::resolve_declare_objective(ctx, *side, *level)
         }
     }
 }
 
-/// SEQ-02 / SEQ-03 / SEQ-05 / END-03 (2): the phase machine.
-pub fn resolve_end_phase(ctx: &Ctx) -> Vec<Event> {
+/// SEQ-02 / SEQ-03 / SEQ-05, END-01..END-03, BRK-02, BRK-03: the phase machine. Ending an
+/// Initiative phase runs out disorder (SEQ-05); ending the End phase turns hits into stand
+/// losses and lifts old suppression (END-01, END-02); after the second player's End phase the
+/// battle may end (END-03, BRK-03); a new player turn opens with the breakpoint test when due
+/// (BRK-02). Every step sees the events of the steps before it.
+pub fn resolve_end_phase(ctx: &Ctx, dice: &mut dyn Dice) -> Result<Vec<Event>, ActionError> {
+    use super::endphase::{begin_player_turn, end_of_player_turn, expire_disorder, game_turn_end};
     let t = ctx.state.turn;
-    let mut ev = vec![Event::PhaseEnded { phase: t.phase }];
-    if let Some(next) = t.phase.next_in_turn().filter(|_| t.phase != Phase::Deployment) {
-        ev.push(Event::PhaseBegan { phase: next });
-        return ev;
+    let mut staged = Staged::new(ctx);
+    match t.phase {
+        Phase::Initiative => staged.extend(expire_disorder(ctx)),
+        Phase::End => staged.extend(end_of_player_turn(ctx)?),
+        _ => {}
+    }
+    staged.push(Event::PhaseEnded { phase: t.phase });
+    if let Some(next) = t
+        .phase
+        .next_in_turn()
+        .filter(|_| t.phase != Phase::Deployment)
+    {
+        staged.push(Event::PhaseBegan { phase: next });
+        return Ok(staged.into_events());
     }
     // Deployment over, or End over: the next player turn.
     let second_player_done = t.player_turn > 0 && t.active != t.first_player;
     if second_player_done {
-        ev.push(Event::GameTurnEnded {
+        staged.push(Event::GameTurnEnded {
             game_turn: t.game_turn,
         });
-        if t.game_turn >= ctx.scenario.turn_limit {
-            ev.push(Event::BattleEnded {
-                reason: EndReason::TurnLimit,
-                winner: None,
-            });
-            return ev;
+        if let Some((reason, winner)) = game_turn_end(staged.state(), ctx.scenario) {
+            staged.end_battle(reason, winner);
+            return Ok(staged.into_events());
         }
     }
-    let player_turn = t.player_turn + 1;
-    let active = if t.player_turn == 0 {
-        t.first_player
-    } else {
-        1 - t.active
-    };
-    ev.push(Event::TurnBegan {
-        game_turn: player_turn.div_ceil(2),
-        player_turn,
-        active,
-    });
-    ev.push(Event::PhaseBegan {
-        phase: Phase::Initiative,
-    });
-    ev
+    begin_player_turn(&mut staged, dice)?;
+    Ok(staged.into_events())
 }
 
 /// A piece may act only for the active side, in a phase where it may be given actions.
 pub fn check_may_act(ctx: &Ctx, piece: &PieceState) -> Result<(), RuleError> {
     let t = ctx.state.turn;
     if piece.knocked_out {
-        return Err(RuleError::new("GEN-12", format!("{} has been knocked out", piece.name)));
+        return Err(RuleError::new(
+            "GEN-12",
+            format!("{} has been knocked out", piece.name),
+        ));
     }
     if piece.pose.is_none() {
-        return Err(RuleError::new("SEQ-01", format!("{} is not on the table", piece.name)));
+        return Err(RuleError::new(
+            "SEQ-01",
+            format!("{} is not on the table", piece.name),
+        ));
     }
     if t.phase == Phase::Deployment {
         return Ok(());
@@ -335,13 +356,19 @@ pub fn check_may_act(ctx: &Ctx, piece: &PieceState) -> Result<(), RuleError> {
     if piece.id.side() != t.active {
         return Err(RuleError::new(
             "SEQ-02",
-            format!("{} belongs to the inactive side; it is not its player turn", piece.name),
+            format!(
+                "{} belongs to the inactive side; it is not its player turn",
+                piece.name
+            ),
         ));
     }
     if !matches!(t.phase, Phase::Initiative | Phase::Command) {
         return Err(RuleError::new(
             "SEQ-03",
-            format!("units act in the Initiative and Command phases, not in the {} phase", t.phase.label()),
+            format!(
+                "units act in the Initiative and Command phases, not in the {} phase",
+                t.phase.label()
+            ),
         ));
     }
     Ok(())
@@ -366,17 +393,26 @@ pub fn formation_change_allowed(from: Formation, to: Formation) -> bool {
 /// MOVE-16: may this unit form square at all?
 pub fn may_form_square(ctx: &Ctx, piece: &PieceState) -> Result<(), RuleError> {
     let Some(row) = ctx.row(piece) else {
-        return Err(RuleError::new("MOVE-09", format!("{} has no formations", piece.name)));
+        return Err(RuleError::new(
+            "MOVE-09",
+            format!("{} has no formations", piece.name),
+        ));
     };
     let list = ctx.list(piece.id.side());
     if row.arm == Arm::Cavalry {
         return Err(RuleError::new("MOVE-16", "cavalry may not form square"));
     }
     if list.is_some_and(|l| l.period == Period::Acw) {
-        return Err(RuleError::new("MOVE-16", "squares are not formed in American Civil War games"));
+        return Err(RuleError::new(
+            "MOVE-16",
+            "squares are not formed in American Civil War games",
+        ));
     }
     if ctx.scenario.year.is_some_and(|y| y < 1760) {
-        return Err(RuleError::new("MOVE-16", "squares are not formed before 1760"));
+        return Err(RuleError::new(
+            "MOVE-16",
+            "squares are not formed before 1760",
+        ));
     }
     let poor = row.grade == RowGrade::Poor || piece.grade == crate::model::Grade::Poor;
     let no_square = ctx.has_effect(piece, |e| matches!(e, RuleEffect::NoSquare));
@@ -385,7 +421,10 @@ pub fn may_form_square(ctx: &Ctx, piece: &PieceState) -> Result<(), RuleError> {
     if poor || no_square || native {
         return Err(RuleError::new(
             "MOVE-16",
-            format!("{} is poorly trained or irregular foot and may not form square", piece.name),
+            format!(
+                "{} is poorly trained or irregular foot and may not form square",
+                piece.name
+            ),
         ));
     }
     Ok(())
@@ -398,13 +437,21 @@ pub fn check_deploy(ctx: &Ctx, id: PieceId, to: Formation) -> Result<(), RuleErr
     let Some(from) = piece.formation else {
         return Err(RuleError::new(
             "MOVE-09",
-            format!("{} has no movement formation (artillery, transport and command units have none)", piece.name),
+            format!(
+                "{} has no movement formation (artillery, transport and command units have none)",
+                piece.name
+            ),
         ));
     };
     if !formation_change_allowed(from, to) {
         return Err(RuleError::new(
             "MOVE-10",
-            format!("{} may not change from {} to {}", piece.name, from.label(), to.label()),
+            format!(
+                "{} may not change from {} to {}",
+                piece.name,
+                from.label(),
+                to.label()
+            ),
         ));
     }
     if to == Formation::Square {
@@ -416,7 +463,10 @@ pub fn check_deploy(ctx: &Ctx, id: PieceId, to: Formation) -> Result<(), RuleErr
         if acw_poor {
             return Err(RuleError::new(
                 "ARMY-09",
-                format!("{} is poor and may not skirmish in extended line (ACW rule 1)", piece.name),
+                format!(
+                    "{} is poor and may not skirmish in extended line (ACW rule 1)",
+                    piece.name
+                ),
             ));
         }
     }
@@ -428,17 +478,28 @@ pub fn check_limber(ctx: &Ctx, id: PieceId, limber: bool) -> Result<(), RuleErro
     let piece = ctx.piece(id)?;
     check_may_act(ctx, piece)?;
     let Some(row) = ctx.row(piece).filter(|r| r.arm == Arm::Artillery) else {
-        return Err(RuleError::new("MOVE-20", format!("{} is not artillery", piece.name)));
+        return Err(RuleError::new(
+            "MOVE-20",
+            format!("{} is not artillery", piece.name),
+        ));
     };
-    if row.movement == Move::Immobile || ctx.has_effect(piece, |e| matches!(e, RuleEffect::NeverMoves)) {
+    if row.movement == Move::Immobile
+        || ctx.has_effect(piece, |e| matches!(e, RuleEffect::NeverMoves))
+    {
         return Err(RuleError::new(
             "COL-03",
             format!("{} cannot move: its guns are never limbered", piece.name),
         ));
     }
     match (limber, piece.limbered) {
-        (true, true) => Err(RuleError::new("MOVE-20", format!("{} is already limbered", piece.name))),
-        (false, false) => Err(RuleError::new("MOVE-20", format!("{} is already unlimbered", piece.name))),
+        (true, true) => Err(RuleError::new(
+            "MOVE-20",
+            format!("{} is already limbered", piece.name),
+        )),
+        (false, false) => Err(RuleError::new(
+            "MOVE-20",
+            format!("{} is already unlimbered", piece.name),
+        )),
         _ => Ok(()),
     }
 }

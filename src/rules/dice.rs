@@ -157,7 +157,10 @@ mod tests {
         for c in counts {
             assert!((850..=1150).contains(&c), "{counts:?}");
         }
-        assert_ne!(SeededDice::new(43).roll(20, "t").unwrap(), ra[..20].to_vec());
+        assert_ne!(
+            SeededDice::new(43).roll(20, "t").unwrap(),
+            ra[..20].to_vec()
+        );
     }
 
     #[test]

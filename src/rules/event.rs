@@ -1,7 +1,10 @@
 //! What happened. Events carry results (positions after a move, dice rolled, stands removed),
 //! so replaying events never re-rolls or recomputes anything; `apply` is a pure fold over them.
 
+use super::artillery::Ammunition;
 use super::state::{Formation, Phase, PieceId, Pose};
+use super::victory::{BattleResult, DefenseLossCause, ObjectiveLevel};
+use crate::model::DefenseId;
 use crate::geom::Point;
 use serde::{Deserialize, Serialize};
 
@@ -80,4 +83,155 @@ pub enum Event {
         /// The side that won outright (break or concession), if any; otherwise objectives decide.
         winner: Option<usize>,
     },
+    /// END-01 (GEN-11): a piece's hits of the player turn destroyed whole stands. `stands_lost`
+    /// counts the unit's own stands; an attached engineer stand lost is flagged (ENG-01).
+    StandsLost {
+        piece: PieceId,
+        hits: u32,
+        stands_lost: u8,
+        stands_left: u8,
+        #[serde(default)]
+        engineer_lost: bool,
+    },
+    /// END-01 (GEN-11): the hit marker is cleared; any remainder is discarded.
+    HitsCleared {
+        piece: PieceId,
+        hits: u32,
+    },
+    /// END-02: an old suppression marker of the active side is removed.
+    SuppressionRemoved {
+        piece: PieceId,
+    },
+    /// SEQ-05, FIRE-28, FIRE-29: disorder (and exhaustion) ran out at the end of an Initiative
+    /// phase; the unit stays in disordered formation until it deploys (MOVE-19).
+    DisorderEnded {
+        piece: PieceId,
+    },
+    /// DEF-06: a field defence is knocked out; its cost is VPs to the opponent (VP-01).
+    DefenseKnockedOut {
+        side: usize,
+        defense: DefenseId,
+        cause: DefenseLossCause,
+    },
+    /// END-03 (1), OBJ-01: how far a side has got towards its objectives, as declared.
+    ObjectiveDeclared {
+        side: usize,
+        level: ObjectiveLevel,
+    },
+    /// BRK-02: the breakpoint test (its dice are in the `DiceRolled` before it).
+    BreakTest {
+        side: usize,
+        /// Whose command value was used (`None`: no command unit left).
+        commander: Option<PieceId>,
+        command_value: u8,
+        /// The command value with the modifiers: the highest total that holds.
+        target: i32,
+        total: u8,
+        passed: bool,
+    },
+    /// BRK-02: the Command breaks and withdraws from the battle (BRK-03 says when it ends).
+    Broke {
+        side: usize,
+    },
+    /// OBJ-01, OBJ-02, VP-01..VP-04: the verdict, right after `BattleEnded`.
+    BattleResult(BattleResult),
+    /// A Fire action was declared (FIRE-01, FIRE-09): the firers have now fired this game
+    /// (FIRE-13 memory, VIS-08 reveal).
+    Fired {
+        firers: Vec<PieceId>,
+        target: PieceId,
+        #[serde(default)]
+        ammunition: Option<Ammunition>,
+    },
+    /// Raw hits of one attack, and the lowest score a die needed (GEN-16 step 4, FIRE-14).
+    HitsScored {
+        target: PieceId,
+        hits: u32,
+        needed: u8,
+    },
+    /// Hits cancelled by the save roll (FIRE-17).
+    Saved {
+        target: PieceId,
+        saved: u32,
+    },
+    /// Hits taken after saves; `total` is the unit's hits this player turn afterwards (GEN-11).
+    HitsTaken {
+        piece: PieceId,
+        hits: u32,
+        total: u32,
+    },
+    /// A suppression marker placed in this player turn (FIRE-22, FIRE-26).
+    Suppressed {
+        piece: PieceId,
+        player_turn: u32,
+    },
+    /// The fall-back roll (FIRE-24): `in_place` for dug-in troops and unlimbered guns, which do
+    /// not move (FIRE-26).
+    FallBackRequired {
+        piece: PieceId,
+        distance_cm: u32,
+        #[serde(default)]
+        away_from: Option<PieceId>,
+        #[serde(default)]
+        in_place: bool,
+    },
+    /// The fall-back move carried out (FIRE-24, FIRE-26): straight back, ending facing the firer.
+    FellBack {
+        piece: PieceId,
+        from: Pose,
+        to: Pose,
+        distance_cm: f64,
+    },
+    /// A unit is out of the game, at once (GEN-12 ruling).
+    UnitKnockedOut {
+        piece: PieceId,
+        cause: KnockOutCause,
+    },
+    /// Where a shell burst (ART-03, ART-08): `lost` when it fell in wet terrain or off the table.
+    ShellLanded {
+        firer: PieceId,
+        aim: Point,
+        at: Point,
+        deviated: bool,
+        lost: bool,
+    },
+    /// A rule made an attack or a test do nothing (ART-05 howitzer at cover, FIRE-25, FIRE-27).
+    NoEffect {
+        piece: PieceId,
+        rule: String,
+        reason: String,
+    },
+}
+
+/// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KnockOutCause {
+    /// Hits this turn reached the KO threshold (GEN-12, FIRE-20).
+    Hits,
+    /// A fall-back of more than 20 cm (FIRE-26; the morale grade's distance, OPT-MORALE-01).
+    Rout { distance_cm: u32 },
+    /// Dug in or an unlimbered gun rolling more than 10 cm (FIRE-26).
+    RoutInPlace { distance_cm: u32 },
+    /// Fell back into enemies, impassable ground or off the table (FIRE-26, MOVE-07).
+    FallBackBlocked { rule: String, reason: String },
+    /// A Gatling rolled a double (ACW rule 12).
+    GatlingJam,
+    /// The End phase left the unit without stands (END-01).
+    StandsLost,
+    /// The referee removed it: a rule resolved on the table that the engine does not cover yet.
+    Referee,
+}
+
+impl KnockOutCause {
+    pub fn rule(&self) -> &str {
+        match self {
+            KnockOutCause::Hits => "GEN-12",
+            KnockOutCause::Rout { .. } | KnockOutCause::RoutInPlace { .. } => "FIRE-26",
+            KnockOutCause::FallBackBlocked { rule, .. } => rule,
+            KnockOutCause::GatlingJam => "ART-01",
+            KnockOutCause::StandsLost => "END-01",
+            KnockOutCause::Referee => "GEN-12",
+        }
+    }
 }

@@ -162,6 +162,10 @@ pub fn action_summary(a: &Action) -> String {
         Action::Limber { .. } => "limber",
         Action::Unlimber { .. } => "unlimber",
         Action::Concede { .. } => "concede",
+        Action::RemoveUnit { .. } => "remove_unit",
+        Action::RemoveDefense { .. } => "remove_defense",
+        Action::DeclareObjective { .. } => "declare_objective",
+        Action::Fire { .. } => "fire",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

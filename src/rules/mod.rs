@@ -11,15 +11,20 @@
 
 pub mod action;
 pub mod apply;
+pub mod artillery;
 pub mod battle;
+pub mod casualty;
 pub mod dice;
+pub mod endphase;
 pub mod error;
 pub mod event;
-pub mod geometry;
 pub mod file;
+pub mod firing;
+pub mod geometry;
 pub mod movement;
 pub mod state;
 pub mod terrain;
+pub mod victory;
 pub mod visibility;
 
 pub use action::{Action, Manoeuvre};

@@ -29,7 +29,9 @@ use super::event::Event;
 use super::geometry::{footprint_of, CONTACT_TOLERANCE_CM};
 use super::state::{Formation, PieceId, PieceState, Pose};
 use super::terrain::{command_mounted, mover_of, Going, Mover, TerrainMap, TroopKind};
-use crate::geom::footprint::{bearing_deg, heading, normalize_deg, rect_of, right_of, ring_polygon};
+use crate::geom::footprint::{
+    bearing_deg, heading, normalize_deg, rect_of, right_of, ring_polygon,
+};
 use crate::geom::segment::{footprint_polyline_distance, rects_overlap};
 use crate::geom::{Footprint, Point, Rect};
 use crate::model::{Arm, DefenseKind, Move, RowRole, RuleEffect};
@@ -94,9 +96,22 @@ fn to_world(pose: Pose, local: Point) -> Point {
     add(add(pose.at, r, local.x), f, local.y)
 }
 
+/// Local points (x right, y ahead) placed at a pose.
+fn place(local: &[Point], pose: Pose) -> Vec<Point> {
+    let r = right_of(pose.facing_deg);
+    let f = heading(pose.facing_deg);
+    local
+        .iter()
+        .map(|l| Point::new(pose.at.x + r.x * l.x + f.x * l.y, pose.at.y + r.y * l.x + f.y * l.y))
+        .collect()
+}
+
 fn to_local(pose: Pose, p: Point) -> Point {
     let d = sub(p, pose.at);
-    Point::new(dot(d, right_of(pose.facing_deg)), dot(d, heading(pose.facing_deg)))
+    Point::new(
+        dot(d, right_of(pose.facing_deg)),
+        dot(d, heading(pose.facing_deg)),
+    )
 }
 
 fn same_angle(a: f64, b: f64) -> bool {
@@ -119,7 +134,8 @@ fn union(a: Rect, b: Rect) -> Rect {
 
 /// Rounds a cost or distance to [`COST_PRECISION_CM`].
 fn round_cost(x: f64) -> f64 {
-    (x / COST_PRECISION_CM).round() * COST_PRECISION_CM
+    const SCALE: f64 = 1000.0; // 1 / COST_PRECISION_CM
+    (x * SCALE).round() / SCALE
 }
 
 fn fmt_pt(p: Point) -> String {
@@ -130,7 +146,11 @@ fn fmt_pt(p: Point) -> String {
 fn hull_points(points: &[Point]) -> Vec<Point> {
     let mp = MultiPoint::new(points.iter().map(|p| geo::Point::new(p.x, p.y)).collect());
     let hull: Polygon<f64> = mp.convex_hull();
-    let mut out: Vec<Point> = hull.exterior().points().map(|p| Point::new(p.x(), p.y())).collect();
+    let mut out: Vec<Point> = hull
+        .exterior()
+        .points()
+        .map(|p| Point::new(p.x(), p.y()))
+        .collect();
     if out.len() > 1 && out.first() == out.last() {
         out.pop();
     }
@@ -255,13 +275,15 @@ fn limber_speed(ctx: &Ctx, piece: &PieceState) -> Result<f64, ActionError> {
                     _ => None,
                 })
             });
-            effect.map(f64::from).ok_or_else(|| ActionError::Unsupported {
-                rule: "MOVE-20",
-                what: format!(
-                    "moving limbered {}: its army list has no Limbered Artillery row",
-                    piece.name
-                ),
-            })
+            effect
+                .map(f64::from)
+                .ok_or_else(|| ActionError::Unsupported {
+                    rule: "MOVE-20",
+                    what: format!(
+                        "moving limbered {}: its army list has no Limbered Artillery row",
+                        piece.name
+                    ),
+                })
         }
     }
 }
@@ -279,28 +301,35 @@ pub fn is_emplaced(ctx: &Ctx, piece: &PieceState) -> bool {
         PieceId::Unit { unit, .. } => Some(unit),
         PieceId::Hq { .. } => None,
     };
-    ctx.scenario.sides.iter().flat_map(|s| s.field_defenses.iter()).any(|d| {
-        if !matches!(d.kind, DefenseKind::FortifiedWorks | DefenseKind::Fortification) {
-            return false;
-        }
-        if unit_id.is_some() && d.occupant == unit_id {
-            return true;
-        }
-        if d.at.len() < 2 {
-            return false;
-        }
-        let line = LineString::from(d.at.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>());
-        let mut ring = d.at.clone();
-        let closed = d.at.len() >= 3 && d.at.first() == d.at.last();
-        if closed {
-            ring.pop();
-            let poly = ring_polygon(&ring);
-            if fp.polygons().intersects(&poly) {
+    ctx.scenario
+        .sides
+        .iter()
+        .flat_map(|s| s.field_defenses.iter())
+        .any(|d| {
+            if !matches!(
+                d.kind,
+                DefenseKind::FortifiedWorks | DefenseKind::Fortification
+            ) {
+                return false;
+            }
+            if unit_id.is_some() && d.occupant == unit_id {
                 return true;
             }
-        }
-        footprint_polyline_distance(&fp, &line) <= CONTACT_TOLERANCE_CM
-    })
+            if d.at.len() < 2 {
+                return false;
+            }
+            let line = LineString::from(d.at.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>());
+            let mut ring = d.at.clone();
+            let closed = d.at.len() >= 3 && d.at.first() == d.at.last();
+            if closed {
+                ring.pop();
+                let poly = ring_polygon(&ring);
+                if fp.polygons().intersects(&poly) {
+                    return true;
+                }
+            }
+            footprint_polyline_distance(&fp, &line) <= CONTACT_TOLERANCE_CM
+        })
 }
 
 /// The allowance of one Move action (MOVE-02, COL-03, COL-12, MOVE-15, MOVE-20, MOVE-21,
@@ -331,14 +360,8 @@ pub fn move_allowance(
                 format!("{what} turn freely as they move; only infantry and cavalry about face"),
             )),
             Manoeuvre::Retire => Err(refuse("MOVE-28", "only infantry retire")),
-            Manoeuvre::Manhandle => Err(refuse(
-                "MOVE-21",
-                "only unlimbered guns are manhandled",
-            )),
-            Manoeuvre::Prolonge => Err(refuse(
-                "MOVE-24",
-                "only unlimbered guns move by prolonge",
-            )),
+            Manoeuvre::Manhandle => Err(refuse("MOVE-21", "only unlimbered guns are manhandled")),
+            Manoeuvre::Prolonge => Err(refuse("MOVE-24", "only unlimbered guns move by prolonge")),
         }
     };
     // TERR-14 ruling, COL-03 (3): command units, dismounted or mounted.
@@ -375,7 +398,10 @@ pub fn move_allowance(
     if ctx.has_effect(piece, |e| matches!(e, RuleEffect::NeverMoves)) {
         return Err(refuse(
             "COL-03",
-            format!("{} never moves during a scenario (siege or fortress guns)", piece.name),
+            format!(
+                "{} never moves during a scenario (siege or fortress guns)",
+                piece.name
+            ),
         ));
     }
     let allowance = match row.arm {
@@ -390,7 +416,10 @@ pub fn move_allowance(
                 if manoeuvre == Manoeuvre::Prolonge {
                     return Err(refuse(
                         "MOVE-24",
-                        format!("{} is limbered: only unlimbered guns use the prolonge", piece.name),
+                        format!(
+                            "{} is limbered: only unlimbered guns use the prolonge",
+                            piece.name
+                        ),
                     ));
                 }
                 only_advance("limbered guns")?;
@@ -399,7 +428,10 @@ pub fn move_allowance(
                 if is_emplaced(ctx, piece) {
                     return Err(refuse(
                         "MOVE-05",
-                        format!("{} is emplaced in fortifications and never moves", piece.name),
+                        format!(
+                            "{} is emplaced in fortifications and never moves",
+                            piece.name
+                        ),
                     ));
                 }
                 match manoeuvre {
@@ -448,18 +480,18 @@ pub fn move_allowance(
                             "turning an unlimbered gun is a pivot: a Deploy action",
                         ))
                     }
-                    Manoeuvre::Retire => {
-                        return Err(refuse("MOVE-28", "only infantry retire"))
-                    }
+                    Manoeuvre::Retire => return Err(refuse("MOVE-28", "only infantry retire")),
                 }
             }
         }
         Arm::Transport | Arm::Armour => {
             only_advance("transport")?;
             let base = match row.movement {
-                Move::Limber { foot, horse } => {
-                    f64::from(if is_horse_artillery(ctx, piece) { horse } else { foot })
-                }
+                Move::Limber { foot, horse } => f64::from(if is_horse_artillery(ctx, piece) {
+                    horse
+                } else {
+                    foot
+                }),
                 m => f64::from(m.primary_cm()),
             };
             plain(base, "COL-03", 10.0)
@@ -595,11 +627,11 @@ impl Body {
     }
 
     fn inner_at(&self, pose: Pose) -> Vec<Point> {
-        self.inner.iter().map(|p| to_world(pose, *p)).collect()
+        place(&self.inner, pose)
     }
 
     fn hull_at(&self, pose: Pose) -> Vec<Point> {
-        self.hull.iter().map(|p| to_world(pose, *p)).collect()
+        place(&self.hull, pose)
     }
 
     /// MOVE-27 ruling: an about face turns every stand in place, i.e. the footprint turns 180°
@@ -638,11 +670,24 @@ struct Scene {
 }
 
 impl Scene {
-    fn new(ctx: &Ctx, piece: &PieceState, mover: Mover) -> Scene {
+    /// The scene within `area` (pieces whose reference point is so far away that no formation
+    /// could reach into the area are skipped before their bases are laid out).
+    fn new(ctx: &Ctx, piece: &PieceState, mover: Mover, area: Rect) -> Scene {
         let command_mover = piece.id.is_command();
         let mut others = Vec::new();
         for (id, other) in &ctx.state.pieces {
             if *id == piece.id || !other.on_table() {
+                continue;
+            }
+            // The longest formation: a column of its stands, the biggest base 3.5 cm each way.
+            let reach = f64::from(other.stands.max(1)) * 3.5 + 6.0;
+            let far = other.pose.is_none_or(|p| {
+                p.at.x < area.min.x - reach
+                    || p.at.x > area.max.x + reach
+                    || p.at.y < area.min.y - reach
+                    || p.at.y > area.max.y + reach
+            });
+            if far {
                 continue;
             }
             let friend = id.side() == piece.id.side();
@@ -669,7 +714,7 @@ impl Scene {
         }
         let t = ctx.scenario.table;
         Scene {
-            map: TerrainMap::new(ctx, mover),
+            map: TerrainMap::around(ctx, mover, Some(area)),
             others,
             table: Rect {
                 min: Point::new(0.0, 0.0),
@@ -804,6 +849,70 @@ struct Cand {
     rect: Rect,
 }
 
+/// A candidate's outline as plain segments and corners, for the contact events of straight
+/// motions.
+#[derive(Debug, Clone, Default)]
+struct Outline {
+    edges: Vec<(Point, Point)>,
+    verts: Vec<Point>,
+}
+
+impl Outline {
+    fn of_ring(ring: &LineString<f64>, closed: bool, out: &mut Outline) {
+        let pts: Vec<Point> = ring.points().map(|p| Point::new(p.x(), p.y())).collect();
+        for w in pts.windows(2) {
+            if let (Some(&a), Some(&b)) = (w.first(), w.get(1)) {
+                out.edges.push((a, b));
+            }
+        }
+        if closed {
+            if let (Some(&a), Some(&b)) = (pts.last(), pts.first()) {
+                if a != b {
+                    out.edges.push((a, b));
+                }
+            }
+        }
+        out.verts.extend(pts);
+    }
+
+    fn of_shape(shape: &super::terrain::Shape) -> Outline {
+        use super::terrain::Shape;
+        let mut o = Outline::default();
+        match shape {
+            Shape::Area(a) => {
+                for ring in std::iter::once(a.exterior()).chain(a.interiors()) {
+                    Outline::of_ring(ring, true, &mut o);
+                }
+            }
+            Shape::Strips(v) => {
+                for p in v {
+                    for ring in std::iter::once(p.exterior()).chain(p.interiors()) {
+                        Outline::of_ring(ring, true, &mut o);
+                    }
+                }
+            }
+            Shape::Line(l) => Outline::of_ring(l, false, &mut o),
+        }
+        o
+    }
+}
+
+/// Where the ray `o + t·d` crosses segment `a`–`b`, as `t` (None when parallel or missed).
+fn ray_hits(o: Point, d: Point, a: Point, b: Point) -> Option<f64> {
+    let e = sub(b, a);
+    let den = cross(d, e);
+    if den.abs() < 1e-12 {
+        return None;
+    }
+    let ao = sub(a, o);
+    let t = cross(ao, e) / den;
+    let u = cross(ao, d) / den;
+    (-1e-12..=1.0 + 1e-12).contains(&u).then_some(t)
+}
+
+/// Event index standing for the table edge.
+const TABLE: usize = usize::MAX;
+
 /// What the bases touch at one pose: per candidate, TOUCH (and HOLDS: wholly inside an area).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Snap {
@@ -833,11 +942,20 @@ struct Mem {
     contact_at_start: bool,
 }
 
+/// What blocked a walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cause {
+    Enemy,
+    Terrain,
+    Table,
+}
+
 /// Why a walk cannot go on.
 #[derive(Debug, Clone)]
 enum Halt {
     /// It may not go here at all; `last_ok` is the last pose before.
     Blocked {
+        cause: Cause,
         rule: &'static str,
         message: String,
         s: f64,
@@ -881,6 +999,8 @@ struct Walk<'s> {
     scene: &'s Scene,
     body: &'s Body,
     cands: Vec<Cand>,
+    /// Outlines of the candidates (same order), for contact events.
+    outlines: Vec<Outline>,
     mem: Vec<Mem>,
     snap: Snap,
     step: f64,
@@ -932,10 +1052,31 @@ impl<'s> Walk<'s> {
                 });
             }
         }
+        let outlines: Vec<Outline> = cands
+            .iter()
+            .map(|c| match c.key {
+                Key::Patch(i) => scene
+                    .map
+                    .patches
+                    .get(i)
+                    .map(|p| Outline::of_shape(&p.shape))
+                    .unwrap_or_default(),
+                Key::Other(j) => scene
+                    .others
+                    .get(j)
+                    .map(|o| {
+                        let mut out = Outline::default();
+                        Outline::of_ring(o.poly.exterior(), true, &mut out);
+                        out
+                    })
+                    .unwrap_or_default(),
+            })
+            .collect();
         let mut w = Walk {
             scene,
             body,
             cands,
+            outlines,
             mem: Vec::new(),
             snap: Snap {
                 flags: Vec::new(),
@@ -970,7 +1111,10 @@ impl<'s> Walk<'s> {
                 let contact_at_start = match c.key {
                     Key::Patch(p) => scene.map.patches.get(p).is_some_and(|p| {
                         matches!(p.going, Going::Linear { .. })
-                            && rects_overlap(&grow(p.rect, CONTACT_TOLERANCE_CM), &grow(rect_of(body.hull_at(start)), 0.0))
+                            && rects_overlap(
+                                &grow(p.rect, CONTACT_TOLERANCE_CM),
+                                &grow(rect_of(body.hull_at(start)), 0.0),
+                            )
                             && shape_distance(&p.shape, &hull) <= CONTACT_TOLERANCE_CM
                     }),
                     Key::Other(_) => false,
@@ -991,49 +1135,134 @@ impl<'s> Walk<'s> {
         let t = &self.scene.table;
         let table_ok = pts.iter().all(|p| t.contains(*p));
         let mut poly: Option<Polygon<f64>> = None;
-        let mut samples: Option<Vec<Point>> = None;
-        let mut flags = Vec::with_capacity(self.cands.len());
-        for c in &self.cands {
-            if !rects_overlap(&c.rect, &rect) {
-                flags.push(0);
+        let flags = (0..self.cands.len())
+            .map(|i| self.flag_of(i, &pts, &rect, &mut poly))
+            .collect();
+        Snap { flags, table_ok }
+    }
+
+    /// The snapshot `base` with only candidates `which` (and the table, [`TABLE`]) looked at
+    /// again at `pose`: a straight motion's contact events say nothing else changed.
+    fn relook(&self, base: &Snap, pose: Pose, which: &[usize]) -> Snap {
+        let pts = self.body.inner_at(pose);
+        let rect = rect_of(pts.iter().copied());
+        let mut poly: Option<Polygon<f64>> = None;
+        let mut out = base.clone();
+        for &i in which {
+            if i == TABLE {
+                let t = &self.scene.table;
+                out.table_ok = pts.iter().all(|p| t.contains(*p));
+            } else if let Some(f) = out.flags.get_mut(i) {
+                *f = self.flag_of(i, &pts, &rect, &mut poly);
+            }
+        }
+        out
+    }
+
+    /// TOUCH / HOLDS of candidate `i` for the (shrunk) outline `pts`.
+    fn flag_of(
+        &self,
+        i: usize,
+        pts: &[Point],
+        rect: &Rect,
+        poly: &mut Option<Polygon<f64>>,
+    ) -> u8 {
+        let Some(c) = self.cands.get(i) else {
+            return 0;
+        };
+        if !rects_overlap(&c.rect, rect) {
+            return 0;
+        }
+        let poly = poly.get_or_insert_with(|| ring_polygon(pts));
+        match c.key {
+            Key::Patch(i) => match self.scene.map.patches.get(i) {
+                Some(p) => match p.going {
+                    Going::Impassable { .. } => u8::from(p.shape.meets(poly)),
+                    Going::Area { stops, .. } => {
+                        if p.shape.meets(poly) {
+                            if stops && p.shape.holds(poly) {
+                                TOUCH | HOLDS
+                            } else {
+                                TOUCH
+                            }
+                        } else {
+                            0
+                        }
+                    }
+                    Going::Linear { .. } => u8::from(p.shape.meets(poly)),
+                    Going::Clear => 0,
+                },
+                None => 0,
+            },
+            Key::Other(j) => match self.scene.others.get(j) {
+                Some(o) => u8::from(o.poly.intersects(&*poly)),
+                None => 0,
+            },
+        }
+    }
+
+    /// The contact events of a straight motion between `u0` and `u1` cm along it: every time a
+    /// corner of the (shrunk) bases crosses an edge of a candidate, or a candidate's corner
+    /// crosses an edge of the bases, or a corner crosses the table edge — the only times what
+    /// the bases touch can change. Sorted; `only` restricts them to one candidate.
+    fn line_events(&self, m: &Motion, u0: f64, u1: f64, only: Option<usize>) -> Vec<(f64, usize)> {
+        let Motion::Line { from, .. } = *m else {
+            return Vec::new();
+        };
+        let d = m.direction();
+        let back = Point::new(-d.x, -d.y);
+        let hull = self.body.inner_at(from);
+        let swept = union(
+            rect_of(hull.iter().map(|p| add(*p, d, u0))),
+            rect_of(hull.iter().map(|p| add(*p, d, u1))),
+        );
+        let n = hull.len();
+        let mut ev = Vec::new();
+        let mut push = |t: f64, i: usize| {
+            if t > u0 + 1e-12 && t <= u1 {
+                ev.push((t, i));
+            }
+        };
+        for (i, c) in self.cands.iter().enumerate() {
+            if only.is_some_and(|o| o != i) || !rects_overlap(&c.rect, &swept) {
                 continue;
             }
-            let poly = poly.get_or_insert_with(|| ring_polygon(&pts));
-            let f = match c.key {
-                Key::Patch(i) => match self.scene.map.patches.get(i) {
-                    Some(p) => match p.going {
-                        Going::Impassable { .. } => {
-                            let smp = samples.get_or_insert_with(|| outline_samples(&pts));
-                            if self.scene.map.blocks(p, poly, smp) {
-                                TOUCH
-                            } else {
-                                0
-                            }
-                        }
-                        Going::Area { stops, .. } => {
-                            if p.shape.meets(poly) {
-                                if stops && p.shape.holds(poly) {
-                                    TOUCH | HOLDS
-                                } else {
-                                    TOUCH
-                                }
-                            } else {
-                                0
-                            }
-                        }
-                        Going::Linear { .. } => u8::from(p.shape.meets(poly)),
-                        Going::Clear => 0,
-                    },
-                    None => 0,
-                },
-                Key::Other(j) => match self.scene.others.get(j) {
-                    Some(o) => u8::from(o.poly.intersects(poly)),
-                    None => 0,
-                },
+            let Some(o) = self.outlines.get(i) else {
+                continue;
             };
-            flags.push(f);
+            for h in &hull {
+                for (a, b) in &o.edges {
+                    if let Some(t) = ray_hits(*h, d, *a, *b) {
+                        push(t, i);
+                    }
+                }
+            }
+            for v in &o.verts {
+                for k in 0..n {
+                    let (Some(&p), Some(&q)) = (hull.get(k), hull.get((k + 1) % n)) else {
+                        continue;
+                    };
+                    if let Some(t) = ray_hits(*v, back, p, q) {
+                        push(t, i);
+                    }
+                }
+            }
         }
-        Snap { flags, table_ok }
+        if only.is_none() {
+            let t = &self.scene.table;
+            for h in &hull {
+                if d.x.abs() > 1e-12 {
+                    push((t.min.x - h.x) / d.x, TABLE);
+                    push((t.max.x - h.x) / d.x, TABLE);
+                }
+                if d.y.abs() > 1e-12 {
+                    push((t.min.y - h.y) / d.y, TABLE);
+                    push((t.max.y - h.y) / d.y, TABLE);
+                }
+            }
+        }
+        ev.sort_by(|a, b| a.0.total_cmp(&b.0));
+        ev
     }
 
     /// The rate of the ground under the bases now: the most severe area rate touched (TERR-04,
@@ -1053,7 +1282,10 @@ impl<'s> Walk<'s> {
             let Some(patch) = self.scene.map.patches.get(p) else {
                 continue;
             };
-            if let Going::Area { speed: s, rule: r, .. } = patch.going {
+            if let Going::Area {
+                speed: s, rule: r, ..
+            } = patch.going
+            {
                 if !m.left && !self.ignore_areas && s < speed {
                     speed = s;
                     rule = Some(r);
@@ -1082,11 +1314,7 @@ impl<'s> Walk<'s> {
 
     /// Runs one motion from its start. `sink` sees each step's pose and may stop the walk
     /// (returns false).
-    fn run(
-        &mut self,
-        m: &Motion,
-        sink: &mut dyn FnMut(&Walk, Pose) -> bool,
-    ) -> Result<bool, Halt> {
+    fn run(&mut self, m: &Motion, sink: &mut dyn FnMut(&Walk, Pose) -> bool) -> Result<bool, Halt> {
         let s0 = self.s;
         let l = m.length();
         if let Motion::Turn { from, to } = *m {
@@ -1097,6 +1325,9 @@ impl<'s> Walk<'s> {
                 self.snap = new;
             }
             return Ok(sink(self, to));
+        }
+        if matches!(m, Motion::Line { .. }) {
+            return self.run_line(m, sink);
         }
         let n = (l / self.step - 1e-9).ceil().max(1.0) as usize;
         let mut prev = 0.0;
@@ -1121,22 +1352,97 @@ impl<'s> Walk<'s> {
             }
             self.accumulate(s0 + cur, s0 + u);
             self.s = s0 + u;
-            if self.scene.map.roads.is_empty() {
-                self.on_road = false;
-            } else if self.on_road {
-                let a = m.pose(prev).at;
-                let b = m.pose(u).at;
-                let steps = (a.distance(b).0 / 0.25).ceil().max(1.0) as usize;
-                self.on_road = (1..=steps).all(|i| {
-                    let t = i as f64 / steps as f64;
-                    self.scene
-                        .map
-                        .on_road(Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t))
-                });
-            }
+            self.track_road(m, prev, u);
             prev = u;
             if !sink(self, m.pose(u)) {
                 return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The reference point's path from `a` to `b` along `m` stays on a road (MOVE-25).
+    fn track_road(&mut self, m: &Motion, a: f64, b: f64) {
+        // Only a walk in road mode (TERR-09) needs to know; others never read it.
+        if !self.ignore_areas {
+            return;
+        }
+        if self.scene.map.roads.is_empty() {
+            self.on_road = false;
+            return;
+        }
+        if !self.on_road {
+            return;
+        }
+        let (pa, pb) = (m.pose(a).at, m.pose(b).at);
+        let steps = (pa.distance(pb).0 / 0.25).ceil().max(1.0) as usize;
+        self.on_road = (1..=steps).all(|i| {
+            let t = i as f64 / steps as f64;
+            self.scene
+                .map
+                .on_road(Point::new(pa.x + (pb.x - pa.x) * t, pa.y + (pb.y - pa.y) * t))
+        });
+    }
+
+    /// A straight motion by its contact events: between two events nothing the bases touch
+    /// changes, so each event is looked at once, just after it, and the rules applied there.
+    /// `sink` still sees the pose every `step`.
+    fn run_line(&mut self, m: &Motion, sink: &mut dyn FnMut(&Walk, Pose) -> bool) -> Result<bool, Halt> {
+        let s0 = self.s;
+        let l = m.length();
+        let events = self.line_events(m, 0.0, l, None);
+        let n = (l / self.step - 1e-9).ceil().max(1.0) as usize;
+        let (mut cur, mut prev_grid) = (0.0, 0.0);
+        let (mut ei, mut k) = (0, 1);
+        let mut which: Vec<usize> = Vec::new();
+        loop {
+            let next_grid = if k > n {
+                f64::INFINITY
+            } else if k == n {
+                l
+            } else {
+                k as f64 * self.step
+            };
+            let next_event = events.get(ei).map_or(f64::INFINITY, |e| e.0);
+            if next_grid.is_infinite() && next_event.is_infinite() {
+                break;
+            }
+            if next_event <= next_grid {
+                let t = next_event;
+                which.clear();
+                while let Some(&(te, ie)) = events.get(ei) {
+                    if te - t > 1e-9 {
+                        break;
+                    }
+                    if !which.contains(&ie) {
+                        which.push(ie);
+                    }
+                    ei += 1;
+                }
+                let t_next = events.get(ei).map_or(f64::INFINITY, |e| e.0);
+                let delta = ((t_next - t) / 2.0).min(1e-7);
+                let at = if t < l { (t + delta).min(l) } else { l };
+                let new = self.relook(&self.snap, m.pose(at), &which);
+                self.accumulate(s0 + cur, s0 + t);
+                cur = t;
+                if new != self.snap {
+                    let old = self.snap.clone();
+                    self.s = s0 + t;
+                    let lo = (t - 1e-9).max(0.0);
+                    self.change(&old, &new, m, lo, s0, m.pose(lo), m.pose(at))?;
+                    self.snap = new;
+                }
+            } else {
+                let u = next_grid;
+                self.accumulate(s0 + cur, s0 + u);
+                cur = u;
+                self.s = s0 + u;
+                self.track_road(m, prev_grid, u);
+                prev_grid = u;
+                k += 1;
+                if !sink(self, m.pose(u)) {
+                    return Ok(false);
+                }
             }
         }
         Ok(true)
@@ -1181,7 +1487,8 @@ impl<'s> Walk<'s> {
                 *halt = Some(h);
             }
         };
-        let blocked = |rule: &'static str, message: String, w: &Walk| Halt::Blocked {
+        let blocked = |cause: Cause, rule: &'static str, message: String, w: &Walk| Halt::Blocked {
+            cause,
             rule,
             message,
             s: s_lo,
@@ -1200,8 +1507,12 @@ impl<'s> Walk<'s> {
         if old.table_ok && !new.table_ok {
             raise(
                 blocked(
+                    Cause::Table,
                     "MOVE-02",
-                    format!("the move would take the unit off the table at {}", fmt_pt(pose_hi.at)),
+                    format!(
+                        "the move would take the unit off the table at {}",
+                        fmt_pt(pose_hi.at)
+                    ),
                     self,
                 ),
                 &mut halt,
@@ -1235,14 +1546,11 @@ impl<'s> Walk<'s> {
                                     ),
                                 ),
                             };
-                            raise(blocked(rule, message, self), &mut halt);
+                            raise(blocked(Cause::Terrain, rule, message, self), &mut halt);
                         }
                         Going::Linear { rule } => {
                             if touched {
-                                let free_ok = self
-                                    .mem
-                                    .get(i)
-                                    .is_some_and(|mm| mm.contact_at_start)
+                                let free_ok = self.mem.get(i).is_some_and(|mm| mm.contact_at_start)
                                     && at_start;
                                 if free_ok {
                                     // MOVE-03 ruling: placed with its rear edge touching the far
@@ -1289,7 +1597,9 @@ impl<'s> Walk<'s> {
                             if stops {
                                 if mm.area == AreaState::Out && next != AreaState::Out {
                                     // TERR-05: entering.
-                                    if let Some(h) = self.enter(i, m, u_lo, s0, pose_lo, old, rule, &patch.name) {
+                                    if let Some(h) =
+                                        self.enter(i, m, u_lo, s0, pose_lo, old, rule, &patch.name)
+                                    {
                                         raise(h, &mut halt);
                                     }
                                 } else if mm.area == AreaState::In && next != AreaState::In {
@@ -1343,17 +1653,29 @@ impl<'s> Walk<'s> {
                             };
                             let message = match self.narrow_gap(pose_hi, m) {
                                 Some(msg) if !self.forced => msg,
-                                _ => format!("the move runs into {} at {}: {what}", o.name, fmt_pt(pose_hi.at)),
+                                _ => format!(
+                                    "the move runs into {} at {}: {what}",
+                                    o.name,
+                                    fmt_pt(pose_hi.at)
+                                ),
                             };
-                            let rule = if message.starts_with("the gap") { "MOVE-04" } else { rule };
-                            raise(blocked(rule, message, self), &mut halt);
+                            let rule = if message.starts_with("the gap") {
+                                "MOVE-04"
+                            } else {
+                                rule
+                            };
+                            raise(blocked(Cause::Enemy, rule, message, self), &mut halt);
                         }
                         Rel::EnemyCommand => {
                             if self.scene.command_mover() {
                                 raise(
                                     blocked(
+                                        Cause::Enemy,
                                         "CMD-25",
-                                        format!("command units cannot overrun enemy command units ({})", o.name),
+                                        format!(
+                                            "command units cannot overrun enemy command units ({})",
+                                            o.name
+                                        ),
                                         self,
                                     ),
                                     &mut halt,
@@ -1433,32 +1755,26 @@ impl<'s> Walk<'s> {
     /// wholly inside area candidate `i`, if nothing else is in the way there.
     fn placement(&self, i: usize, m: &Motion, u_lo: f64, old: &Snap) -> Option<(f64, Pose, Snap)> {
         let reach = self.body.radius * 2.0 + 1.0;
-        let step = 0.25;
-        let n = (reach / step).ceil() as usize;
-        let mut prev = u_lo;
-        for k in 1..=n {
-            let u = u_lo + k as f64 * step;
-            let s = self.look(m.pose(u));
-            if s.flag(i) & HOLDS != 0 {
-                let (mut lo, mut hi) = (prev, u);
-                let mut hs = s;
-                for _ in 0..BISECT_ROUNDS {
-                    let mid = (lo + hi) / 2.0;
-                    let sm = self.look(m.pose(mid));
-                    if sm.flag(i) & HOLDS != 0 {
-                        hi = mid;
-                        hs = sm;
-                    } else {
-                        lo = mid;
-                    }
-                }
-                let pose = m.pose(hi);
-                return self.clear_for_placement(&hs, old, i).then_some((hi, pose, hs));
+        // Wholly inside begins at one of the area's contact events.
+        let events = self.line_events(m, u_lo, u_lo + reach, Some(i));
+        let mut k = 0;
+        while let Some(&(t, _)) = events.get(k) {
+            while events.get(k).is_some_and(|e| e.0 - t <= 1e-9) {
+                k += 1;
             }
-            if s.flag(i) & TOUCH == 0 {
+            let t_next = events.get(k).map_or(f64::INFINITY, |e| e.0);
+            let at = t + ((t_next - t) / 2.0).min(1e-7);
+            let pts = self.body.inner_at(m.pose(at));
+            let rect = rect_of(pts.iter().copied());
+            let f = self.flag_of(i, &pts, &rect, &mut None);
+            if f & HOLDS != 0 {
+                let pose = m.pose(at);
+                let snap = self.look(pose);
+                return self.clear_for_placement(&snap, old, i).then_some((at, pose, snap));
+            }
+            if f & TOUCH == 0 {
                 return None;
             }
-            prev = u;
         }
         None
     }
@@ -1504,16 +1820,21 @@ impl<'s> Walk<'s> {
         let band = 0.05;
         let left = clip_half(&pts, centre, dir, 1.0, band);
         let right = clip_half(&pts, centre, dir, -1.0, band);
-        let mid = clip_half(&clip_half(&pts, centre, dir, 1.0, -band), centre, dir, -1.0, -band);
+        let mid = clip_half(
+            &clip_half(&pts, centre, dir, 1.0, -band),
+            centre,
+            dir,
+            -1.0,
+            -band,
+        );
         let blocked = |poly: &[Point]| -> bool {
             if poly.len() < 3 {
                 return false;
             }
             let g = ring_polygon(poly);
-            let smp = outline_samples(poly);
             self.cands.iter().any(|c| match c.key {
                 Key::Patch(p) => self.scene.map.patches.get(p).is_some_and(|p| {
-                    matches!(p.going, Going::Impassable { .. }) && self.scene.map.blocks(p, &g, &smp)
+                    matches!(p.going, Going::Impassable { .. }) && p.shape.meets(&g)
                 }),
                 Key::Other(o) => self
                     .scene
@@ -1534,7 +1855,12 @@ impl<'s> Walk<'s> {
 
     /// Rules checked where a move ends: on nothing it may not stand on, not in contact with the
     /// enemy (CHG-01) unless it started so.
-    fn end_problem(&self, snap: &Snap, pose: Pose, start_contacts: &[PieceId]) -> Option<(&'static str, String)> {
+    fn end_problem(
+        &self,
+        snap: &Snap,
+        pose: Pose,
+        start_contacts: &[PieceId],
+    ) -> Option<(&'static str, String)> {
         if !snap.table_ok {
             return Some(("MOVE-02", "the unit would end off the table".to_string()));
         }
@@ -1549,7 +1875,10 @@ impl<'s> Walk<'s> {
                     };
                     match patch.going {
                         Going::Impassable { rule } => {
-                            return Some((rule, format!("the unit would end on {}, impassable to it", patch.name)))
+                            return Some((
+                                rule,
+                                format!("the unit would end on {}, impassable to it", patch.name),
+                            ))
                         }
                         Going::Linear { .. } => {
                             return Some((
@@ -1577,7 +1906,11 @@ impl<'s> Walk<'s> {
                         }
                         Rel::Enemy => {
                             return Some((
-                                if self.scene.command_mover() { "CMD-23" } else { "CHG-01" },
+                                if self.scene.command_mover() {
+                                    "CMD-23"
+                                } else {
+                                    "CHG-01"
+                                },
                                 format!("the unit would end on {}", other.name),
                             ))
                         }
@@ -1602,7 +1935,10 @@ impl<'s> Walk<'s> {
         let rect = grow(rect_of(hull.iter().copied()), CONTACT_TOLERANCE_CM);
         let mut poly: Option<Polygon<f64>> = None;
         for o in &self.scene.others {
-            if o.rel != Rel::Enemy || start_contacts.contains(&o.id) || !rects_overlap(&o.rect, &rect) {
+            if o.rel != Rel::Enemy
+                || start_contacts.contains(&o.id)
+                || !rects_overlap(&o.rect, &rect)
+            {
                 continue;
             }
             let p = poly.get_or_insert_with(|| ring_polygon(&hull));
@@ -1623,17 +1959,32 @@ fn clearance(shape: &super::terrain::Shape, hull: &[Point], dir: Point, limit: f
     let edges: Vec<(Point, Point)> = match shape {
         Shape::Line(l) => l
             .lines()
-            .map(|e| (Point::new(e.start.x, e.start.y), Point::new(e.end.x, e.end.y)))
+            .map(|e| {
+                (
+                    Point::new(e.start.x, e.start.y),
+                    Point::new(e.end.x, e.end.y),
+                )
+            })
             .collect(),
         Shape::Area(a) => a
             .exterior()
             .lines()
-            .map(|e| (Point::new(e.start.x, e.start.y), Point::new(e.end.x, e.end.y)))
+            .map(|e| {
+                (
+                    Point::new(e.start.x, e.start.y),
+                    Point::new(e.end.x, e.end.y),
+                )
+            })
             .collect(),
         Shape::Strips(v) => v
             .iter()
             .flat_map(|p| p.exterior().lines())
-            .map(|e| (Point::new(e.start.x, e.start.y), Point::new(e.end.x, e.end.y)))
+            .map(|e| {
+                (
+                    Point::new(e.start.x, e.start.y),
+                    Point::new(e.end.x, e.end.y),
+                )
+            })
             .collect(),
     };
     let mut best: f64 = 0.0;
@@ -1648,7 +1999,8 @@ fn clearance(shape: &super::terrain::Shape, hull: &[Point], dir: Point, limit: f
                     Some(v.distance(Point::new(intersection.x, intersection.y)).0)
                 }
                 Some(geo::LineIntersection::Collinear { intersection }) => Some(
-                    v.distance(Point::new(intersection.end.x, intersection.end.y)).0,
+                    v.distance(Point::new(intersection.end.x, intersection.end.y))
+                        .0,
                 ),
                 None => None,
             };
@@ -1664,26 +2016,6 @@ fn clearance(shape: &super::terrain::Shape, hull: &[Point], dir: Point, limit: f
         }
     }
     best
-}
-
-/// Corners, edge midpoints and centre of an outline (the bridged-ground test samples them).
-fn outline_samples(pts: &[Point]) -> Vec<Point> {
-    let mut out = Vec::with_capacity(pts.len() * 2 + 1);
-    let n = pts.len();
-    for i in 0..n {
-        let (Some(&a), Some(&b)) = (pts.get(i), pts.get((i + 1) % n)) else {
-            continue;
-        };
-        out.push(a);
-        out.push(Point::new((a.x + b.x) / 2.0, (a.y + b.y) / 2.0));
-    }
-    if n > 0 {
-        out.push(Point::new(
-            pts.iter().map(|p| p.x).sum::<f64>() / n as f64,
-            pts.iter().map(|p| p.y).sum::<f64>() / n as f64,
-        ));
-    }
-    out
 }
 
 fn shape_distance(shape: &super::terrain::Shape, poly: &Polygon<f64>) -> f64 {
@@ -1813,7 +2145,10 @@ fn motions_for(
             let (before, after): (Vec<Point>, Vec<Point>) = match k {
                 Some(k) => (
                     points.get(..=k).map(<[Point]>::to_vec).unwrap_or_default(),
-                    points.get(k + 1..).map(<[Point]>::to_vec).unwrap_or_default(),
+                    points
+                        .get(k + 1..)
+                        .map(<[Point]>::to_vec)
+                        .unwrap_or_default(),
                 ),
                 None => {
                     let mut a = vec![add(from.at, delta, 1.0)];
@@ -1840,7 +2175,10 @@ fn motions_for(
                 "MOVE-24"
             };
             if !same_angle(to.facing_deg, from.facing_deg) {
-                return Err(refuse(rule, "the unit keeps its facing while moving straight back"));
+                return Err(refuse(
+                    rule,
+                    "the unit keeps its facing while moving straight back",
+                ));
             }
             let back = normalize_deg(from.facing_deg + 180.0);
             let mut ms = Vec::new();
@@ -1920,7 +2258,10 @@ fn legs(
                     let (rule, what) = if off.abs() >= 135.0 {
                         ("MOVE-28", "moving backwards is a retire (infantry only)")
                     } else {
-                        ("MOVE-29", "an oblique move goes at most 45° from straight ahead")
+                        (
+                            "MOVE-29",
+                            "an oblique move goes at most 45° from straight ahead",
+                        )
                     };
                     return Err(refuse(
                         rule,
@@ -1930,7 +2271,8 @@ fn legs(
             }
             Style::Column | Style::Free => {
                 let turn = normalize_deg(bearing - cur.facing_deg);
-                if style == Style::Column && turn.abs() > COLUMN_TURN_MAX_DEG + ANGLE_TOLERANCE_DEG {
+                if style == Style::Column && turn.abs() > COLUMN_TURN_MAX_DEG + ANGLE_TOLERANCE_DEG
+                {
                     return Err(refuse(
                         "MOVE-26",
                         format!(
@@ -2010,7 +2352,10 @@ fn wheel(body: &Body, from: Pose, to: Pose) -> Result<(Vec<Motion>, Vec<Point>),
     if theta.abs() > WHEEL_MAX_DEG + ANGLE_TOLERANCE_DEG {
         return Err(refuse(
             "MOVE-26",
-            format!("a wheel turns at most 45° in a move, not {:.1}°", theta.abs()),
+            format!(
+                "a wheel turns at most 45° in a move, not {:.1}°",
+                theta.abs()
+            ),
         ));
     }
     let f_old = heading(from.facing_deg);
@@ -2018,7 +2363,10 @@ fn wheel(body: &Body, from: Pose, to: Pose) -> Result<(Vec<Motion>, Vec<Point>),
         // No turn: a straight advance.
         let d = sub(to.at, from.at);
         if cross(f_old, d).abs() > 1e-6 || dot(f_old, d) < -1e-9 {
-            return Err(refuse("MOVE-26", "a wheel without a turn goes straight ahead"));
+            return Err(refuse(
+                "MOVE-26",
+                "a wheel without a turn goes straight ahead",
+            ));
         }
         let ms = if len(d) > 1e-9 {
             vec![Motion::Line { from, to }]
@@ -2103,7 +2451,10 @@ fn check_can_move(ctx: &Ctx, piece: &PieceState) -> Result<(), ActionError> {
     if piece.suppressed_at.is_some() {
         return Err(refuse(
             "FIRE-23",
-            format!("{} is suppressed and can do nothing in its own turn", piece.name),
+            format!(
+                "{} is suppressed and can do nothing in its own turn",
+                piece.name
+            ),
         ));
     }
     Ok(())
@@ -2129,7 +2480,10 @@ pub fn check_move(
         return Err(refuse("MOVE-02", "the move's points must be numbers"));
     }
     let Some(fp) = footprint_of(ctx, piece) else {
-        return Err(refuse("SEQ-01", format!("{} is not on the table", piece.name)));
+        return Err(refuse(
+            "SEQ-01",
+            format!("{} is not on the table", piece.name),
+        ));
     };
     let from = Pose {
         at: fp.at,
@@ -2137,7 +2491,8 @@ pub fn check_move(
     };
     let body = Body::of(&fp);
     let (motions, path) = motions_for(piece, &body, from, via, to, manoeuvre)?;
-    let scene = Scene::new(ctx, piece, mover_of(ctx, piece));
+    let area = grow(path_rect(from, &motions), body.radius * 3.0 + 2.0);
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area);
     let total: f64 = motions.iter().map(Motion::length).sum();
     // MOVE-25 / TERR-09: the road bonus needs the whole path on a road.
     let traced: Vec<Point> = motions.iter().flat_map(|m| m.trace(0.25)).collect();
@@ -2145,7 +2500,6 @@ pub fn check_move(
         && !scene.map.roads.is_empty()
         && scene.map.on_road(from.at)
         && traced.iter().all(|p| scene.map.on_road(*p));
-    let area = grow(path_rect(from, &motions), body.radius * 3.0 + 2.0);
     let mut walk = Walk::new(&scene, &body, from, area, STEP_CM, on_road, false);
     let start_contacts = enemy_contacts(&scene, &body, from);
     let mut end_snap: Option<Snap> = None;
@@ -2203,7 +2557,9 @@ pub fn check_move(
     }
     let passage = !walk.passage.is_empty();
     if !allowance.fits(weighted, passage, on_road) {
-        return Err(over_allowance(&allowance, weighted, total, passage, on_road, &walk, manoeuvre, &scene, &traced));
+        return Err(over_allowance(
+            &allowance, weighted, total, passage, on_road, &walk, manoeuvre, &scene, &traced,
+        ));
     }
     Ok(MovePlan {
         piece: id,
@@ -2246,7 +2602,10 @@ fn over_allowance(
         }
     );
     if a.retire {
-        return refuse("MOVE-28", format!("a retire covers at most ¾ of the Move: {describe}"));
+        return refuse(
+            "MOVE-28",
+            format!("a retire covers at most ¾ of the Move: {describe}"),
+        );
     }
     if passage && a.fits(weighted, false, on_road) {
         return refuse(
@@ -2259,7 +2618,10 @@ fn over_allowance(
         return refuse(rule, format!("terrain slows the unit: {describe}"));
     }
     if a.overhead_cm > 0.0 && a.overhead_cm + raw > a.total(on_road) && raw <= a.total(on_road) {
-        return refuse("MOVE-27", format!("an about face spends half the allowance: {describe}"));
+        return refuse(
+            "MOVE-27",
+            format!("an about face spends half the allowance: {describe}"),
+        );
     }
     let road_would_do = a.road_bonus_cm > 0.0
         && !on_road
@@ -2273,7 +2635,10 @@ fn over_allowance(
         );
     }
     if manoeuvre == Manoeuvre::Wheel {
-        return refuse("MOVE-26", format!("the wheel is measured on the outside stand: {describe}"));
+        return refuse(
+            "MOVE-26",
+            format!("the wheel is measured on the outside stand: {describe}"),
+        );
     }
     refuse("MOVE-02", describe)
 }
@@ -2292,7 +2657,10 @@ pub fn resolve_move(
 ) -> Result<Vec<Event>, ActionError> {
     let plan = check_move(ctx, piece, via, to, manoeuvre)?;
     if let Some(first) = plan.overruns.first() {
-        let name = ctx.piece(*first).map(|p| p.name.clone()).unwrap_or_default();
+        let name = ctx
+            .piece(*first)
+            .map(|p| p.name.clone())
+            .unwrap_or_default();
         return Err(ActionError::Unsupported {
             rule: "CMD-25",
             what: format!(
@@ -2363,11 +2731,8 @@ fn destinations(
         facing_deg: fp.facing_deg,
     };
     let body = Body::of(&fp);
-    let scene = Scene::new(ctx, piece, mover_of(ctx, piece));
     let style = style_of(piece);
-    let road_start = allowance.road_bonus_cm > 0.0 && scene.map.on_road(from.at);
-    let reach = allowance.reach(road_start);
-    let longest = reach + body.radius * 4.0 + 2.0;
+    let longest = allowance.reach(true) + body.radius * 4.0 + 2.0;
     let area = grow(
         Rect {
             min: Point::new(from.at.x - longest, from.at.y - longest),
@@ -2375,6 +2740,9 @@ fn destinations(
         },
         body.radius * 2.0 + 1.0,
     );
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area);
+    let road_start = allowance.road_bonus_cm > 0.0 && scene.map.on_road(from.at);
+    let reach = allowance.reach(road_start);
     let start_contacts = enemy_contacts(&scene, &body, from);
     let mut out = Vec::new();
     // Road mode first (its samples are valid while the path stays on the road), then normal.
@@ -2400,7 +2768,16 @@ fn destinations(
                 continue;
             }
             if !prefix.is_empty() && prefix.iter().any(|m| !matches!(m, Motion::Turn { .. })) {
-                push_if_legal(&walk, &walk.snap.clone(), cur, walk.weighted, &allowance, road, &start_contacts, &mut out);
+                push_if_legal(
+                    &walk,
+                    &walk.snap.clone(),
+                    cur,
+                    walk.weighted,
+                    &allowance,
+                    road,
+                    &start_contacts,
+                    &mut out,
+                );
             }
             let Some((dir, facing)) = dir_facing else {
                 continue;
@@ -2416,7 +2793,15 @@ fn destinations(
                     to: ray_start,
                 };
                 if let Err(h) = walk2.run(&t, &mut |_, _| true) {
-                    take_halt(&walk2, &h, &allowance, road, &start_contacts, &mut out, false);
+                    take_halt(
+                        &walk2,
+                        &h,
+                        &allowance,
+                        road,
+                        &start_contacts,
+                        &mut out,
+                        false,
+                    );
                     continue;
                 }
             }
@@ -2447,7 +2832,15 @@ fn destinations(
             out.extend(found);
             if let Err(h) = result {
                 if !road || walk2.on_road {
-                    take_halt(&walk2, &h, &allowance, road, &start_contacts, &mut out, false);
+                    take_halt(
+                        &walk2,
+                        &h,
+                        &allowance,
+                        road,
+                        &start_contacts,
+                        &mut out,
+                        false,
+                    );
                 }
             }
         }
@@ -2483,14 +2876,20 @@ fn ray_plans(
                     0.0
                 };
                 let bearing = start.facing_deg + off;
-                let facing = if facing_follows { bearing } else { start.facing_deg };
+                let facing = if facing_follows {
+                    bearing
+                } else {
+                    start.facing_deg
+                };
                 (prefix.clone(), Some((heading(bearing), facing)), max_len)
             })
             .collect::<Vec<_>>()
     };
     match (manoeuvre, style) {
         (Manoeuvre::Advance, Style::Line) => fan(from, OBLIQUE_MAX_DEG, false, longest, vec![]),
-        (Manoeuvre::Advance, Style::Column) => fan(from, COLUMN_TURN_MAX_DEG, true, longest, vec![]),
+        (Manoeuvre::Advance, Style::Column) => {
+            fan(from, COLUMN_TURN_MAX_DEG, true, longest, vec![])
+        }
         (Manoeuvre::Advance, _) => fan(from, 180.0, true, longest, vec![]),
         (Manoeuvre::Manhandle, _) => fan(from, 180.0, false, longest, vec![]),
         (Manoeuvre::Retire | Manoeuvre::Prolonge, _) => {
@@ -2528,7 +2927,11 @@ fn ray_plans(
                     };
                     let end = arc.end();
                     let rest = (reach - arc.length()).max(0.0) + body.radius * 2.0 + 1.0;
-                    v.push((vec![arc], Some((heading(end.facing_deg), end.facing_deg)), rest));
+                    v.push((
+                        vec![arc],
+                        Some((heading(end.facing_deg), end.facing_deg)),
+                        rest,
+                    ));
                 }
             }
             v
@@ -2583,7 +2986,16 @@ fn take_halt(
             snap,
             weighted,
             ..
-        } => push_if_legal(walk, snap, *pose, *weighted, allowance, road, start_contacts, out),
+        } => push_if_legal(
+            walk,
+            snap,
+            *pose,
+            *weighted,
+            allowance,
+            road,
+            start_contacts,
+            out,
+        ),
         Halt::Blocked {
             last_ok,
             snap_ok,
@@ -2592,7 +3004,16 @@ fn take_halt(
             ..
         } => {
             if *s > 1e-9 {
-                push_if_legal(walk, snap_ok, *last_ok, *weighted, allowance, road, start_contacts, out)
+                push_if_legal(
+                    walk,
+                    snap_ok,
+                    *last_ok,
+                    *weighted,
+                    allowance,
+                    road,
+                    start_contacts,
+                    out,
+                )
             }
         }
     }
@@ -2649,14 +3070,16 @@ pub fn forced_move(
 ) -> Result<ForcedOutcome, RuleError> {
     let piece = ctx.piece(id)?;
     let Some(fp) = footprint_of(ctx, piece) else {
-        return Err(RuleError::new("SEQ-01", format!("{} is not on the table", piece.name)));
+        return Err(RuleError::new(
+            "SEQ-01",
+            format!("{} is not on the table", piece.name),
+        ));
     };
     let from = Pose {
         at: fp.at,
         facing_deg: fp.facing_deg,
     };
     let body = Body::of(&fp);
-    let scene = Scene::new(ctx, piece, mover_of(ctx, piece));
     let forced = kind != ForcedKind::Evade;
     let dir = heading(bearing);
     let length = if forced {
@@ -2672,6 +3095,7 @@ pub fn forced_move(
         },
     };
     let area = grow(path_rect(from, &[motion]), body.radius * 3.0 + 2.0);
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area);
     let mut walk = Walk::new(&scene, &body, from, area, STEP_CM, false, forced);
     let mut last = from;
     let mut friend: Option<PieceId> = None;
@@ -2693,10 +3117,25 @@ pub fn forced_move(
         facing_deg: end_facing_deg,
     };
     match result {
-        Err(Halt::Blocked { rule, message, .. }) => {
-            let rule = match rule {
-                "CHG-01" | "CMD-23" | "MOVE-04" if message.contains("runs into") || rule != "MOVE-04" => "MOVE-07",
-                r => r,
+        Err(Halt::Blocked {
+            cause,
+            message,
+            last_ok,
+            ..
+        }) => {
+            let rule = match (cause, kind) {
+                (Cause::Enemy, _) => "MOVE-07",
+                (_, ForcedKind::FallBack) => "FIRE-26",
+                (_, ForcedKind::Retreat) => "CHG-25",
+                (_, ForcedKind::Evade) => {
+                    // INIT-05: an evade follows the normal rules; it stops short of the ground
+                    // it may not enter.
+                    return Ok(ForcedOutcome::Moved {
+                        to: turn(last_ok),
+                        distance_cm: round_cost(from.at.distance(last_ok.at).0),
+                        overruns: walk.overruns.clone(),
+                    });
+                }
             };
             return Ok(ForcedOutcome::KnockedOut {
                 rule,
@@ -2716,11 +3155,13 @@ pub fn forced_move(
         // Back off to the contact point by bisection between `last` and the touching pose.
         let fi = scene.others.iter().position(|o| o.id == f);
         let touching = |p: Pose| -> bool {
-            fi.and_then(|i| scene.others.get(i)).is_some_and(|o| {
-                o.poly.intersects(&ring_polygon(&body.inner_at(p)))
-            })
+            fi.and_then(|i| scene.others.get(i))
+                .is_some_and(|o| o.poly.intersects(&ring_polygon(&body.inner_at(p))))
         };
-        let (mut lo, mut hi) = (from.at.distance(last.at).0, from.at.distance(last.at).0 + STEP_CM);
+        let (mut lo, mut hi) = (
+            from.at.distance(last.at).0,
+            from.at.distance(last.at).0 + STEP_CM,
+        );
         for _ in 0..BISECT_ROUNDS {
             let mid = (lo + hi) / 2.0;
             if touching(motion.pose(mid)) {
@@ -2763,7 +3204,10 @@ pub fn forced_move(
     }
     let end = motion.end();
     if let Some((rule, message)) = walk.end_problem(&walk.snap, end, &[]) {
-        return Ok(ForcedOutcome::KnockedOut { rule, reason: message });
+        return Ok(ForcedOutcome::KnockedOut {
+            rule,
+            reason: message,
+        });
     }
     Ok(ForcedOutcome::Moved {
         to: turn(end),

@@ -197,6 +197,9 @@ pub struct BattleState {
     pub turn: TurnState,
     pub pieces: BTreeMap<PieceId, PieceState>,
     pub sides: Vec<SideState>,
+    /// Losses, declared objectives and lost engineer stands (END, BRK, OBJ, VP; `victory`).
+    #[serde(default)]
+    pub ledger: super::victory::Ledger,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -276,10 +279,7 @@ impl BattleState {
                         disordered_until: None,
                         knocked_out: false,
                         grade: crate::model::validate::effective_grade(u, row),
-                        dug_in: side
-                            .field_defenses
-                            .iter()
-                            .any(|d| d.occupant == Some(u.id)),
+                        dug_in: side.field_defenses.iter().any(|d| d.occupant == Some(u.id)),
                         revealed: false,
                         has_fired: false,
                     },
@@ -333,6 +333,7 @@ impl BattleState {
             },
             pieces,
             sides,
+            ledger: super::victory::Ledger::default(),
         })
     }
 

@@ -19,7 +19,7 @@ use crate::geom::footprint::ring_polygon;
 use crate::geom::segment::{inside_intervals, rects_overlap, Segment};
 use crate::geom::{BoxIndex, Point, Rect};
 use crate::model::{Arm, DefenseKind, FeatureId, Geometry, TerrainFeature, TerrainKind};
-use geo::{Contains, Coord, Intersects, LineString, Polygon};
+use geo::{BooleanOps, Coord, Intersects, LineString, MultiPolygon, Polygon};
 
 /// The troop categories the terrain rules distinguish (TERR-02, TERR-06..08, TERR-13, TERR-14).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -120,12 +120,8 @@ pub fn is_dense_for(kind: TerrainKind, dense_flag: bool, troops: TroopKind) -> b
     match troops {
         TroopKind::Command => false,
         TroopKind::Foot | TroopKind::Cavalry => dense_flag || matches!(kind, K::PartiallyWet),
-        TroopKind::TowedGun => {
-            dense_flag || !matches!(kind, K::Open | K::Hill { .. } | K::Road)
-        }
-        TroopKind::Transport => {
-            dense_flag || matches!(kind, K::LowArea | K::HighArea | K::BuiltUp)
-        }
+        TroopKind::TowedGun => dense_flag || !matches!(kind, K::Open | K::Hill { .. } | K::Road),
+        TroopKind::Transport => dense_flag || matches!(kind, K::LowArea | K::HighArea | K::BuiltUp),
     }
 }
 
@@ -265,7 +261,10 @@ pub fn defense_going(kind: DefenseKind, mover: Mover) -> Going {
 pub enum Source {
     Feature(FeatureId),
     /// A field defence: (side index, position in that side's list).
-    Defense { side: usize, index: usize },
+    Defense {
+        side: usize,
+        index: usize,
+    },
 }
 
 /// A shape on the table: an area, the strips of a wide polyline, or a zero-width line.
@@ -275,6 +274,41 @@ pub enum Shape {
     /// A polyline with a width: one rectangle per segment and a small octagon at each bend.
     Strips(Vec<Polygon<f64>>),
     Line(LineString<f64>),
+}
+
+/// Does segment `a`–`b` pass through the interior of the convex ring (either orientation; a
+/// closing repeat is fine)? Running along its boundary does not count.
+fn cuts_convex(ring: &[Coord<f64>], a: Coord<f64>, b: Coord<f64>) -> bool {
+    const EPS: f64 = 1e-9;
+    let n = ring.len();
+    if n < 3 {
+        return false;
+    }
+    let twice_area: f64 = (0..n)
+        .filter_map(|i| Some((ring.get(i)?, ring.get((i + 1) % n)?)))
+        .map(|(p, q)| p.x * q.y - q.x * p.y)
+        .sum();
+    let orient = if twice_area >= 0.0 { 1.0 } else { -1.0 };
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for i in 0..n {
+        let (Some(p), Some(q)) = (ring.get(i), ring.get((i + 1) % n)) else {
+            continue;
+        };
+        if p == q {
+            continue;
+        }
+        let side = |c: Coord<f64>| orient * ((q.x - p.x) * (c.y - p.y) - (q.y - p.y) * (c.x - p.x));
+        let (fa, fb) = (side(a), side(b));
+        if fa <= EPS && fb <= EPS {
+            return false;
+        }
+        if fa < EPS {
+            t0 = t0.max((EPS - fa) / (fb - fa));
+        } else if fb < EPS {
+            t1 = t1.min((EPS - fa) / (fb - fa));
+        }
+    }
+    t1 - t0 > 1e-12
 }
 
 fn coord(p: Point) -> Coord<f64> {
@@ -347,14 +381,24 @@ impl Shape {
         }
     }
 
-    /// Is the polygon wholly inside the shape (its boundary may touch)? For strips, every
-    /// vertex inside some strip (close enough for a base inside a frozen stream).
+    /// Is the convex polygon (a base outline) wholly inside the shape (its boundary may touch)?
+    /// For an area: every corner of the outline is on or in the area and no edge of the area
+    /// (holes included) passes through the outline's interior. For strips, every corner inside
+    /// some strip (close enough for a base inside a frozen stream).
     pub fn holds(&self, poly: &Polygon<f64>) -> bool {
         match self {
-            Shape::Area(a) => a.contains(poly),
-            Shape::Strips(v) => poly.exterior().points().all(|p| {
-                v.iter().any(|s| s.intersects(&p))
-            }),
+            Shape::Area(a) => {
+                let outline = &poly.exterior().0;
+                outline.iter().all(|c| a.intersects(&geo::Point::from(*c)))
+                    && !std::iter::once(a.exterior())
+                        .chain(a.interiors())
+                        .flat_map(|r| r.lines())
+                        .any(|e| cuts_convex(outline, e.start, e.end))
+            }
+            Shape::Strips(v) => poly
+                .exterior()
+                .points()
+                .all(|p| v.iter().any(|s| s.intersects(&p))),
             Shape::Line(_) => false,
         }
     }
@@ -371,7 +415,11 @@ impl Shape {
 
     fn rect(&self) -> Rect {
         let pts: Vec<Point> = match self {
-            Shape::Area(a) => a.exterior().points().map(|p| Point::new(p.x(), p.y())).collect(),
+            Shape::Area(a) => a
+                .exterior()
+                .points()
+                .map(|p| Point::new(p.x(), p.y()))
+                .collect(),
             Shape::Strips(v) => v
                 .iter()
                 .flat_map(|s| s.exterior().points())
@@ -391,8 +439,6 @@ pub struct Patch {
     pub going: Going,
     pub shape: Shape,
     pub rect: Rect,
-    /// A road crosses this impassable ground: a base on the road there is not blocked.
-    pub bridged: bool,
 }
 
 /// The scenario's terrain and field defences, as they matter to one mover.
@@ -409,17 +455,38 @@ pub struct TerrainMap {
 /// How close to a road's centre line a point on a road without a width must be, in cm.
 const BARE_ROAD_HALF_WIDTH: f64 = 1.5;
 
-/// Resolution at which linear obstacles are cut where a road crosses them, in cm.
-const ROAD_CUT_STEP: f64 = 0.1;
-
 impl TerrainMap {
     /// Prepares the terrain of a scenario for a mover: every feature and field defence that is
-    /// not clear going to it, and the roads. Linear obstacles and strips of impassable water are
-    /// cut where a road crosses them (a gate, a bridge, a ford: the road marks the way through,
-    /// TERR-06/07/12 ruling); impassable areas crossed by a road are marked `bridged`.
+    /// not clear going to it, and the roads. Where a road crosses a linear obstacle or impassable
+    /// ground, the road's surface is cut out of it (a gate, a ford, a bridge, a pass: the road
+    /// marks the way through, TERR-06/07/12 ruling), so a base on the road passes and a base
+    /// wider than the road does not (MOVE-04).
     pub fn new(ctx: &Ctx, mover: Mover) -> TerrainMap {
+        Self::around(ctx, mover, None)
+    }
+
+    /// As [`TerrainMap::new`], keeping only what lies within `area` (when given): a move looks
+    /// at a small part of the table, and preparing the rest would be wasted.
+    pub fn around(ctx: &Ctx, mover: Mover, area: Option<Rect>) -> TerrainMap {
+        let near = |pts: &[Point], width: f64| {
+            area.is_none_or(|a| {
+                let r = rect_of_points(pts);
+                let r = Rect {
+                    min: Point::new(r.min.x - width, r.min.y - width),
+                    max: Point::new(r.max.x + width, r.max.y + width),
+                };
+                rects_overlap(&r, &a)
+            })
+        };
+        let width_of = |g: &Geometry| match g {
+            Geometry::Polyline { width_cm, .. } => width_cm.max(2.0 * BARE_ROAD_HALF_WIDTH),
+            Geometry::Polygon(_) => 0.0,
+        };
         let mut roads = Vec::new();
         for f in &ctx.scenario.terrain {
+            if !near(f.geometry.points(), width_of(&f.geometry)) {
+                continue;
+            }
             if f.kind == TerrainKind::Road {
                 let shape = match &f.geometry {
                     Geometry::Polyline { points, width_cm } => Shape::of_line(
@@ -439,15 +506,19 @@ impl TerrainMap {
         let mut patches = Vec::new();
         for f in &ctx.scenario.terrain {
             let going = feature_going(f.kind, f.dense, f.frozen, mover);
-            if going == Going::Clear {
+            if going == Going::Clear || !near(f.geometry.points(), width_of(&f.geometry)) {
                 continue;
             }
-            Self::add(&mut patches, &roads, &road_rects, feature_patch(f, going));
+            let centre = match &f.geometry {
+                Geometry::Polyline { points, width_cm } => Some((points.as_slice(), *width_cm)),
+                Geometry::Polygon(_) => None,
+            };
+            Self::add(&mut patches, &roads, &road_rects, feature_patch(f, going), centre);
         }
         for (si, side) in ctx.scenario.sides.iter().enumerate() {
             for (di, d) in side.field_defenses.iter().enumerate() {
                 let going = defense_going(d.kind, mover);
-                if going == Going::Clear || d.at.len() < 2 {
+                if going == Going::Clear || d.at.len() < 2 || !near(&d.at, 0.0) {
                     continue;
                 }
                 let shape = Shape::of_line(&d.at, 0.0);
@@ -457,13 +528,16 @@ impl TerrainMap {
                     &roads,
                     &road_rects,
                     Patch {
-                        source: Source::Defense { side: si, index: di },
+                        source: Source::Defense {
+                            side: si,
+                            index: di,
+                        },
                         name: d.kind.label().to_string(),
                         going,
                         shape,
                         rect,
-                        bridged: false,
                     },
+                    Some((d.at.as_slice(), 0.0)),
                 );
             }
         }
@@ -476,20 +550,33 @@ impl TerrainMap {
         }
     }
 
-    /// Adds a patch, cutting it where a road crosses it if it is a line or a blocking strip.
-    fn add(out: &mut Vec<Patch>, roads: &[Shape], road_rects: &[Rect], patch: Patch) {
+    /// Adds a patch, cutting the road surfaces out of it if it is an obstacle a road crosses:
+    /// lines along their centre line (`centre`: points and width), areas by polygon difference.
+    fn add(
+        out: &mut Vec<Patch>,
+        roads: &[Shape],
+        road_rects: &[Rect],
+        patch: Patch,
+        centre: Option<(&[Point], f64)>,
+    ) {
         let crosses_road = road_rects.iter().any(|r| rects_overlap(r, &patch.rect));
         let cuttable = matches!(patch.going, Going::Linear { .. } | Going::Impassable { .. });
         if !crosses_road || !cuttable {
             out.push(patch);
             return;
         }
-        let on_road = |p: Point| roads.iter().any(|r| r.covers_point(p));
-        match &patch.shape {
-            Shape::Line(l) => {
-                let pts: Vec<Point> = l.points().map(|p| Point::new(p.x(), p.y())).collect();
-                for run in off_road_runs(&pts, &on_road) {
-                    let shape = Shape::of_line(&run, 0.0);
+        let road_polys: Vec<&Polygon<f64>> = roads
+            .iter()
+            .flat_map(|r| match r {
+                Shape::Area(a) => std::slice::from_ref(a),
+                Shape::Strips(v) => v.as_slice(),
+                Shape::Line(_) => &[],
+            })
+            .collect();
+        match (centre, &patch.shape) {
+            (Some((points, width)), _) if matches!(patch.going, Going::Linear { .. }) => {
+                for run in off_road_runs(points, &road_polys) {
+                    let shape = Shape::of_line(&run, width);
                     let rect = shape.rect();
                     out.push(Patch {
                         shape,
@@ -498,14 +585,26 @@ impl TerrainMap {
                     });
                 }
             }
-            Shape::Strips(_) | Shape::Area(_) => {
-                // Strips keep their geometry but are marked bridged; the sample test in
-                // `blocks` lets a base through where it stands on the road.
+            (_, Shape::Area(_) | Shape::Strips(_)) => {
+                let mut pieces = MultiPolygon::new(match &patch.shape {
+                    Shape::Area(a) => vec![a.clone()],
+                    Shape::Strips(v) => v.clone(),
+                    Shape::Line(_) => vec![],
+                });
+                for road in &road_polys {
+                    if pieces.intersects(*road) {
+                        pieces = pieces.difference(*road);
+                    }
+                }
+                let shape = Shape::Strips(pieces.0);
+                let rect = shape.rect();
                 out.push(Patch {
-                    bridged: true,
+                    shape,
+                    rect,
                     ..patch
                 });
             }
+            _ => out.push(patch),
         }
     }
 
@@ -523,20 +622,6 @@ impl TerrainMap {
             .zip(&self.roads)
             .any(|(r, s)| r.contains(p) && s.covers_point(p))
     }
-
-    /// Does a base outline (already shrunk by the caller's tolerance) stand on this patch? For
-    /// bridged ground, only where some sample of the outline inside the patch is off the road.
-    pub fn blocks(&self, patch: &Patch, outline: &Polygon<f64>, samples: &[Point]) -> bool {
-        if !patch.shape.meets(outline) {
-            return false;
-        }
-        if !patch.bridged {
-            return true;
-        }
-        samples
-            .iter()
-            .any(|p| patch.shape.covers_point(*p) && !self.on_road(*p))
-    }
 }
 
 fn feature_patch(f: &TerrainFeature, going: Going) -> Patch {
@@ -548,32 +633,53 @@ fn feature_patch(f: &TerrainFeature, going: Going) -> Patch {
         going,
         shape,
         rect,
-        bridged: false,
     }
 }
 
-/// The runs of a polyline that are off the road, resampled at [`ROAD_CUT_STEP`].
-fn off_road_runs(pts: &[Point], on_road: &dyn Fn(Point) -> bool) -> Vec<Vec<Point>> {
+/// The runs of a polyline that lie off the road surfaces (`roads`), cut exactly where the
+/// centre line enters and leaves a road.
+fn off_road_runs(pts: &[Point], roads: &[&Polygon<f64>]) -> Vec<Vec<Point>> {
     let mut runs: Vec<Vec<Point>> = Vec::new();
     let mut cur: Vec<Point> = Vec::new();
+    let extend = |cur: &mut Vec<Point>, p: Point| {
+        if cur.last().is_none_or(|q| q.distance(p).0 > 1e-9) {
+            cur.push(p);
+        }
+    };
     for w in pts.windows(2) {
         let (Some(&a), Some(&b)) = (w.first(), w.get(1)) else {
             continue;
         };
         let seg = Segment::new(a, b);
         let len = seg.length();
-        let n = (len / ROAD_CUT_STEP).ceil().max(1.0) as usize;
-        for k in 0..=n {
-            let p = seg.at(len * k as f64 / n as f64);
-            if on_road(p) {
+        let seg_rect = seg.bounding_rect();
+        let mut on: Vec<(f64, f64)> = roads
+            .iter()
+            .filter(|r| {
+                crate::geom::footprint::polygon_rect(r)
+                    .is_some_and(|rr| rects_overlap(&rr, &seg_rect))
+            })
+            .flat_map(|r| inside_intervals(r, &seg))
+            .collect();
+        on.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut pos = 0.0;
+        for (from, to) in on {
+            if from > pos {
+                extend(&mut cur, seg.at(pos));
+                extend(&mut cur, seg.at(from));
+            }
+            if to > pos {
                 if cur.len() >= 2 {
                     runs.push(std::mem::take(&mut cur));
                 } else {
                     cur.clear();
                 }
-            } else if cur.last().is_none_or(|q| q.distance(p).0 > 1e-9) {
-                cur.push(p);
+                pos = to;
             }
+        }
+        if pos < len {
+            extend(&mut cur, seg.at(pos));
+            extend(&mut cur, b);
         }
     }
     if cur.len() >= 2 {
@@ -652,7 +758,10 @@ pub fn path_crossings(features: &[TerrainFeature], path: &[Point]) -> Vec<PathCr
                             continue;
                         };
                         if let Some(geo::LineIntersection::SinglePoint { intersection, .. }) =
-                            geo::line_intersection::line_intersection(seg.line(), Segment::new(c, d).line())
+                            geo::line_intersection::line_intersection(
+                                seg.line(),
+                                Segment::new(c, d).line(),
+                            )
                         {
                             let at = Point::new(intersection.x, intersection.y);
                             out.push(PathCrossing {
@@ -708,18 +817,51 @@ mod tests {
 
     #[test]
     fn terr_04_low_half_high_quarter() {
-        assert_eq!(speed(feature_going(TerrainKind::LowArea, false, false, Mover::FOOT)), 0.5);
-        assert_eq!(speed(feature_going(TerrainKind::HighArea, false, false, CAV)), 0.25);
-        assert_eq!(speed(feature_going(TerrainKind::BuiltUp, false, false, Mover::FOOT)), 0.25);
+        assert_eq!(
+            speed(feature_going(
+                TerrainKind::LowArea,
+                false,
+                false,
+                Mover::FOOT
+            )),
+            0.5
+        );
+        assert_eq!(
+            speed(feature_going(TerrainKind::HighArea, false, false, CAV)),
+            0.25
+        );
+        assert_eq!(
+            speed(feature_going(
+                TerrainKind::BuiltUp,
+                false,
+                false,
+                Mover::FOOT
+            )),
+            0.25
+        );
     }
 
     #[test]
     fn terr_08_dense_by_troop_kind() {
         // Crops are rough ground to wagons and dense to guns, but only half speed to foot.
-        assert_eq!(speed(feature_going(TerrainKind::LowArea, false, false, WAGON)), 0.25);
-        assert_eq!(speed(feature_going(TerrainKind::LowArea, false, false, GUN)), 0.25);
-        assert!(!is_dense_for(TerrainKind::Hill { level: 1 }, false, TroopKind::TowedGun));
-        assert!(is_dense_for(TerrainKind::ShallowWet, false, TroopKind::TowedGun));
+        assert_eq!(
+            speed(feature_going(TerrainKind::LowArea, false, false, WAGON)),
+            0.25
+        );
+        assert_eq!(
+            speed(feature_going(TerrainKind::LowArea, false, false, GUN)),
+            0.25
+        );
+        assert!(!is_dense_for(
+            TerrainKind::Hill { level: 1 },
+            false,
+            TroopKind::TowedGun
+        ));
+        assert!(is_dense_for(
+            TerrainKind::ShallowWet,
+            false,
+            TroopKind::TowedGun
+        ));
         assert!(is_dense_for(TerrainKind::Open, true, TroopKind::Foot));
         assert_eq!(
             feature_going(TerrainKind::Open, true, false, CAV),
@@ -733,7 +875,10 @@ mod tests {
 
     #[test]
     fn terr_06_07_12_impassable_by_kind() {
-        assert_eq!(feature_going(TerrainKind::Mountain, false, false, Mover::FOOT), Going::Clear);
+        assert_eq!(
+            feature_going(TerrainKind::Mountain, false, false, Mover::FOOT),
+            Going::Clear
+        );
         assert_eq!(
             feature_going(TerrainKind::Mountain, false, false, CAV),
             Going::Impassable { rule: "TERR-06" }
@@ -766,7 +911,10 @@ mod tests {
                 rule: "TERR-11"
             }
         );
-        assert_eq!(feature_going(TerrainKind::Open, false, true, CAV), Going::Clear);
+        assert_eq!(
+            feature_going(TerrainKind::Open, false, true, CAV),
+            Going::Clear
+        );
     }
 
     #[test]
@@ -788,6 +936,58 @@ mod tests {
             feature_going(TerrainKind::PartiallyWet, false, false, HQ),
             Going::Clear
         );
+    }
+
+    fn square(x0: f64, y0: f64, side: f64) -> Vec<Point> {
+        vec![
+            Point::new(x0, y0),
+            Point::new(x0 + side, y0),
+            Point::new(x0 + side, y0 + side),
+            Point::new(x0, y0 + side),
+        ]
+    }
+
+    #[test]
+    fn terr_05_holds_means_wholly_inside() {
+        // A U-shaped wood: a base across the notch is not inside although its corners are.
+        let u = Shape::Area(ring_polygon(&[
+            Point::new(0.0, 0.0),
+            Point::new(30.0, 0.0),
+            Point::new(30.0, 20.0),
+            Point::new(20.0, 20.0),
+            Point::new(20.0, 5.0),
+            Point::new(10.0, 5.0),
+            Point::new(10.0, 20.0),
+            Point::new(0.0, 20.0),
+        ]));
+        assert!(u.holds(&ring_polygon(&square(2.0, 1.0, 3.0))));
+        assert!(u.holds(&ring_polygon(&square(0.0, 0.0, 3.0))), "touching the edge is inside");
+        assert!(!u.holds(&ring_polygon(&square(8.0, 8.0, 3.0))), "straddling");
+        let across = ring_polygon(&[
+            Point::new(5.0, 10.0),
+            Point::new(25.0, 10.0),
+            Point::new(25.0, 12.0),
+            Point::new(5.0, 12.0),
+        ]);
+        assert!(u.meets(&across));
+        assert!(!u.holds(&across), "corners in both arms, the notch between");
+    }
+
+    #[test]
+    fn roads_cut_walls_exactly() {
+        let road = ring_polygon(&[
+            Point::new(10.0, -5.0),
+            Point::new(14.0, -5.0),
+            Point::new(14.0, 5.0),
+            Point::new(10.0, 5.0),
+        ]);
+        let runs = off_road_runs(&[Point::new(0.0, 0.0), Point::new(30.0, 0.0)], &[&road]);
+        assert_eq!(runs.len(), 2);
+        let ends: Vec<(f64, f64)> = runs
+            .iter()
+            .map(|r| (r.first().map_or(-1.0, |p| p.x), r.last().map_or(-1.0, |p| p.x)))
+            .collect();
+        assert_eq!(ends, vec![(0.0, 10.0), (14.0, 30.0)]);
     }
 
     #[test]
@@ -816,7 +1016,10 @@ mod tests {
             dense: false,
             frozen: false,
         };
-        let c = path_crossings(&[wall, wood], &[Point::new(5.0, 0.0), Point::new(5.0, 30.0)]);
+        let c = path_crossings(
+            &[wall, wood],
+            &[Point::new(5.0, 0.0), Point::new(5.0, 30.0)],
+        );
         let kinds: Vec<(Crossing, f64)> = c.iter().map(|c| (c.crossing, c.along_cm)).collect();
         assert_eq!(
             kinds,

@@ -49,9 +49,11 @@
 
 use super::battle::Ctx;
 use super::error::RuleError;
-use super::geometry::{footprint_of, is_skirmisher, measure_scale, stand_kind, CONTACT_TOLERANCE_CM};
+use super::geometry::{
+    footprint_of, is_skirmisher, measure_scale, stand_kind, CONTACT_TOLERANCE_CM,
+};
 use super::state::{PieceId, PieceState};
-use crate::geom::footprint::{coord, rect_of, ring_polygon};
+use crate::geom::footprint::{coord, polygon_rect, rect_of, ring_polygon};
 use crate::geom::segment::{
     footprint_boundary_distance, footprint_polyline_distance, inside_intervals,
     point_footprint_distance, rect_gap, rects_overlap, Segment,
@@ -63,7 +65,12 @@ use crate::geom::{
 use crate::model::{
     Arm, DefenseId, DefenseKind, FeatureId, Geometry, OptionalRule, Scenario, TerrainKind, Weather,
 };
-use geo::{Contains, Intersects, LineString, Polygon};
+use geo::bool_ops::{FillRule, OpType};
+use geo::orient::{Direction, Orient};
+use geo::{
+    BooleanOps, Contains, ConvexHull, Intersects, IsConvex, Line, LineString, MultiPoint,
+    MultiPolygon, Polygon,
+};
 use std::collections::BTreeMap;
 
 /// VIS-04: normal visibility, cm.
@@ -157,9 +164,19 @@ pub fn defense_blocks_sight(kind: DefenseKind) -> bool {
 /// What stands in the way.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Blocker {
-    Feature { id: FeatureId, name: String },
-    Defense { id: DefenseId, side: usize, name: String },
-    Piece { id: PieceId, name: String },
+    Feature {
+        id: FeatureId,
+        name: String,
+    },
+    Defense {
+        id: DefenseId,
+        side: usize,
+        name: String,
+    },
+    Piece {
+        id: PieceId,
+        name: String,
+    },
 }
 
 impl Blocker {
@@ -249,6 +266,8 @@ struct FeatureSight {
     blocker: Blocker,
     /// Hills: the massif the contour belongs to.
     massif: Option<usize>,
+    /// Areas: convex (a cheaper proof that it cuts a corridor).
+    convex: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -331,7 +350,10 @@ pub fn check_dug_in(ctx: &Ctx, piece: &PieceState) -> Result<(), RuleError> {
     if ctx.scenario.defender != Some(side) {
         return Err(RuleError::new(
             "VIS-16",
-            format!("{} may not be dug in: only the defender's troops start the game dug in", piece.name),
+            format!(
+                "{} may not be dug in: only the defender's troops start the game dug in",
+                piece.name
+            ),
         ));
     }
     let PieceId::Unit { unit, .. } = piece.id else {
@@ -352,11 +374,18 @@ pub fn check_dug_in(ctx: &Ctx, piece: &PieceState) -> Result<(), RuleError> {
         DefenseKind::DugOut if artillery => Ok(()),
         DefenseKind::DugOut => Err(RuleError::new(
             "VIS-16",
-            format!("{}: a Dug-Out shelters only a command or artillery unit", piece.name),
+            format!(
+                "{}: a Dug-Out shelters only a command or artillery unit",
+                piece.name
+            ),
         )),
         other => Err(RuleError::new(
             "VIS-16",
-            format!("{}: a {} does not dig a unit in (Trench or Dug-Out)", piece.name, other.label()),
+            format!(
+                "{}: a {} does not dig a unit in (Trench or Dug-Out)",
+                piece.name,
+                other.label()
+            ),
         )),
     }
 }
@@ -385,7 +414,9 @@ impl SightIndex {
                     line: line_string(points),
                     half_width: width_cm.max(0.0) / 2.0,
                 },
-                (Geometry::Polygon(ring), _) if ring.len() >= 3 => Shape::Area(ring_polygon(ring)),
+                (Geometry::Polygon(ring), _) if ring.len() >= 3 => {
+                    Shape::Area(ring_polygon(ring).orient(Direction::Default))
+                }
                 // An area drawn as a line or with too few points has no inside.
                 _ => continue,
             };
@@ -393,6 +424,7 @@ impl SightIndex {
                 class,
                 points: f.geometry.points().to_vec(),
                 rect: rect_of(f.geometry.points().iter().copied()),
+                convex: matches!(&shape, Shape::Area(p) if p.exterior().is_convex()),
                 shape,
                 blocker,
                 massif: None,
@@ -417,6 +449,7 @@ impl SightIndex {
                         name: d.kind.label().to_string(),
                     },
                     massif: None,
+                    convex: false,
                 });
             }
         }
@@ -445,8 +478,8 @@ impl SightIndex {
                 id: p.id,
                 name: p.name.clone(),
                 rect: fp.bounding_rect(),
-                outline: fp.outline(),
-                samples: fp.sample_points(),
+                outline: fp.outline().orient(Direction::Default),
+                samples: fp.outline_samples(),
                 centroid,
                 blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
                 gun,
@@ -507,7 +540,8 @@ impl SightIndex {
             let Shape::Line { line, half_width } = &f.shape else {
                 return false;
             };
-            footprint_polyline_distance(&target.footprint, line) <= half_width + self.params.contact_cm
+            footprint_polyline_distance(&target.footprint, line)
+                <= half_width + self.params.contact_cm
                 && seg.line().intersects(line)
         })
     }
@@ -624,7 +658,11 @@ impl SightIndex {
                 if let Some((fi, _)) = self.areas_holding(t).into_iter().find(|(_, edge)| *edge) {
                     return Sight::hidden(
                         "VIS-17",
-                        format!("{} is dug in at the edge of {}", t.name, self.feature_name(fi)),
+                        format!(
+                            "{} is dug in at the edge of {}",
+                            t.name,
+                            self.feature_name(fi)
+                        ),
                         self.features.get(fi).map(|f| f.blocker.clone()),
                         distance,
                     );
@@ -654,7 +692,14 @@ impl SightIndex {
                 }
             }
         }
-        self.trace(o, t, &targets, distance)
+        // VIS-02: the segment lies in the sight arc, a half-plane, so both its ends do.
+        let sources: Vec<Point> = o
+            .samples
+            .iter()
+            .copied()
+            .filter(|p| sight_arc_contains(&o.footprint, *p))
+            .collect();
+        self.trace(o, t, &sources, &targets, distance)
     }
 
     fn feature_name(&self, fi: usize) -> String {
@@ -664,14 +709,37 @@ impl SightIndex {
     }
 
     /// VIS-02: try the segments until one is clear.
-    fn trace(&self, o: &PieceSight, t: &PieceSight, targets: &[Point], distance: f64) -> Sight {
+    ///
+    /// Only what meets the corridor (the convex hull of both units' sample points) can be in
+    /// the way of any segment. Before tracing segment by segment, look for a proof that every
+    /// segment is blocked: an opaque blocker (a unit, high area terrain or a hill neither unit
+    /// stands on) that touches neither unit and cuts the corridor from one of its two outer
+    /// tangents ("bridges") to the other separates the two units. Otherwise trace the
+    /// segments, trying first whatever blocked the previous one.
+    fn trace(
+        &self,
+        o: &PieceSight,
+        t: &PieceSight,
+        sources: &[Point],
+        targets: &[Point],
+        distance: f64,
+    ) -> Sight {
         let limit = self.params.limit_cm;
-        let env = union_rect(&o.rect, &t.rect);
+        let corridor: Polygon<f64> = MultiPoint::new(
+            sources
+                .iter()
+                .chain(targets.iter())
+                .map(|p| geo::Point::new(p.x, p.y))
+                .collect(),
+        )
+        .convex_hull();
+        let env = polygon_rect(&corridor).unwrap_or_else(|| union_rect(&o.rect, &t.rect));
         let mut units: Vec<&PieceSight> = self
             .piece_tree
             .query(&env)
             .filter_map(|j| self.pieces.get(j))
             .filter(|q| q.blocks && q.id != o.id && q.id != t.id)
+            .filter(|q| q.outline.intersects(&corridor))
             .collect();
         units.sort_by_key(|q| q.id);
         let mut linears: Vec<LinearCheck> = Vec::new();
@@ -683,6 +751,13 @@ impl SightIndex {
             let Some(f) = self.features.get(fi) else {
                 continue;
             };
+            let meets = match &f.shape {
+                Shape::Area(poly) => poly.intersects(&corridor),
+                Shape::Line { line, .. } => line.intersects(&corridor),
+            };
+            if !meets {
+                continue;
+            }
             match f.class {
                 SightTerrain::Linear => linears.push(LinearCheck {
                     feature: fi,
@@ -703,40 +778,70 @@ impl SightIndex {
             .iter()
             .filter_map(|&m| self.hill_rule(m, o, t))
             .collect();
-        let looks_down = o.level >= 1 && o.level > t.level;
+        let scene = Scene {
+            o,
+            t,
+            units: &units,
+            hills: &hills,
+            areas: &areas,
+            looks_down: o.level >= 1 && o.level > t.level,
+            explain: false,
+        };
+        let explained = Scene {
+            explain: true,
+            ..scene
+        };
+        let segments = || {
+            sources.iter().flat_map(move |&a| {
+                targets
+                    .iter()
+                    .map(move |&b| Segment::new(a, b))
+                    .filter(move |s| s.length() <= limit)
+            })
+        };
+        let hidden = |block: Block, seg: &Segment| Sight {
+            visible: false,
+            rule: block.rule,
+            detail: block.detail,
+            by: block.by,
+            segment: Some((seg.a, seg.b)),
+            distance_cm: distance,
+            exceptions: Vec::new(),
+        };
+        if self.separated(&scene, sources, targets, &corridor) {
+            if let Some(first) = segments().next() {
+                if let Err(block) = self.test_segment(&explained, &first, &mut linears) {
+                    return hidden(block, &first);
+                }
+            }
+        }
         let mut first: Option<Sight> = None;
+        let mut hint: Option<Hint> = None;
         let mut tried = false;
-        for &a in &o.samples {
-            for &b in targets {
-                let seg = Segment::new(a, b);
-                if seg.length() > limit {
+        for seg in segments() {
+            tried = true;
+            if let Some(h) = hint {
+                if self.still_blocks(&scene, h, &seg, &mut linears) {
                     continue;
                 }
-                tried = true;
-                match self.test_segment(o, t, &seg, &units, &mut linears, &hills, &areas, looks_down) {
-                    Ok(exceptions) => {
-                        return Sight {
-                            visible: true,
-                            rule: "VIS-02",
-                            detail: format!("{} sees {}", o.name, t.name),
-                            by: None,
-                            segment: Some((a, b)),
-                            distance_cm: distance,
-                            exceptions,
-                        };
-                    }
-                    Err(block) => {
-                        if first.is_none() {
-                            first = Some(Sight {
-                                visible: false,
-                                rule: block.rule,
-                                detail: block.detail,
-                                by: block.by,
-                                segment: Some((a, b)),
-                                distance_cm: distance,
-                                exceptions: Vec::new(),
-                            });
-                        }
+            }
+            let sc = if first.is_none() { &explained } else { &scene };
+            match self.test_segment(sc, &seg, &mut linears) {
+                Ok(exceptions) => {
+                    return Sight {
+                        visible: true,
+                        rule: "VIS-02",
+                        detail: format!("{} sees {}", o.name, t.name),
+                        by: None,
+                        segment: Some((seg.a, seg.b)),
+                        distance_cm: distance,
+                        exceptions,
+                    };
+                }
+                Err(block) => {
+                    hint = block.hint;
+                    if first.is_none() {
+                        first = Some(hidden(block, &seg));
                     }
                 }
             }
@@ -751,6 +856,80 @@ impl SightIndex {
             ),
             None => Sight::hidden("VIS-02", format!("{} cannot see {}", o.name, t.name), None, distance),
         }
+    }
+
+    /// Does one opaque blocker cut the corridor between the two units (see [`Self::trace`])?
+    fn separated(
+        &self,
+        scene: &Scene,
+        sources: &[Point],
+        targets: &[Point],
+        corridor: &Polygon<f64>,
+    ) -> bool {
+        let Some((left, right)) = bridges(corridor, sources, targets) else {
+            return false;
+        };
+        let cuts = |poly: &Polygon<f64>, convex: bool| -> bool {
+            if !poly.intersects(&left)
+                || !poly.intersects(&right)
+                || poly.intersects(&scene.o.outline)
+                || poly.intersects(&scene.t.outline)
+            {
+                return false;
+            }
+            convex
+                || corridor
+                    .intersection(poly)
+                    .0
+                    .iter()
+                    .any(|c| c.intersects(&left) && c.intersects(&right))
+        };
+        if scene.units.iter().any(|q| cuts(&q.outline, true)) {
+            return true;
+        }
+        let area = |fi: usize| -> Option<(&Polygon<f64>, bool)> {
+            let f = self.features.get(fi)?;
+            match &f.shape {
+                Shape::Area(poly) => Some((poly, f.convex)),
+                Shape::Line { .. } => None,
+            }
+        };
+        let high = scene.areas.iter().filter_map(|&fi| {
+            let f = self.features.get(fi)?;
+            (f.class == SightTerrain::HighArea).then_some(fi)
+        });
+        let opaque_hills = scene.hills.iter().filter_map(|h| match *h {
+            HillRule::Opaque { base } => Some(base),
+            _ => None,
+        });
+        let opaque: Vec<(&Polygon<f64>, bool)> = high.chain(opaque_hills).filter_map(area).collect();
+        if opaque.iter().any(|(poly, convex)| cuts(poly, *convex)) {
+            return true;
+        }
+        // Several blockers together: the part of their union inside the corridor must hold a
+        // piece that runs from one bridge to the other without touching either unit.
+        let clear_of_ends = |poly: &Polygon<f64>| {
+            !poly.intersects(&scene.o.outline) && !poly.intersects(&scene.t.outline)
+        };
+        let all: Vec<&Polygon<f64>> = scene
+            .units
+            .iter()
+            .map(|q| &q.outline)
+            .chain(opaque.iter().map(|(p, _)| *p))
+            .filter(|p| clear_of_ends(p))
+            .collect();
+        if all.len() < 2
+            || !all.iter().any(|p| p.intersects(&left))
+            || !all.iter().any(|p| p.intersects(&right))
+        {
+            return false;
+        }
+        let union = MultiPolygon::new(all.into_iter().cloned().collect());
+        corridor
+            .boolean_op_with_fill_rule(&union, OpType::Intersection, FillRule::NonZero)
+            .0
+            .iter()
+            .any(|c| c.intersects(&left) && c.intersects(&right))
     }
 
     fn hill_rule(&self, m: usize, o: &PieceSight, t: &PieceSight) -> Option<HillRule> {
@@ -807,234 +986,375 @@ impl SightIndex {
         best.map(|(_, _, pts)| pts)
     }
 
-    /// One segment against everything in the way: the exceptions it relied on, or why it is
-    /// blocked.
-    #[allow(clippy::too_many_arguments)]
+    /// Does what blocked the previous segment block this one too?
+    fn still_blocks(&self, scene: &Scene, hint: Hint, seg: &Segment, linears: &mut [LinearCheck]) -> bool {
+        match hint {
+            Hint::Unit(i) => scene
+                .units
+                .get(i)
+                .is_some_and(|q| self.unit_blocks(q, seg)),
+            Hint::Linear(i) => linears
+                .get_mut(i)
+                .is_some_and(|lc| self.check_linear(scene, lc, seg).is_err()),
+            Hint::Hill(i) => scene
+                .hills
+                .get(i)
+                .is_some_and(|h| self.check_hill(scene, h, seg).is_err()),
+            Hint::Area(fi) => {
+                let mut tally = None;
+                self.check_area(scene, fi, seg, &mut tally).is_err()
+            }
+        }
+    }
+
+    fn unit_blocks(&self, q: &PieceSight, seg: &Segment) -> bool {
+        rects_overlap(&q.rect, &seg.bounding_rect()) && seg.trimmed(TRIM_CM).line().intersects(&q.outline)
+    }
+
+    /// One segment against everything in the way, in the catalogue's order: the exceptions
+    /// it relied on, or why it is blocked.
     fn test_segment(
         &self,
-        o: &PieceSight,
-        t: &PieceSight,
+        scene: &Scene,
         seg: &Segment,
-        units: &[&PieceSight],
         linears: &mut [LinearCheck],
-        hills: &[HillRule],
-        areas: &[usize],
-        looks_down: bool,
     ) -> Result<Vec<&'static str>, Block> {
         let mut used: Vec<&'static str> = Vec::new();
-        let trimmed = seg.trimmed(TRIM_CM);
-        let seg_rect = seg.bounding_rect();
-        let line = trimmed.line();
         // VIS-07 (3): other units.
-        for q in units {
-            if rects_overlap(&q.rect, &seg_rect) && line.intersects(&q.outline) {
+        for (i, q) in scene.units.iter().enumerate() {
+            if self.unit_blocks(q, seg) {
                 return Err(Block {
                     rule: "VIS-07",
-                    detail: format!("{} is in the way", q.name),
-                    by: Some(Blocker::Piece {
+                    detail: scene.say(|| format!("{} is in the way", q.name)),
+                    by: scene.name(|| Blocker::Piece {
                         id: q.id,
                         name: q.name.clone(),
                     }),
+                    hint: Some(Hint::Unit(i)),
                 });
             }
         }
         // VIS-09 linear obstacles (VIS-17: not for a dug-in target against it).
-        for lc in linears.iter_mut() {
-            let Some(f) = self.features.get(lc.feature) else {
-                continue;
-            };
-            let Shape::Line { line: ls, half_width } = &f.shape else {
-                continue;
-            };
-            if !rects_overlap(&f.rect, &seg_rect) || !line.intersects(ls) {
-                continue;
+        for (i, lc) in linears.iter_mut().enumerate() {
+            match self.check_linear(scene, lc, seg) {
+                Ok(Some(rule)) => used.push(rule),
+                Ok(None) => {}
+                Err(mut b) => {
+                    b.hint = Some(Hint::Linear(i));
+                    return Err(b);
+                }
             }
-            let (contact, dug_in_against) = *lc.exempt.get_or_insert_with(|| {
-                let reach = half_width + self.params.contact_cm;
-                let o_touch = footprint_polyline_distance(&o.footprint, ls) <= reach;
-                let t_touch = footprint_polyline_distance(&t.footprint, ls) <= reach;
-                (o_touch || t_touch, t_touch && t.dug_in && o.id.side() != t.id.side())
-            });
-            if dug_in_against {
-                return Err(Block {
-                    rule: "VIS-17",
-                    detail: format!("{} is dug in behind {}", t.name, f.blocker.name()),
-                    by: Some(f.blocker.clone()),
-                });
-            }
-            if !contact {
-                return Err(Block {
-                    rule: "VIS-09",
-                    detail: format!(
-                        "{} is in the way and neither unit is in base contact with it",
-                        f.blocker.name()
-                    ),
-                    by: Some(f.blocker.clone()),
-                });
-            }
-            used.push("VIS-09");
         }
         // VIS-06 / VIS-14: hills.
-        for h in hills {
-            let (HillRule::Opaque { base }
-            | HillRule::SameLevel { base }
-            | HillRule::Crest { base, .. }) = *h;
-            let Some(f) = self.features.get(base) else {
-                continue;
-            };
-            let Shape::Area(poly) = &f.shape else {
-                continue;
-            };
-            if !rects_overlap(&f.rect, &seg_rect) || !seg.line().intersects(poly) {
-                continue;
-            }
-            match *h {
-                HillRule::Opaque { .. } => {
-                    // A segment that only grazes the hill's edge is not blocked.
-                    if inside_intervals(poly, seg).is_empty() {
-                        continue;
-                    }
-                    return Err(Block {
-                        rule: "VIS-14",
-                        detail: format!("the hill {} is in the way", f.blocker.name()),
-                        by: Some(f.blocker.clone()),
-                    });
-                }
-                HillRule::SameLevel { .. } => used.push("VIS-06"),
-                HillRule::Crest {
-                    crest,
-                    upper_is_observer,
-                    lower_ref,
-                    ..
-                } => {
-                    let upper_pt = if upper_is_observer { seg.a } else { seg.b };
-                    if !crest.on_or_towards(upper_pt, lower_ref) {
-                        let upper = if upper_is_observer { o } else { t };
-                        return Err(Block {
-                            rule: "VIS-14",
-                            detail: format!("{} is behind the crest of {}", upper.name, f.blocker.name()),
-                            by: Some(f.blocker.clone()),
-                        });
-                    }
-                    used.push("VIS-14");
+        for (i, h) in scene.hills.iter().enumerate() {
+            match self.check_hill(scene, h, seg) {
+                Ok(Some(rule)) => used.push(rule),
+                Ok(None) => {}
+                Err(mut b) => {
+                    b.hint = Some(Hint::Hill(i));
+                    return Err(b);
                 }
             }
         }
         // VIS-11..VIS-13, VIS-15: area terrain.
-        let len = seg.length();
-        let scale = self.params.measure_scale;
-        let mut low_crossed: Option<(usize, f64)> = None;
-        for &fi in areas {
-            let Some(f) = self.features.get(fi) else {
-                continue;
-            };
-            let Shape::Area(poly) = &f.shape else {
-                continue;
-            };
-            if !rects_overlap(&f.rect, &seg_rect) {
-                continue;
-            }
-            let high = f.class == SightTerrain::HighArea;
-            let intervals = inside_intervals(poly, seg);
-            if intervals.is_empty() {
-                continue;
-            }
-            if !high && looks_down {
-                used.push("VIS-15");
-                continue;
-            }
-            let kind_limit = if high { HIGH_AREA_SEEN_CM } else { LOW_AREA_SEEN_CM } * scale;
-            let target_limit = if t.concealed {
-                CONCEALED_SEEN_CM * scale
-            } else {
-                kind_limit
-            };
-            let what = f.blocker.name();
-            let mut crossing = 0.0;
-            for &(from, to) in &intervals {
-                let at_o = from <= 1e-6;
-                let at_t = to >= len - 1e-6;
-                if at_o && at_t {
-                    // VIS-12 (b): both inside the same piece.
-                    if len > target_limit + 1e-9 {
-                        return Err(Block {
-                            rule: "VIS-12",
-                            detail: format!(
-                                "{} is {len:.1} cm away inside {what}; it is seen there only within {target_limit} cm",
-                                t.name
-                            ),
-                            by: Some(f.blocker.clone()),
-                        });
-                    }
-                    used.push("VIS-12");
-                } else if at_o {
-                    // VIS-11: the observer at the edge sees out through it.
-                    if point_footprint_distance(seg.at(to), &o.footprint) <= self.params.contact_cm {
-                        used.push("VIS-11");
-                    } else if to <= kind_limit + 1e-9 {
-                        used.push("VIS-12");
-                    } else {
-                        return Err(Block {
-                            rule: "VIS-12",
-                            detail: format!(
-                                "{} looks through {to:.1} cm of {what}; it sees out only through {kind_limit} cm",
-                                o.name
-                            ),
-                            by: Some(f.blocker.clone()),
-                        });
-                    }
-                } else if at_t {
-                    let depth = len - from;
-                    if point_footprint_distance(seg.at(from), &t.footprint) <= self.params.contact_cm {
-                        used.push("VIS-11");
-                    } else if depth <= target_limit + 1e-9 {
-                        used.push("VIS-12");
-                    } else {
-                        return Err(Block {
-                            rule: "VIS-12",
-                            detail: format!(
-                                "{} is {depth:.1} cm inside {what}; it is seen there only within {target_limit} cm",
-                                t.name
-                            ),
-                            by: Some(f.blocker.clone()),
-                        });
-                    }
-                } else if high {
-                    return Err(Block {
-                        rule: "VIS-07",
-                        detail: format!("{what} is in the way"),
-                        by: Some(f.blocker.clone()),
-                    });
-                } else {
-                    crossing += to - from;
+        let mut tally: Option<(usize, f64)> = None;
+        for &fi in scene.areas {
+            match self.check_area(scene, fi, seg, &mut tally) {
+                Ok(rules) => used.extend(rules),
+                Err(mut b) => {
+                    b.hint = Some(Hint::Area(fi));
+                    return Err(b);
                 }
-            }
-            if crossing > 0.0 {
-                // VIS-13: one low piece, at most 10 cm of it.
-                if let Some((_, _)) = low_crossed {
-                    return Err(Block {
-                        rule: "VIS-13",
-                        detail: format!("the line crosses a second piece of low terrain, {what}"),
-                        by: Some(f.blocker.clone()),
-                    });
-                }
-                if crossing > LOW_CROSSING_CM * scale + 1e-9 {
-                    return Err(Block {
-                        rule: "VIS-13",
-                        detail: format!(
-                            "the line crosses {crossing:.1} cm of {what}; at most {} cm may be seen across",
-                            LOW_CROSSING_CM * scale
-                        ),
-                        by: Some(f.blocker.clone()),
-                    });
-                }
-                low_crossed = Some((fi, crossing));
-                used.push("VIS-13");
             }
         }
         used.sort_unstable();
         used.dedup();
         Ok(used)
+    }
+
+    /// VIS-09 (and VIS-17 for a dug-in target against the obstacle).
+    fn check_linear(
+        &self,
+        scene: &Scene,
+        lc: &mut LinearCheck,
+        seg: &Segment,
+    ) -> Result<Option<&'static str>, Block> {
+        let Some(f) = self.features.get(lc.feature) else {
+            return Ok(None);
+        };
+        let Shape::Line { line: ls, half_width } = &f.shape else {
+            return Ok(None);
+        };
+        if !rects_overlap(&f.rect, &seg.bounding_rect()) || !seg.trimmed(TRIM_CM).line().intersects(ls) {
+            return Ok(None);
+        }
+        let (o, t) = (scene.o, scene.t);
+        let (contact, dug_in_against) = *lc.exempt.get_or_insert_with(|| {
+            let reach = half_width + self.params.contact_cm;
+            let o_touch = footprint_polyline_distance(&o.footprint, ls) <= reach;
+            let t_touch = footprint_polyline_distance(&t.footprint, ls) <= reach;
+            (o_touch || t_touch, t_touch && t.dug_in && o.id.side() != t.id.side())
+        });
+        if dug_in_against {
+            return Err(Block {
+                rule: "VIS-17",
+                detail: scene.say(|| format!("{} is dug in behind {}", t.name, f.blocker.name())),
+                by: scene.name(|| f.blocker.clone()),
+                hint: None,
+            });
+        }
+        if !contact {
+            return Err(Block {
+                rule: "VIS-09",
+                detail: scene.say(|| format!(
+                    "{} is in the way and neither unit is in base contact with it",
+                    f.blocker.name()
+                )),
+                by: scene.name(|| f.blocker.clone()),
+                hint: None,
+            });
+        }
+        Ok(Some("VIS-09"))
+    }
+
+    /// VIS-06 and VIS-14.
+    fn check_hill(&self, scene: &Scene, h: &HillRule, seg: &Segment) -> Result<Option<&'static str>, Block> {
+        let (HillRule::Opaque { base } | HillRule::SameLevel { base } | HillRule::Crest { base, .. }) = *h;
+        let Some(f) = self.features.get(base) else {
+            return Ok(None);
+        };
+        let Shape::Area(poly) = &f.shape else {
+            return Ok(None);
+        };
+        if !rects_overlap(&f.rect, &seg.bounding_rect()) || !seg.line().intersects(poly) {
+            return Ok(None);
+        }
+        match *h {
+            HillRule::Opaque { .. } => {
+                // A segment that only grazes the hill's edge is not blocked.
+                if inside_intervals(poly, seg).is_empty() {
+                    return Ok(None);
+                }
+                Err(Block {
+                    rule: "VIS-14",
+                    detail: scene.say(|| format!("the hill {} is in the way", f.blocker.name())),
+                    by: scene.name(|| f.blocker.clone()),
+                    hint: None,
+                })
+            }
+            HillRule::SameLevel { .. } => Ok(Some("VIS-06")),
+            HillRule::Crest {
+                crest,
+                upper_is_observer,
+                lower_ref,
+                ..
+            } => {
+                let upper_pt = if upper_is_observer { seg.a } else { seg.b };
+                if crest.on_or_towards(upper_pt, lower_ref) {
+                    return Ok(Some("VIS-14"));
+                }
+                let upper = if upper_is_observer { scene.o } else { scene.t };
+                Err(Block {
+                    rule: "VIS-14",
+                    detail: scene.say(|| format!("{} is behind the crest of {}", upper.name, f.blocker.name())),
+                    by: scene.name(|| f.blocker.clone()),
+                    hint: None,
+                })
+            }
+        }
+    }
+
+    /// VIS-07 (high area crossings), VIS-11, VIS-12, VIS-13 and VIS-15 for one area piece.
+    /// `low_crossed` carries the one low piece already crossed (VIS-13) between calls.
+    fn check_area(
+        &self,
+        scene: &Scene,
+        fi: usize,
+        seg: &Segment,
+        low_crossed: &mut Option<(usize, f64)>,
+    ) -> Result<Vec<&'static str>, Block> {
+        let mut used = Vec::new();
+        let Some(f) = self.features.get(fi) else {
+            return Ok(used);
+        };
+        let Shape::Area(poly) = &f.shape else {
+            return Ok(used);
+        };
+        if !rects_overlap(&f.rect, &seg.bounding_rect()) {
+            return Ok(used);
+        }
+        let (o, t) = (scene.o, scene.t);
+        let high = f.class == SightTerrain::HighArea;
+        let intervals = inside_intervals(poly, seg);
+        if intervals.is_empty() {
+            return Ok(used);
+        }
+        if !high && scene.looks_down {
+            used.push("VIS-15");
+            return Ok(used);
+        }
+        let len = seg.length();
+        let scale = self.params.measure_scale;
+        let kind_limit = if high { HIGH_AREA_SEEN_CM } else { LOW_AREA_SEEN_CM } * scale;
+        let target_limit = if t.concealed {
+            CONCEALED_SEEN_CM * scale
+        } else {
+            kind_limit
+        };
+        let what = f.blocker.name();
+        let block = |rule: &'static str, detail: String| Block {
+            rule,
+            detail,
+            by: scene.name(|| f.blocker.clone()),
+            hint: None,
+        };
+        let mut crossing = 0.0;
+        for &(from, to) in &intervals {
+            let at_o = from <= 1e-6;
+            let at_t = to >= len - 1e-6;
+            if at_o && at_t {
+                // VIS-12 (b): both inside the same piece.
+                if len > target_limit + 1e-9 {
+                    return Err(block(
+                        "VIS-12",
+                        scene.say(|| format!(
+                            "{} is {len:.1} cm away inside {what}; it is seen there only within {target_limit} cm",
+                            t.name
+                        )),
+                    ));
+                }
+                used.push("VIS-12");
+            } else if at_o {
+                // VIS-11: the observer at the edge sees out through it; VIS-12 (c).
+                if point_footprint_distance(seg.at(to), &o.footprint) <= self.params.contact_cm {
+                    used.push("VIS-11");
+                } else if to <= kind_limit + 1e-9 {
+                    used.push("VIS-12");
+                } else {
+                    return Err(block(
+                        "VIS-12",
+                        scene.say(|| format!(
+                            "{} looks through {to:.1} cm of {what}; it sees out only through {kind_limit} cm",
+                            o.name
+                        )),
+                    ));
+                }
+            } else if at_t {
+                // VIS-11: a target at the edge is seen; VIS-12 (a).
+                let depth = len - from;
+                if point_footprint_distance(seg.at(from), &t.footprint) <= self.params.contact_cm {
+                    used.push("VIS-11");
+                } else if depth <= target_limit + 1e-9 {
+                    used.push("VIS-12");
+                } else {
+                    return Err(block(
+                        "VIS-12",
+                        scene.say(|| format!(
+                            "{} is {depth:.1} cm inside {what}; it is seen there only within {target_limit} cm",
+                            t.name
+                        )),
+                    ));
+                }
+            } else if high {
+                return Err(block("VIS-07", scene.say(|| format!("{what} is in the way"))));
+            } else {
+                crossing += to - from;
+            }
+        }
+        if crossing > 0.0 {
+            // VIS-13: one low piece, at most 10 cm of it.
+            if low_crossed.is_some() {
+                return Err(block(
+                    "VIS-13",
+                    scene.say(|| format!("the line crosses a second piece of low terrain, {what}")),
+                ));
+            }
+            if crossing > LOW_CROSSING_CM * scale + 1e-9 {
+                return Err(block(
+                    "VIS-13",
+                    scene.say(|| format!(
+                        "the line crosses {crossing:.1} cm of {what}; at most {} cm may be seen across",
+                        LOW_CROSSING_CM * scale
+                    )),
+                ));
+            }
+            *low_crossed = Some((fi, crossing));
+            used.push("VIS-13");
+        }
+        Ok(used)
+    }
+}
+
+/// The two units and what may stand between them, for one query.
+#[derive(Clone, Copy)]
+struct Scene<'s> {
+    o: &'s PieceSight,
+    t: &'s PieceSight,
+    units: &'s [&'s PieceSight],
+    hills: &'s [HillRule],
+    areas: &'s [usize],
+    /// VIS-15: the observer stands on a hill above the target.
+    looks_down: bool,
+    /// Word the reasons (only for the segment whose reason is reported).
+    explain: bool,
+}
+
+impl Scene<'_> {
+    fn say(&self, detail: impl FnOnce() -> String) -> String {
+        if self.explain {
+            detail()
+        } else {
+            String::new()
+        }
+    }
+
+    fn name(&self, blocker: impl FnOnce() -> Blocker) -> Option<Blocker> {
+        self.explain.then(blocker)
+    }
+}
+
+/// What blocked the last segment, to try first on the next.
+#[derive(Debug, Clone, Copy)]
+enum Hint {
+    Unit(usize),
+    Linear(usize),
+    Hill(usize),
+    Area(usize),
+}
+
+/// The corridor's two outer tangents: the hull edges running from an observer point to a
+/// target point. `None` when the hull does not split into one run of each (the units overlap
+/// or interleave), or is degenerate.
+fn bridges(corridor: &Polygon<f64>, p: &[Point], q: &[Point]) -> Option<(Line<f64>, Line<f64>)> {
+    let ring = &corridor.exterior().0;
+    let n = ring.len().checked_sub(1)?;
+    if n < 3 {
+        return None;
+    }
+    let same = |c: &geo::Coord<f64>, x: &Point| (c.x - x.x).abs() < 1e-9 && (c.y - x.y).abs() < 1e-9;
+    let mut sides = Vec::with_capacity(n);
+    for c in ring.iter().take(n) {
+        let in_p = p.iter().any(|x| same(c, x));
+        let in_q = q.iter().any(|x| same(c, x));
+        match (in_p, in_q) {
+            (true, false) => sides.push(true),
+            (false, true) => sides.push(false),
+            _ => return None,
+        }
+    }
+    let mut out: Vec<Line<f64>> = Vec::with_capacity(2);
+    for i in 0..n {
+        let j = (i + 1) % n;
+        let (Some(si), Some(sj), Some(a), Some(b)) = (sides.get(i), sides.get(j), ring.get(i), ring.get(j)) else {
+            return None;
+        };
+        if si != sj {
+            out.push(Line::new(*a, *b));
+        }
+    }
+    match out.as_slice() {
+        [l, r] => Some((*l, *r)),
+        _ => None,
     }
 }
 
@@ -1051,6 +1371,7 @@ struct Block {
     rule: &'static str,
     detail: String,
     by: Option<Blocker>,
+    hint: Option<Hint>,
 }
 
 fn closed(ring: &[Point]) -> Vec<Point> {
@@ -1197,7 +1518,11 @@ pub fn line_of_sight(ctx: &Ctx, observer: PieceId, target: PieceId) -> Sight {
 
 /// VIS-01: an initiative action, fire or charge needs LOS to its target. The error names the
 /// rule that hides it.
-pub fn check_line_of_sight(ctx: &Ctx, observer: PieceId, target: PieceId) -> Result<Sight, RuleError> {
+pub fn check_line_of_sight(
+    ctx: &Ctx,
+    observer: PieceId,
+    target: PieceId,
+) -> Result<Sight, RuleError> {
     let s = line_of_sight(ctx, observer, target);
     if s.visible {
         Ok(s)

@@ -8,7 +8,7 @@
 //! No store access here.
 
 use super::commands::{AppCommand, Verb};
-use super::widgets::{self, palette, section, Emitter, RichTextExt as _};
+use super::widgets::{self, palette, section, Emitter, NamedInput as _, RichTextExt as _};
 use super::{UiState, View};
 use crate::model::{
     Arm, ArmyList, Attack, Correction, Limit, Move, Period, RowRole, Save, TroopType, TroopTypeId,
@@ -612,7 +612,7 @@ fn troop_form(ui: &mut Ui, list: &ArmyList, state: &mut UiState, out: &mut Emitt
         .show(ui, |ui| {
             widgets::form_label(ui, "Name");
             ui.add(egui::TextEdit::singleline(&mut d.name).desired_width(220.0))
-                .accessible_name("Troop name");
+                .named("Troop name");
             widgets::form_label(ui, "Arm");
             let arms: Vec<(Arm, String)> = Arm::ALL
                 .iter()
@@ -625,7 +625,7 @@ fn troop_form(ui: &mut Ui, list: &ArmyList, state: &mut UiState, out: &mut Emitt
 
             widgets::form_label(ui, "Move (cm)");
             ui.add(egui::DragValue::new(&mut d.move_cm).range(0..=60))
-                .accessible_name("Move (cm)");
+                .named("Move (cm)");
             widgets::form_label(ui, "Attack");
             ui.horizontal(|ui| {
                 ui.checkbox(&mut d.attacks, "Attacks");
@@ -635,7 +635,7 @@ fn troop_form(ui: &mut Ui, list: &ArmyList, state: &mut UiState, out: &mut Emitt
                         .range(1..=6)
                         .suffix(" dice"),
                 )
-                .accessible_name("Attack dice");
+                .named("Attack dice");
                 ui.label("/");
                 ui.add_enabled(
                     d.attacks,
@@ -643,13 +643,13 @@ fn troop_form(ui: &mut Ui, list: &ArmyList, state: &mut UiState, out: &mut Emitt
                         .range(1..=200)
                         .suffix(" cm"),
                 )
-                .accessible_name("Attack range (cm)");
+                .named("Attack range (cm)");
             });
             ui.end_row();
 
             widgets::form_label(ui, "Hits");
             ui.add(egui::DragValue::new(&mut d.hits).range(1..=9))
-                .accessible_name("Hits");
+                .named("Hits");
             widgets::form_label(ui, "Save");
             let saves: Vec<(u8, String)> = std::iter::once((0u8, "None".to_string()))
                 .chain((2u8..=6).map(|n| (n, format!("{n}+"))))
@@ -661,7 +661,7 @@ fn troop_form(ui: &mut Ui, list: &ArmyList, state: &mut UiState, out: &mut Emitt
 
             widgets::form_label(ui, "Points per stand");
             ui.add(egui::DragValue::new(&mut d.points).range(0..=1000))
-                .accessible_name("Points per stand");
+                .named("Points per stand");
             widgets::form_label(ui, "Limit min / max");
             ui.horizontal(|ui| {
                 ui.add(
@@ -669,14 +669,14 @@ fn troop_form(ui: &mut Ui, list: &ArmyList, state: &mut UiState, out: &mut Emitt
                         .desired_width(40.0)
                         .hint_text("-"),
                 )
-                .accessible_name("Limit min");
+                .named("Limit min");
                 ui.label("/");
                 ui.add(
                     egui::TextEdit::singleline(&mut d.max)
                         .desired_width(40.0)
                         .hint_text("-"),
                 )
-                .accessible_name("Limit max");
+                .named("Limit max");
             });
             ui.end_row();
 
@@ -686,7 +686,7 @@ fn troop_form(ui: &mut Ui, list: &ArmyList, state: &mut UiState, out: &mut Emitt
                     .desired_width(220.0)
                     .hint_text("rule numbers, e.g. 3, 7"),
             )
-            .accessible_name("Notes");
+            .named("Notes");
             ui.label("");
             ui.label("");
             ui.end_row();

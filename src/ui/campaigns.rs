@@ -8,7 +8,7 @@ use super::View;
 use crate::model::Campaign;
 use egui::{RichText, Ui};
 
-pub fn page(ui: &mut Ui, view: &View<'_>, _state: &mut super::UiState, out: &mut Emitter) {
+pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut super::UiState, out: &mut Emitter) {
     egui::Panel::left("campaign-list")
         .default_size(260.0)
         .frame(
@@ -42,11 +42,11 @@ pub fn page(ui: &mut Ui, view: &View<'_>, _state: &mut super::UiState, out: &mut
         };
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .show(ui, |ui| campaign(ui, view, c, out));
+            .show(ui, |ui| campaign(ui, view, c, &mut state.page, out));
     });
 }
 
-fn campaign(ui: &mut Ui, view: &View<'_>, c: &Campaign, out: &mut Emitter) {
+fn campaign(ui: &mut Ui, view: &View<'_>, c: &Campaign, page: &mut super::Page, out: &mut Emitter) {
     ui.heading(RichText::new(&c.name).bold());
     if !c.description.is_empty() {
         ui.add(egui::Label::new(RichText::new(&c.description).italics()).wrap());
@@ -74,10 +74,22 @@ fn campaign(ui: &mut Ui, view: &View<'_>, c: &Campaign, out: &mut Emitter) {
                             .color(palette::WARN),
                     ),
                 };
-                ui.label(RichText::new(&b.note).color(palette::FAINT));
+                ui.allocate_ui(egui::vec2(460.0, 0.0), |ui| {
+                    ui.set_max_width(460.0);
+                    ui.add(egui::Label::new(RichText::new(&b.note).color(palette::FAINT)).wrap());
+                });
                 ui.label(b.weather.map_or("—", |w| w.label()));
                 ui.push_id(("battle", i), |ui| {
                     ui.horizontal(|ui| {
+                        if view.scenarios.iter().any(|s| s.id == b.scenario)
+                            && ui
+                                .button("Open")
+                                .on_hover_text("Edit this battle's orders of battle")
+                                .clicked()
+                        {
+                            out.send(AppCommand::OpenScenario(b.scenario.clone()));
+                            *page = super::Page::OrdersOfBattle;
+                        }
                         if ui
                             .add_enabled(i > 0, egui::Button::new("Move up"))
                             .on_hover_text("Fight this battle one place earlier")

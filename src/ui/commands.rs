@@ -6,6 +6,7 @@
 //! file imports no store and no file system: a command is plain data, so tests can build and
 //! compare them.
 
+use crate::export::{LabelOptions, Paper, RosterOptions};
 use crate::model::validate::Subject;
 use crate::model::{
     Campaign, CampaignId, DefensePosture, Hq, HqId, ListId, OptionalRule, Scale, Scenario,
@@ -36,11 +37,51 @@ pub enum AppCommand {
     ImportScenarioReplacing(std::path::PathBuf),
     /// Ask where to save, then export.
     ExportScenarioDialog(ScenarioId),
+    /// Ask where to save the PDF (suggesting a name from the scenario id), then print it in
+    /// the background with a progress bar.
+    PrintDialog {
+        scenario: ScenarioId,
+        print: Print,
+    },
+    /// Print straight to `path`, in the background: what the save dialog leads to, without the
+    /// dialog (the tests use it).
+    PrintTo {
+        scenario: ScenarioId,
+        print: Print,
+        path: std::path::PathBuf,
+    },
+    /// Stop the background job; a PDF not yet written is not written.
+    CancelJob,
     AddUserTroopType(ListId, TroopType),
     RemoveUserTroopType(ListId, TroopTypeId),
     SaveCampaign(Campaign),
     OpenCampaign(CampaignId),
     DismissMessage(usize),
+}
+
+/// What to print from a scenario, with the same options as `powderhorn export`
+/// (docs/export.md): a roster to play from, or labels for the bases.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Print {
+    Roster(RosterOptions),
+    Labels(LabelOptions),
+}
+
+impl Print {
+    /// Only this side (by name); `None`: every side.
+    pub fn side(&self) -> Option<&str> {
+        match self {
+            Print::Roster(o) => o.side.as_deref(),
+            Print::Labels(o) => o.side.as_deref(),
+        }
+    }
+
+    pub fn paper(&self) -> Paper {
+        match self {
+            Print::Roster(o) => o.paper,
+            Print::Labels(o) => o.paper,
+        }
+    }
 }
 
 /// One change to the open scenario. Side numbers index `Scenario::sides`.
@@ -184,6 +225,13 @@ pub enum Verb {
     DeleteScenario,
     ImportScenario,
     ExportScenario,
+    PrintRoster,
+    PrintLabels,
+    /// "Print…" on a scenario row: opens it and the print options.
+    PrintScenario,
+    /// In the print options: choose the file, then write.
+    SavePdf,
+    CancelJob,
     AddSide,
     DeleteSide,
     AddCo,
@@ -220,11 +268,12 @@ const fn ctrl_shift(key: Key) -> Option<KeyboardShortcut> {
 impl Verb {
     /// Verbs with a global keyboard shortcut, most specific first (Ctrl+Shift+Z before Ctrl+Z:
     /// egui matches shortcuts ignoring extra Shift).
-    pub const WITH_SHORTCUTS: [Verb; 4] = [
+    pub const WITH_SHORTCUTS: [Verb; 5] = [
         Verb::Redo,
         Verb::Undo,
         Verb::NewScenario,
         Verb::ImportScenario,
+        Verb::PrintRoster,
     ];
 
     pub const fn spec(self) -> VerbSpec {
@@ -263,6 +312,31 @@ impl Verb {
                 None,
             ),
             Verb::ExportScenario => ("Export…", "Write this scenario to a JSON file", None, None),
+            Verb::PrintRoster => (
+                "Print roster…",
+                "Save a PDF roster to play from: chain of command, stat lines, breakpoints",
+                ctrl(Key::P),
+                None,
+            ),
+            Verb::PrintLabels => (
+                "Print labels…",
+                "Save PDF sheets of stat labels, each the size of its base, with cut marks",
+                None,
+                None,
+            ),
+            Verb::PrintScenario => (
+                "Print…",
+                "Open this scenario and print its roster or base labels as PDF",
+                None,
+                None,
+            ),
+            Verb::SavePdf => (
+                "Save PDF…",
+                "Choose where to save the PDF, then write it (the window stays usable)",
+                None,
+                None,
+            ),
+            Verb::CancelJob => ("Stop", "Stop printing: the PDF is not written", None, None),
             Verb::AddSide => (
                 "Add side",
                 "Add a side with an empty order of battle",

@@ -7,21 +7,23 @@
 //! (store writes, undo snapshots, `rfd` dialogs) and hands back a fresh `View` next frame. That
 //! split is what lets `tests/ui.rs` drive the whole window with `egui_kittest` and no display.
 //!
-//! Layering: `ui` depends on `model` (and `egui`); it must not import `crate::store`,
-//! `crate::app`, `rusqlite`, `rfd` or `std::fs`.
+//! Layering: `ui` depends on `model`, on `export`'s option types (plain data: what to print)
+//! and `egui`; it must not import `crate::store`, `crate::app`, `rusqlite`, `rfd` or `std::fs`.
 //!
 //! Pages: [`army_lists`] (troop and command charts, user troop types), [`oob`] (the order of
 //! battle editor: the heart of the app), [`scenarios`] (list, new, duplicate, delete, import,
-//! export) and [`campaigns`] (battles in order and what carries over).
+//! export) and [`campaigns`] (battles in order and what carries over); [`print`] is the print
+//! options popup and the progress bar of a PDF being written.
 
 pub mod army_lists;
 pub mod campaigns;
 pub mod commands;
 pub mod oob;
+pub mod print;
 pub mod scenarios;
 pub mod widgets;
 
-pub use commands::{AppCommand, ScenarioEdit, ScenarioSettings, Selection, Verb, VerbSpec};
+pub use commands::{AppCommand, Print, ScenarioEdit, ScenarioSettings, Selection, Verb, VerbSpec};
 
 use crate::model::validate::{Subject, Violation};
 use crate::model::{ArmyList, Campaign, CampaignId, ListId, Scenario, ScenarioId, TroopTypeId};
@@ -89,6 +91,19 @@ pub struct StoreProblem {
     pub advice: String,
 }
 
+/// A background job as the window shows it: a progress bar.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JobStatus<'a> {
+    /// What is being done: "Writing the roster of 'Ebelsberg' to /tmp/ebelsberg-roster.pdf".
+    pub what: &'a str,
+    /// The step it is at: "Laying out the pages".
+    pub note: &'a str,
+    /// Fraction done, 0.0 to 1.0.
+    pub progress: f32,
+    /// Stop was asked for; the job is finishing without writing.
+    pub stopping: bool,
+}
+
 /// What the app shows, borrowed from the app for one frame.
 pub struct View<'a> {
     pub store_problem: Option<&'a StoreProblem>,
@@ -107,6 +122,8 @@ pub struct View<'a> {
     pub can_redo: bool,
     /// A file dialog is open (buttons that would open another are disabled).
     pub dialog_open: bool,
+    /// The background job running, if any (one at a time).
+    pub job: Option<JobStatus<'a>>,
 }
 
 impl View<'_> {
@@ -118,6 +135,10 @@ impl View<'_> {
     }
     pub fn list(&self, id: &ListId) -> Option<&ArmyList> {
         self.lists.iter().find(|l| &l.id == id)
+    }
+    /// Whether a print may start: no file dialog open and no job running.
+    pub fn can_print(&self) -> bool {
+        !self.dialog_open && self.job.is_none()
     }
 }
 
@@ -133,6 +154,8 @@ pub struct UiState {
     pub new_scenario: scenarios::NewScenarioForm,
     pub confirm_delete: Option<ScenarioId>,
     pub scenario_pick: Option<ScenarioId>,
+    /// The print options popup.
+    pub print: print::PrintForm,
     pending: Option<Pending>,
 }
 
@@ -163,6 +186,15 @@ pub fn show(ui: &mut Ui, view: &View<'_>, state: &mut UiState) -> Vec<AppCommand
             )
             .show(ui, |ui| messages(ui, view, &mut out));
     }
+    if let Some(job) = &view.job {
+        egui::Panel::top("job")
+            .frame(
+                egui::Frame::new()
+                    .fill(palette::PANEL)
+                    .inner_margin(egui::Margin::symmetric(12, 6)),
+            )
+            .show(ui, |ui| print::job_bar(ui, job, &mut out));
+    }
     egui::Panel::bottom("status")
         .frame(
             egui::Frame::new()
@@ -177,6 +209,7 @@ pub fn show(ui: &mut Ui, view: &View<'_>, state: &mut UiState) -> Vec<AppCommand
         Page::Scenarios => scenarios::page(ui, view, state, &mut out),
         Page::Campaigns => campaigns::page(ui, view, state, &mut out),
     }
+    print::popup(ui, view, state, &mut out);
 
     let (cmds, pending) = out.finish(ui.ctx());
     state.pending = pending;
@@ -202,6 +235,11 @@ fn shortcuts(ctx: &egui::Context, view: &View<'_>, state: &mut UiState, out: &mu
             Verb::Redo if view.can_redo => out.send(AppCommand::Redo),
             Verb::NewScenario => state.page = Page::Scenarios,
             Verb::ImportScenario if !view.dialog_open => out.send(AppCommand::ImportScenarioDialog),
+            Verb::PrintRoster if view.can_print() => {
+                if let Some(s) = view.open {
+                    state.print.open_for(s.id.clone(), print::PrintKind::Roster);
+                }
+            }
             _ => {}
         }
     }
@@ -352,4 +390,36 @@ fn store_problem_page(ui: &mut Ui, problem: &StoreProblem) {
                 });
         });
     });
+}
+
+#[cfg(test)]
+mod tests {
+    /// The UI's sources, up to their tests.
+    const SOURCES: [(&str, &str); 8] = [
+        ("mod.rs", include_str!("mod.rs")),
+        ("army_lists.rs", include_str!("army_lists.rs")),
+        ("campaigns.rs", include_str!("campaigns.rs")),
+        ("commands.rs", include_str!("commands.rs")),
+        ("oob.rs", include_str!("oob.rs")),
+        ("print.rs", include_str!("print.rs")),
+        ("scenarios.rs", include_str!("scenarios.rs")),
+        ("widgets.rs", include_str!("widgets.rs")),
+    ];
+
+    #[test]
+    fn ui_never_touches_the_store_the_files_or_the_dialogs() {
+        let forbidden = ["crate::store", "crate::app", "rusqlite", "rfd::", "std::fs"];
+        for (file, text) in SOURCES {
+            let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+            for (n, line) in code.lines().enumerate() {
+                let line = line.trim_start();
+                if line.starts_with("//") {
+                    continue;
+                }
+                for bad in forbidden {
+                    assert!(!line.contains(bad), "src/ui/{file}:{}: uses {bad}", n + 1);
+                }
+            }
+        }
+    }
 }

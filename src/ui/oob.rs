@@ -46,8 +46,8 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
         )
         .show(ui, |ui| header(ui, view, scn, state, out));
     egui::Panel::right("inspector")
-        .default_size(400.0)
-        .min_size(320.0)
+        .default_size(410.0)
+        .size_range(320.0..=560.0)
         .frame(
             egui::Frame::new()
                 .fill(palette::PANEL)
@@ -142,7 +142,13 @@ fn header(ui: &mut Ui, view: &View<'_>, scn: &Scenario, state: &mut UiState, out
         if scn.defense != DefensePosture::None {
             facts.push(format!("{} defences", scn.defense.label()));
         }
-        ui.label(RichText::new(facts.join(" · ")).color(palette::FAINT));
+        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+            super::print::buttons(ui, view, scn, state);
+            ui.with_layout(Layout::left_to_right(Align::Center), |ui| {
+                let facts = RichText::new(facts.join(" · ")).color(palette::FAINT);
+                ui.add(egui::Label::new(facts).truncate());
+            });
+        });
     });
     let vs = view.violations_of(Subject::Scenario);
     if !vs.is_empty() {
@@ -308,6 +314,16 @@ fn reachable(side: &Side) -> BTreeSet<HqId> {
     seen
 }
 
+/// What every node of one side's tree needs to know.
+struct TreeCtx<'a> {
+    view: &'a View<'a>,
+    idx: usize,
+    side: &'a Side,
+    list: Option<&'a ArmyList>,
+    /// The side's colour, lightened, for the symbols.
+    fill: egui::Color32,
+}
+
 fn tree(
     ui: &mut Ui,
     view: &View<'_>,
@@ -316,6 +332,13 @@ fn tree(
     list: Option<&ArmyList>,
     state: &mut UiState,
 ) {
+    let t = TreeCtx {
+        view,
+        idx,
+        side,
+        list,
+        fill: widgets::tint(side.colour),
+    };
     let ids: BTreeSet<HqId> = side.hqs.iter().map(|h| h.id).collect();
     if side.hqs.is_empty() {
         ui.label(
@@ -330,7 +353,7 @@ fn tree(
         .iter()
         .filter(|h| h.parent.is_none_or(|p| !ids.contains(&p)))
     {
-        hq_node(ui, view, idx, side, list, root, 0, state, &mut seen);
+        hq_node(ui, &t, root, 0, state, &mut seen);
     }
     let lost: Vec<&Hq> = side
         .hqs
@@ -344,7 +367,7 @@ fn tree(
         );
         for h in lost {
             if !seen.contains(&h.id) {
-                hq_node(ui, view, idx, side, list, h, 0, state, &mut seen);
+                hq_node(ui, &t, h, 0, state, &mut seen);
             }
         }
     }
@@ -353,7 +376,7 @@ fn tree(
         ui.add_space(6.0);
         ui.label(RichText::new("Units without an HQ").color(palette::WARN));
         for u in orphans {
-            unit_node(ui, view, idx, list, u, 0, widgets::tint(side.colour), state);
+            unit_node(ui, &t, u, 0, state);
         }
     }
 }
@@ -376,18 +399,15 @@ pub fn subtree_points(side: &Side, hq: HqId, list: &ArmyList) -> i64 {
     total
 }
 
-#[allow(clippy::too_many_arguments)]
 fn hq_node(
     ui: &mut Ui,
-    view: &View<'_>,
-    idx: usize,
-    side: &Side,
-    list: Option<&ArmyList>,
+    t: &TreeCtx<'_>,
     hq: &Hq,
     depth: usize,
     state: &mut UiState,
     seen: &mut BTreeSet<HqId>,
 ) {
+    let (view, idx, side, list) = (t.view, t.idx, t.side, t.list);
     if !seen.insert(hq.id) {
         return;
     }
@@ -395,135 +415,134 @@ fn hq_node(
     let selected = state.selection == Selection::Hq(idx, hq.id);
     let c = &hq.commander;
     ui.add_space(2.0);
-    ui.horizontal(|ui| {
-        ui.add_space(indent);
-        widgets::hq_symbol(ui, c.level, hq.parent.is_none(), widgets::tint(side.colour))
-            .on_hover_text(c.level.label());
-        let name = if hq.name.is_empty() {
-            "(unnamed HQ)"
-        } else {
-            hq.name.as_str()
-        };
-        if ui
-            .selectable_label(selected, RichText::new(name).bold())
-            .clicked()
-        {
-            state.selection = Selection::Hq(idx, hq.id);
-        }
-        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-            if let Some(list) = list {
-                ui.label(
-                    RichText::new(format!(
-                        "{} pts",
-                        thousands(subtree_points(side, hq.id, list))
-                    ))
-                    .bold(),
-                )
-                .on_hover_text("This HQ, its units and everything beneath it");
-            }
-        });
-    });
-    ui.horizontal(|ui| {
-        ui.add_space(indent + INDENT);
-        let who = if c.name.is_empty() {
-            "unnamed commander".to_string()
-        } else {
-            c.name.clone()
-        };
-        let mut line = format!(
-            "{} · {who} ({}) · CV {}",
-            c.level.label(),
-            c.quality.label(),
-            c.command_value
-        );
-        if c.replaced_once {
-            line.push_str(" · replaced");
-        }
-        if let Some(list) = list {
-            line.push_str(&format!(" · {} pts", hq_points(hq, list)));
-        }
-        ui.add(egui::Label::new(RichText::new(line).small().color(palette::FAINT)).truncate());
-    });
+    let name = if hq.name.is_empty() {
+        "(unnamed HQ)"
+    } else {
+        hq.name.as_str()
+    };
+    let points = list.map(|l| format!("{} pts", thousands(subtree_points(side, hq.id, l))));
+    let clicked = tree_row(
+        ui,
+        indent,
+        |ui| {
+            widgets::hq_symbol(ui, c.level, hq.parent.is_none(), t.fill)
+                .on_hover_text(c.level.label());
+        },
+        RichText::new(name).bold(),
+        selected,
+        points.map(|p| RichText::new(p).bold()),
+    );
+    if clicked {
+        state.selection = Selection::Hq(idx, hq.id);
+    }
+    let who = if c.name.is_empty() {
+        "unnamed commander".to_string()
+    } else {
+        c.name.clone()
+    };
+    let mut line = format!("CV {} · {} · {who}", c.command_value, c.quality.label());
+    if c.replaced_once {
+        line.push_str(" · replaced once");
+    }
+    sub_line(ui, indent + INDENT, line);
     for v in view.violations_of(Subject::Hq(idx, hq.id)) {
         inline_violation(ui, indent + INDENT, v);
     }
     for u in side.units_of(hq.id) {
-        unit_node(
-            ui,
-            view,
-            idx,
-            list,
-            u,
-            depth + 1,
-            widgets::tint(side.colour),
-            state,
-        );
+        unit_node(ui, t, u, depth + 1, state);
     }
     for child in side.child_hqs(Some(hq.id)) {
-        hq_node(ui, view, idx, side, list, child, depth + 1, state, seen);
+        hq_node(ui, t, child, depth + 1, state, seen);
     }
 }
 
-fn unit_node(
-    ui: &mut Ui,
-    view: &View<'_>,
-    idx: usize,
-    list: Option<&ArmyList>,
-    u: &Unit,
-    depth: usize,
-    fill: egui::Color32,
-    state: &mut UiState,
-) {
+fn unit_node(ui: &mut Ui, t: &TreeCtx<'_>, u: &Unit, depth: usize, state: &mut UiState) {
+    let (view, idx, list, fill) = (t.view, t.idx, t.list, t.fill);
     let indent = depth as f32 * INDENT;
     let selected = state.selection == Selection::Unit(idx, u.id);
     let row = list.and_then(|l| l.troop_type(&u.troop_type));
-    ui.horizontal(|ui| {
-        ui.add_space(indent);
-        widgets::unit_symbol(ui, row.map(|r| r.arm), fill)
-            .on_hover_text(row.map_or("Unknown troop type", |r| r.arm.label()));
-        let name = if u.name.is_empty() {
-            "(unnamed unit)"
-        } else {
-            u.name.as_str()
-        };
-        if ui.selectable_label(selected, name).clicked() {
-            state.selection = Selection::Unit(idx, u.id);
+    let name = if u.name.is_empty() {
+        "(unnamed unit)"
+    } else {
+        u.name.as_str()
+    };
+    let points = list.map(|l| RichText::new(format!("{} pts", thousands(unit_points(u, l)))));
+    let clicked = tree_row(
+        ui,
+        indent,
+        |ui| {
+            widgets::unit_symbol(ui, row.map(|r| r.arm), fill)
+                .on_hover_text(row.map_or("Unknown troop type", |r| r.arm.label()));
+        },
+        RichText::new(name),
+        selected,
+        points,
+    );
+    if clicked {
+        state.selection = Selection::Unit(idx, u.id);
+    }
+    let mut line = format!(
+        "{} × {}",
+        u.stands,
+        row.map_or_else(
+            || format!("{} (not in list)", u.troop_type),
+            |r| r.name.clone()
+        )
+    );
+    if u.grade != Grade::Regular {
+        line.push_str(&format!(" · {}", u.grade.label()));
+    }
+    for (on, what) in [
+        (u.engineer_attached, "engineers"),
+        (u.brigade_skirmishers, "skirmishers"),
+        (u.regimental_guns, "regimental guns"),
+        (u.lancers, "lancers"),
+        (u.horse_artillery, "horse artillery"),
+    ] {
+        if on {
+            line.push_str(&format!(" · {what}"));
         }
-        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-            if let Some(list) = list {
-                ui.label(format!("{} pts", thousands(unit_points(u, list))));
-            }
-        });
-    });
-    ui.horizontal(|ui| {
-        ui.add_space(indent + INDENT);
-        let mut line = format!(
-            "{} × {}",
-            u.stands,
-            row.map_or_else(
-                || format!("{} (not in list)", u.troop_type),
-                |r| r.name.clone()
-            )
-        );
-        if u.grade != Grade::Regular {
-            line.push_str(&format!(" · {}", u.grade.label()));
-        }
-        for (on, what) in [
-            (u.engineer_attached, "engineers"),
-            (u.brigade_skirmishers, "skirmishers"),
-            (u.regimental_guns, "regimental guns"),
-            (u.lancers, "lancers"),
-            (u.horse_artillery, "horse artillery"),
-        ] {
-            if on {
-                line.push_str(&format!(" · {what}"));
-            }
-        }
-        ui.add(egui::Label::new(RichText::new(line).small().color(palette::FAINT)).truncate());
-    });
+    }
+    sub_line(ui, indent + INDENT, line);
     for v in view.violations_of(Subject::Unit(idx, u.id)) {
         inline_violation(ui, indent + INDENT, v);
     }
+}
+
+/// One row of the tree: symbol, a selectable name that truncates before it reaches the points,
+/// and the points right-aligned so they form a column. Returns whether the name was clicked.
+fn tree_row(
+    ui: &mut Ui,
+    indent: f32,
+    symbol: impl FnOnce(&mut Ui),
+    name: RichText,
+    selected: bool,
+    points: Option<RichText>,
+) -> bool {
+    ui.horizontal(|ui| {
+        ui.add_space(indent);
+        symbol(ui);
+        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+            if let Some(p) = points {
+                ui.label(p);
+            }
+            ui.with_layout(Layout::left_to_right(Align::Center), |ui| {
+                ui.add(egui::Button::selectable(selected, name).truncate())
+                    .clicked()
+            })
+            .inner
+        })
+        .inner
+    })
+    .inner
+}
+
+/// The faint second line under a tree row.
+fn sub_line(ui: &mut Ui, indent: f32, text: String) {
+    ui.horizontal(|ui| {
+        ui.add_space(indent);
+        ui.add(egui::Label::new(RichText::new(text).small().color(palette::FAINT)).truncate());
+    });
 }
 
 fn inline_violation(ui: &mut Ui, indent: f32, v: &Violation) {
@@ -600,7 +619,7 @@ fn scenario_inspector(
                 out,
                 "scn-name",
                 &scn.name,
-                FieldLook::new("Scenario name"),
+                FieldLook::new("Scenario name").width(250.0),
                 |v| with(&|s| s.name = v.clone()),
             );
             ui.end_row();
@@ -849,7 +868,7 @@ fn side_inspector(
                 "Army list",
                 &side.army_list,
                 &options,
-                260.0,
+                250.0,
             ) {
                 out.send(edit(ScenarioEdit::SetSide {
                     side: idx,
@@ -891,7 +910,8 @@ fn side_inspector(
     }
     section(ui, "Actions");
     ui.horizontal_wrapped(|ui| {
-        if widgets::verb_button(ui, Verb::AddCo, true) {
+        let has_co = side.hqs.iter().any(|h| h.parent.is_none());
+        if widgets::verb_button(ui, Verb::AddCo, !has_co) {
             out.send(edit(ScenarioEdit::AddHq {
                 side: idx,
                 parent: None,
@@ -953,7 +973,7 @@ fn hq_inspector(ui: &mut Ui, view: &View<'_>, idx: usize, side: &Side, hq: &Hq, 
                 out,
                 ("hq-name", idx, hq.id),
                 &hq.name,
-                FieldLook::new("HQ name"),
+                FieldLook::new("HQ name").width(250.0),
                 |v| set(&|h| h.name = v.clone()),
             );
             ui.end_row();
@@ -971,7 +991,7 @@ fn hq_inspector(ui: &mut Ui, view: &View<'_>, idx: usize, side: &Side, hq: &Hq, 
                 "Parent HQ",
                 &hq.parent,
                 &options,
-                220.0,
+                250.0,
             ) {
                 out.send(edit(ScenarioEdit::MoveHq {
                     side: idx,
@@ -980,7 +1000,7 @@ fn hq_inspector(ui: &mut Ui, view: &View<'_>, idx: usize, side: &Side, hq: &Hq, 
                 }));
             }
             ui.end_row();
-            form_label(ui, "Mounted");
+            ui.label("");
             let mut mounted = hq.mounted;
             if ui.checkbox(&mut mounted, "Mounted").changed() {
                 out.send(set(&|h| h.mounted = mounted));
@@ -1000,7 +1020,7 @@ fn hq_inspector(ui: &mut Ui, view: &View<'_>, idx: usize, side: &Side, hq: &Hq, 
                 out,
                 ("cmd-name", idx, hq.id),
                 &c.name,
-                FieldLook::new("Commander name"),
+                FieldLook::new("Commander name").width(250.0),
                 |v| set(&|h| h.commander.name = v.clone()),
             );
             ui.end_row();
@@ -1062,7 +1082,7 @@ fn hq_inspector(ui: &mut Ui, view: &View<'_>, idx: usize, side: &Side, hq: &Hq, 
             )
             .on_hover_text("CMD-01; reset to the chart's value when level or quality change");
             ui.end_row();
-            form_label(ui, "Replaced once");
+            ui.label("");
             let mut replaced = c.replaced_once;
             if ui
                 .checkbox(&mut replaced, "Replaced once")
@@ -1172,7 +1192,7 @@ fn unit_inspector(
                 out,
                 ("unit-name", idx, id),
                 &unit.name,
-                FieldLook::new("Unit name"),
+                FieldLook::new("Unit name").width(250.0),
                 |v| set(&|u| u.name = v.clone()),
             );
             ui.end_row();
@@ -1201,7 +1221,7 @@ fn unit_inspector(
                 "Troop type",
                 &unit.troop_type,
                 &options,
-                240.0,
+                250.0,
             ) {
                 out.send(set(&|u| u.troop_type = t.clone()));
             }
@@ -1236,7 +1256,7 @@ fn unit_inspector(
             form_label(ui, "HQ");
             let hqs: Vec<(HqId, String)> = side.hqs.iter().map(|h| (h.id, hq_label(h))).collect();
             if let Some(h) =
-                widgets::combo(ui, ("unit-hq", idx, id), "Parent HQ", &unit.hq, &hqs, 220.0)
+                widgets::combo(ui, ("unit-hq", idx, id), "Parent HQ", &unit.hq, &hqs, 250.0)
             {
                 out.send(set(&|u| u.hq = h));
             }
@@ -1295,6 +1315,17 @@ fn unit_inspector(
                 .bold(),
         );
         if let Some(row) = list.troop_type(&unit.troop_type) {
+            let mut how = format!(
+                "{} stands × {} pts",
+                unit.stands,
+                crate::model::points::stand_cost(unit, row, list)
+            );
+            if unit.engineer_attached {
+                if let Some(e) = crate::model::points::engineer_row(list) {
+                    how.push_str(&format!(" + engineer stand {} pts", e.points.unwrap_or(0)));
+                }
+            }
+            ui.label(RichText::new(how).color(palette::FAINT));
             ui.label(
                 RichText::new(format!("{}: {}", row.name, row.stat_line()))
                     .monospace()

@@ -1,12 +1,13 @@
 //! The scenarios page: every scenario in the database, with new (from a template with two empty
-//! sides), duplicate, delete (after a confirmation), import and export.
+//! sides), duplicate, delete (after a confirmation), import, export and print (which opens the
+//! scenario and the print options).
 //!
 //! Import and export only *ask*: the app opens the file dialog off the UI thread and reports the
 //! outcome in the message area. No store and no file system here.
 
 use super::commands::{AppCommand, Verb};
 use super::widgets::{
-    self, card, form_label, palette, section, thousands, Emitter, RichTextExt as _,
+    self, card, form_label, palette, section, thousands, Emitter, NamedInput as _, RichTextExt as _,
 };
 use super::{Page, UiState, View};
 use crate::model::ListId;
@@ -91,6 +92,20 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
                                         !view.dialog_open,
                                     ) {
                                         out.send(AppCommand::ExportScenarioDialog(s.id.clone()));
+                                    }
+                                    if super::print::print_button(
+                                        ui,
+                                        view,
+                                        Verb::PrintScenario,
+                                        view.can_print(),
+                                    ) {
+                                        if !open {
+                                            out.send(AppCommand::OpenScenario(s.id.clone()));
+                                        }
+                                        state.print.open_for(
+                                            s.id.clone(),
+                                            super::print::PrintKind::Roster,
+                                        );
                                     }
                                     if widgets::verb_button(ui, Verb::DeleteScenario, true) {
                                         state.confirm_delete = Some(s.id.clone());
@@ -184,7 +199,7 @@ fn new_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
                         .hint_text("e.g. Aspern-Essling, 21 May 1809")
                         .desired_width(240.0),
                 )
-                .accessible_name("New scenario name");
+                .named("New scenario name");
                 ui.end_row();
                 for (i, slot) in form.lists.iter_mut().enumerate() {
                     form_label(ui, &format!("Side {} list", i + 1));

@@ -101,6 +101,7 @@ pub fn install_style(ctx: &egui::Context) {
         v.widgets.noninteractive.fg_stroke = Stroke::new(1.0, palette::INK);
         v.widgets.noninteractive.bg_stroke = Stroke::new(1.0, palette::RULE);
         v.widgets.inactive.fg_stroke = Stroke::new(1.0, palette::INK);
+        v.widgets.inactive.bg_stroke = Stroke::new(1.0, Color32::from_rgb(0xb8, 0xac, 0x94));
         v.widgets.inactive.weak_bg_fill = Color32::from_rgb(0xe4, 0xdc, 0xcb);
         v.widgets.inactive.bg_fill = Color32::from_rgb(0xe4, 0xdc, 0xcb);
         v.widgets.hovered.fg_stroke = Stroke::new(1.5, Color32::BLACK);
@@ -166,7 +167,9 @@ impl Emitter {
             if focused || dragged {
                 self.pending = Some(p);
             } else {
-                self.commands.push(p.command);
+                // Focus left the field because of something done this frame (a click on
+                // Undo, another scenario picked): the edit happened first.
+                self.commands.insert(0, p.command);
             }
         }
         (self.commands, self.pending)
@@ -211,7 +214,7 @@ impl<'a> FieldLook<'a> {
     pub fn new(name: &'a str) -> Self {
         FieldLook {
             name,
-            width: 220.0,
+            width: 250.0,
             multiline: false,
         }
     }
@@ -244,9 +247,18 @@ pub fn text_field(
     } else {
         TextEdit::singleline(&mut buf)
     };
-    let resp = ui
-        .add(edit.id(id).desired_width(look.width))
-        .accessible_name(look.name);
+    let edit = edit.id(id).desired_width(look.width);
+    let resp = if look.multiline {
+        // A long note scrolls inside its box rather than pushing the form off the screen.
+        egui::ScrollArea::vertical()
+            .id_salt(id.with("scroll"))
+            .max_height(130.0)
+            .show(ui, |ui| ui.add(edit))
+            .inner
+    } else {
+        ui.add(edit)
+    };
+    let resp = resp.named(look.name);
     let escape = ui.input(|i| i.key_pressed(Key::Escape));
     if (resp.has_focus() || resp.lost_focus()) && escape {
         ui.data_mut(|d| d.remove::<String>(id));
@@ -280,9 +292,8 @@ where
 {
     let key = ui.make_persistent_id(("num-field", salt));
     let mut value: T = ui.data(|d| d.get_temp::<T>(key)).unwrap_or(current);
-    let resp = ui
-        .add(egui::DragValue::new(&mut value).range(range).speed(0.1))
-        .accessible_name(name);
+    let resp = ui.add(egui::DragValue::new(&mut value).range(range).speed(0.1));
+    let resp = resp.named(name);
     let editing = resp.has_focus() || resp.dragged();
     if editing {
         ui.data_mut(|d| d.insert_temp(key, value));
@@ -314,6 +325,7 @@ pub fn combo<T: PartialEq + Clone>(
     let resp = egui::ComboBox::from_id_salt(("combo", salt))
         .selected_text(shown)
         .width(width)
+        .truncate()
         .show_ui(ui, |ui| {
             for (v, label) in options {
                 if ui.selectable_label(v == current, label.as_str()).clicked() && v != current {
@@ -321,7 +333,7 @@ pub fn combo<T: PartialEq + Clone>(
                 }
             }
         });
-    let _ = resp.response.accessible_name(name);
+    let _ = resp.response.named(name);
     picked
 }
 
@@ -352,9 +364,38 @@ pub fn section(ui: &mut Ui, title: &str) {
     ui.separator();
 }
 
-/// A form label (right column of a two-column form).
+/// Where [`form_label`] leaves its id and text for the field drawn next to it.
+fn form_label_slot() -> Id {
+    Id::unique("powderhorn-form-label")
+}
+
+/// A form label (left column of a two-column form). The field helpers below that come next
+/// and carry the same name are tied to it (`labelled_by`), so a screen reader and the tests
+/// find one "Stands", not the label and the field.
 pub fn form_label(ui: &mut Ui, text: &str) -> egui::Response {
-    ui.label(RichText::new(text).color(palette::FAINT))
+    let resp = ui.label(RichText::new(text).color(palette::FAINT));
+    ui.data_mut(|d| d.insert_temp(form_label_slot(), (resp.id, text.to_string())));
+    resp
+}
+
+/// Names an input for screen readers and tests: by the [`form_label`] just drawn when it
+/// reads the same, else by `name`.
+pub trait NamedInput {
+    fn named(self, name: &str) -> egui::Response;
+}
+
+impl NamedInput for egui::Response {
+    fn named(self, name: &str) -> egui::Response {
+        let label = self.ctx.data_mut(|d| {
+            let label = d.get_temp::<(Id, String)>(form_label_slot());
+            d.remove::<(Id, String)>(form_label_slot());
+            label
+        });
+        match label {
+            Some((id, text)) if text == name => self.labelled_by(id),
+            _ => self.accessible_name(name),
+        }
+    }
 }
 
 /// A small warning triangle, painted (the default fonts carry no symbol glyphs).
