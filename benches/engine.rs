@@ -300,8 +300,8 @@ fn bench_los(c: &mut Criterion) {
 /// `bench_destinations`: every legal end pose of one Move action for one unit
 /// (`rules::movement::legal_destinations`, sampled at 1 cm unless named otherwise). The typical
 /// scenario is the shipped Ebelsberg sample (17 features, 42 units, 7 field defences) in the
-/// French first Initiative phase: a 4-stand light-infantry line, a 6-stand line, and a line of
-/// cavalry (30 cm, sampled at 2 cm). The stress case is the LOS bench's table (150 features,
+/// French first Initiative phase: a 4-stand light-infantry line and a line of cavalry (30 cm,
+/// sampled at 2 cm). The stress case is the LOS bench's table (150 features,
 /// 120 units). Target: median ≤ 200 µs for one unit in the typical scenario
 /// (`cargo bench --bench engine -- destinations`).
 fn bench_destinations(c: &mut Criterion) {
@@ -321,7 +321,8 @@ fn bench_destinations(c: &mut Criterion) {
         Ok(l) => l,
         Err(e) => panic!("shipped lists: {e}"),
     };
-    let mut ebelsberg = match powderhorn::rules::Battle::new(scenario, lists, DiceSource::Script(vec![]), 0) {
+    let dice = DiceSource::Script(vec![]);
+    let mut ebelsberg = match powderhorn::rules::Battle::new(scenario, lists, dice, 0) {
         Ok(b) => b,
         Err(e) => panic!("Ebelsberg sets up: {e}"),
     };
@@ -338,23 +339,28 @@ fn bench_destinations(c: &mut Criterion) {
             .find(|p| legal_destinations(ctx, p.id, Manoeuvre::Advance, res).len() > 20)
             .map(|p| p.id)
     };
-    let troop = |name: &'static str| {
-        move |p: &PieceState| p.troop_type.as_ref().is_some_and(|t| t.as_str() == name)
-    };
-    let typical: [(&str, Box<dyn Fn(&PieceState) -> bool>, f64); 3] = [
-        ("ebelsberg_light_infantry_4_stands", Box::new(|p: &PieceState| troop("light-infantry-08-12")(p) && p.stands == 4), 1.0),
-        ("ebelsberg_line_infantry_6_stands", Box::new(|p: &PieceState| p.stands >= 6 && p.formation == Some(Formation::Line)), 1.0),
-        ("ebelsberg_cavalry_2cm", Box::new(|p: &PieceState| p.arm == Some(powderhorn::model::Arm::Cavalry)), 2.0),
+    fn light_4(p: &PieceState) -> bool {
+        troop_is(p, "light-infantry-08-12") && p.stands == 4
+    }
+    fn cavalry(p: &PieceState) -> bool {
+        p.arm == Some(powderhorn::model::Arm::Cavalry)
+    }
+    type Case = (&'static str, fn(&PieceState) -> bool, f64);
+    let typical: [Case; 2] = [
+        ("ebelsberg_light_infantry_4_stands", light_4, 1.0),
+        ("ebelsberg_cavalry_2cm", cavalry, 2.0),
     ];
     for (label, pred, res) in &typical {
-        let Some(id) = pick(&ctx, pred.as_ref(), *res) else {
+        let Some(id) = pick(&ctx, pred, *res) else {
             eprintln!("destinations bench: {label}: no such unit in Ebelsberg, skipped");
             continue;
         };
         let n = legal_destinations(&ctx, id, Manoeuvre::Advance, *res).len();
         eprintln!("destinations bench: {label}: {id} has {n} destinations");
         group.bench_function(*label, |bench| {
-            bench.iter(|| black_box(legal_destinations(black_box(&ctx), id, Manoeuvre::Advance, *res)))
+            bench.iter(|| {
+                black_box(legal_destinations(black_box(&ctx), id, Manoeuvre::Advance, *res))
+            })
         });
     }
 
@@ -381,7 +387,9 @@ fn bench_destinations(c: &mut Criterion) {
         let n = legal_destinations(&ctx, id, Manoeuvre::Advance, res).len();
         eprintln!("destinations bench: {label}: {id} has {n} destinations");
         group.bench_function(label, |bench| {
-            bench.iter(|| black_box(legal_destinations(black_box(&ctx), id, Manoeuvre::Advance, res)))
+            bench.iter(|| {
+                black_box(legal_destinations(black_box(&ctx), id, Manoeuvre::Advance, res))
+            })
         });
     }
     group.finish();

@@ -126,7 +126,12 @@ impl Sc {
     }
 
     fn area(self, kind: &str, r: (f64, f64, f64, f64)) -> Sc {
-        self.feature(json!({"kind": kind}), rect(r.0, r.1, r.2, r.3), false, false)
+        self.feature(
+            json!({"kind": kind}),
+            rect(r.0, r.1, r.2, r.3),
+            false,
+            false,
+        )
     }
 
     fn defense(mut self, side: usize, kind: &str, at: &[(f64, f64)]) -> Sc {
@@ -226,7 +231,10 @@ fn refused(b: &mut Battle, piece: PieceId, to: Pose, m: Manoeuvre, expected: &st
     let before = b.state().clone();
     let entries = b.entries().len();
     let got = rule(mv(b, piece, to, m));
-    assert_eq!(got, expected, "refusal rule for a move of {piece} to {to:?}");
+    assert_eq!(
+        got, expected,
+        "refusal rule for a move of {piece} to {to:?}"
+    );
     assert_eq!(b.state(), &before, "a refused move changes nothing");
     assert_eq!(b.entries().len(), entries);
 }
@@ -268,15 +276,53 @@ fn one_line() -> Sc {
 
 #[test]
 fn move_01_units_move_in_the_initiative_and_command_phases_only() {
-    let mut b = one_line().unit(1, 7, AUS_INF, 4, 100.0, 150.0, 180.0).battle();
+    let mut b = one_line()
+        .unit(1, 7, AUS_INF, 4, 100.0, 150.0, 180.0)
+        .battle();
     // Initiative: the active side moves; a unit may move again on another action.
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 53.0, 0.0), Manoeuvre::Advance)), 3.0);
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 56.0, 0.0), Manoeuvre::Advance)), 3.0);
-    refused(&mut b, u(1, 7), pose(100.0, 145.0, 180.0), Manoeuvre::Advance, "SEQ-02");
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 53.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        3.0
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 56.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        3.0
+    );
+    refused(
+        &mut b,
+        u(1, 7),
+        pose(100.0, 145.0, 180.0),
+        Manoeuvre::Advance,
+        "SEQ-02",
+    );
     b.perform(Action::EndPhase).expect("to the Command phase");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 66.0, 0.0), Manoeuvre::Advance)), 10.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 66.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
     b.perform(Action::EndPhase).expect("to the Charge phase");
-    refused(&mut b, u(0, 1), pose(100.0, 70.0, 0.0), Manoeuvre::Advance, "SEQ-03");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 70.0, 0.0),
+        Manoeuvre::Advance,
+        "SEQ-03",
+    );
 }
 
 #[test]
@@ -300,7 +346,13 @@ fn move_02_a_straight_advance_spends_its_length() {
 #[test]
 fn move_02_beyond_the_allowance_is_refused() {
     let mut b = one_line().battle();
-    refused(&mut b, u(0, 1), pose(100.0, 60.5, 0.0), Manoeuvre::Advance, "MOVE-02");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 60.5, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-02",
+    );
 }
 
 #[test]
@@ -328,9 +380,25 @@ fn move_02_legs_add_up_and_the_path_is_kept() {
 
 #[test]
 fn move_02_the_table_edge_cannot_be_crossed() {
-    let mut b = Sc::new().unit(0, 1, LINE_INF, 4, 100.0, 175.0, 0.0).battle();
-    refused(&mut b, u(0, 1), pose(100.0, 181.0, 0.0), Manoeuvre::Advance, "MOVE-02");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 180.0, 0.0), Manoeuvre::Advance)), 5.0);
+    let mut b = Sc::new()
+        .unit(0, 1, LINE_INF, 4, 100.0, 175.0, 0.0)
+        .battle();
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 181.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-02",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 180.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        5.0
+    );
 }
 
 fn walled() -> Sc {
@@ -345,37 +413,113 @@ fn walled() -> Sc {
 #[test]
 fn terr_02_foot_stop_when_they_reach_a_wall() {
     let mut b = walled().battle();
-    refused(&mut b, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance, "TERR-02");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 55.0, 0.0), Manoeuvre::Advance)), 5.0);
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-02",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 55.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        5.0
+    );
 }
 
 #[test]
 fn move_03_the_crossing_is_free_at_the_start_of_the_next_move() {
     let mut b = walled().battle();
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 55.0, 0.0), Manoeuvre::Advance)), 5.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 55.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        5.0
+    );
     // Placed with the rear edge (1.5 cm behind the front) on the far side, then a full 10 cm.
-    refused(&mut b, u(0, 1), pose(100.0, 66.6, 0.0), Manoeuvre::Advance, "MOVE-02");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 66.5, 0.0), Manoeuvre::Advance)), 10.0);
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 66.6, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-02",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 66.5, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
 fn move_03_a_crossing_must_be_completed() {
     let mut b = walled().battle();
     mv(&mut b, u(0, 1), pose(100.0, 55.0, 0.0), Manoeuvre::Advance).expect("to the wall");
-    refused(&mut b, u(0, 1), pose(100.0, 56.0, 0.0), Manoeuvre::Advance, "MOVE-03");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 56.5, 0.0), Manoeuvre::Advance)), 0.0);
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 56.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-03",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 56.5, 0.0),
+            Manoeuvre::Advance
+        )),
+        0.0
+    );
 }
 
 #[test]
 fn terr_02_limbered_guns_may_not_cross_walls() {
     let mut b = Sc::new()
         .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
-        .feature(json!({"kind": "linear"}), line(&[(80.0, 55.0), (120.0, 55.0)], 0.0), false, false)
+        .feature(
+            json!({"kind": "linear"}),
+            line(&[(80.0, 55.0), (120.0, 55.0)], 0.0),
+            false,
+            false,
+        )
         .battle();
-    b.perform(Action::Limber { piece: u(0, 3) }).expect("limbers");
-    refused(&mut b, u(0, 3), pose(100.0, 58.0, 0.0), Manoeuvre::Advance, "TERR-02");
-    assert_eq!(cost(mv(&mut b, u(0, 3), pose(100.0, 55.0, 0.0), Manoeuvre::Advance)), 5.0);
-    refused(&mut b, u(0, 3), pose(100.0, 56.0, 0.0), Manoeuvre::Advance, "TERR-02");
+    b.perform(Action::Limber { piece: u(0, 3) })
+        .expect("limbers");
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 58.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-02",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 3),
+            pose(100.0, 55.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        5.0
+    );
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 56.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-02",
+    );
 }
 
 fn gap(width: f64) -> Sc {
@@ -388,10 +532,24 @@ fn gap(width: f64) -> Sc {
 #[test]
 fn move_04_a_gap_narrower_than_the_frontage_cannot_be_passed() {
     let mut b = gap(5.0).unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0).battle();
-    refused(&mut b, u(0, 1), pose(100.0, 58.0, 0.0), Manoeuvre::Advance, "MOVE-04");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 58.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-04",
+    );
     // In march column (2.5 cm frontage) it goes through.
     deploy(&mut b, u(0, 1), Formation::MarchColumn);
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance)), 10.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 60.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
@@ -401,10 +559,30 @@ fn move_05_guns_emplaced_in_fortified_works_never_move() {
         .unit(0, 4, FIELD_ART, 1, 140.0, 51.0, 0.0)
         .defense(0, "fortified_works", &[(90.0, 51.0), (110.0, 51.0)]);
     let mut b = sc.battle();
-    refused(&mut b, u(0, 3), pose(100.0, 47.0, 0.0), Manoeuvre::Manhandle, "MOVE-05");
-    refused(&mut b, u(0, 3), pose(100.0, 45.0, 0.0), Manoeuvre::Prolonge, "MOVE-05");
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 47.0, 0.0),
+        Manoeuvre::Manhandle,
+        "MOVE-05",
+    );
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 45.0, 0.0),
+        Manoeuvre::Prolonge,
+        "MOVE-05",
+    );
     // The same gun away from the works is manhandled.
-    assert_eq!(cost(mv(&mut b, u(0, 4), pose(140.0, 47.0, 0.0), Manoeuvre::Manhandle)), 4.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 4),
+            pose(140.0, 47.0, 0.0),
+            Manoeuvre::Manhandle
+        )),
+        4.0
+    );
 }
 
 fn with_friend_ahead() -> Sc {
@@ -434,8 +612,20 @@ fn move_06_passage_of_lines_halves_the_move() {
 #[test]
 fn move_06_passage_of_lines_beyond_half_and_ending_overlapped_are_refused() {
     let mut b = with_friend_ahead().battle();
-    refused(&mut b, u(0, 1), pose(100.0, 55.5, 0.0), Manoeuvre::Advance, "MOVE-06");
-    refused(&mut b, u(0, 1), pose(100.0, 53.0, 0.0), Manoeuvre::Advance, "MOVE-06");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 55.5, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-06",
+    );
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 53.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-06",
+    );
 }
 
 fn forced_scene(behind: Sc) -> Battle {
@@ -448,14 +638,29 @@ fn move_07_forced_through_the_enemy_is_knocked_out() {
     let ctx = b.ctx();
     let out = forced_move(&ctx, u(0, 1), ForcedKind::FallBack, 180.0, 10.0, 0.0).expect("ok");
     assert!(
-        matches!(out, ForcedOutcome::KnockedOut { rule: "MOVE-07", .. }),
+        matches!(
+            out,
+            ForcedOutcome::KnockedOut {
+                rule: "MOVE-07",
+                ..
+            }
+        ),
         "{out:?}"
     );
     let out = forced_move(&ctx, u(0, 1), ForcedKind::Retreat, 180.0, 5.0, 0.0).expect("ok");
-    assert!(matches!(out, ForcedOutcome::Moved { .. }), "5 cm stops short: {out:?}");
+    assert!(
+        matches!(out, ForcedOutcome::Moved { .. }),
+        "5 cm stops short: {out:?}"
+    );
     let out = forced_move(&ctx, u(0, 1), ForcedKind::Evade, 180.0, 10.0, 0.0).expect("ok");
     assert!(
-        matches!(out, ForcedOutcome::KnockedOut { rule: "MOVE-07", .. }),
+        matches!(
+            out,
+            ForcedOutcome::KnockedOut {
+                rule: "MOVE-07",
+                ..
+            }
+        ),
         "{out:?}"
     );
 }
@@ -465,13 +670,34 @@ fn move_07_forced_into_impassable_ground_or_off_the_table_is_knocked_out() {
     let b = forced_scene(one_line().area("impassable", (80.0, 30.0, 120.0, 42.0)));
     let ctx = b.ctx();
     let out = forced_move(&ctx, u(0, 1), ForcedKind::FallBack, 180.0, 10.0, 0.0).expect("ok");
-    assert!(matches!(out, ForcedOutcome::KnockedOut { rule: "FIRE-26", .. }), "{out:?}");
+    assert!(
+        matches!(
+            out,
+            ForcedOutcome::KnockedOut {
+                rule: "FIRE-26",
+                ..
+            }
+        ),
+        "{out:?}"
+    );
     let out = forced_move(&ctx, u(0, 1), ForcedKind::Retreat, 180.0, 10.0, 0.0).expect("ok");
-    assert!(matches!(out, ForcedOutcome::KnockedOut { rule: "CHG-25", .. }), "{out:?}");
+    assert!(
+        matches!(out, ForcedOutcome::KnockedOut { rule: "CHG-25", .. }),
+        "{out:?}"
+    );
     let edge = Sc::new().unit(0, 1, LINE_INF, 4, 100.0, 5.0, 0.0).battle();
     let ctx = edge.ctx();
     let out = forced_move(&ctx, u(0, 1), ForcedKind::FallBack, 180.0, 10.0, 0.0).expect("ok");
-    assert!(matches!(out, ForcedOutcome::KnockedOut { rule: "FIRE-26", .. }), "{out:?}");
+    assert!(
+        matches!(
+            out,
+            ForcedOutcome::KnockedOut {
+                rule: "FIRE-26",
+                ..
+            }
+        ),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -512,7 +738,15 @@ fn move_07_forced_into_friends_stops_on_contact() {
 #[test]
 fn move_08_troops_pass_their_own_command_units_freely() {
     let mut b = one_line().hq_at(0, 100.0, 55.0, true).battle();
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance)), 10.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 60.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
@@ -520,27 +754,103 @@ fn move_08_cmd_25_moving_through_an_enemy_command_unit_overruns_it() {
     let mut b = one_line().hq_at(1, 100.0, 56.0, true).battle();
     {
         let ctx = b.ctx();
-        let o = overruns(&ctx, u(0, 1), &[], pose(100.0, 60.0, 0.0), Manoeuvre::Advance)
-            .expect("the move is otherwise legal");
+        let o = overruns(
+            &ctx,
+            u(0, 1),
+            &[],
+            pose(100.0, 60.0, 0.0),
+            Manoeuvre::Advance,
+        )
+        .expect("the move is otherwise legal");
         assert_eq!(o, vec![hq(1)]);
     }
     // The command unit's escape or loss needs the command rules: reported by name.
-    refused(&mut b, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance, "CMD-25");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "CMD-25",
+    );
     // Stopping short does not overrun.
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 52.0, 0.0), Manoeuvre::Advance)), 2.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 52.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        2.0
+    );
 }
 
 #[test]
 fn cmd_25_command_units_cannot_overrun_enemy_command_units() {
-    let mut b = Sc::new().hq_at(0, 100.0, 40.0, true).hq_at(1, 100.0, 56.0, true).battle();
-    refused(&mut b, hq(0), pose(100.0, 65.0, 0.0), Manoeuvre::Advance, "CMD-25");
+    let mut b = Sc::new()
+        .hq_at(0, 100.0, 40.0, true)
+        .hq_at(1, 100.0, 56.0, true)
+        .battle();
+    refused(
+        &mut b,
+        hq(0),
+        pose(100.0, 65.0, 0.0),
+        Manoeuvre::Advance,
+        "CMD-25",
+    );
+}
+
+#[test]
+fn move_07_init_05_an_evade_stops_short_of_impassable_ground() {
+    let b = one_line()
+        .area("impassable", (80.0, 30.0, 120.0, 42.0))
+        .battle();
+    let ctx = b.ctx();
+    let out = forced_move(&ctx, u(0, 1), ForcedKind::Evade, 180.0, 10.0, 0.0).expect("ok");
+    match out {
+        ForcedOutcome::Moved {
+            to, distance_cm, ..
+        } => {
+            assert_eq!(
+                distance_cm, 6.5,
+                "the rear edge stops on the cliff's edge at y 42"
+            );
+            assert!((to.at.y - 43.5).abs() < 1e-3);
+        }
+        other => panic!("an evade under the normal rules stops: {other:?}"),
+    }
+}
+
+#[test]
+fn fire_23_a_suppressed_unit_cannot_move() {
+    let sc = one_line().scenario();
+    let lists = lists();
+    let mut state = BattleState::setup(&sc, &lists, 0).expect("sets up");
+    if let Some(p) = state.pieces.get_mut(&u(0, 1)) {
+        p.suppressed_at = Some(1);
+    }
+    let ctx = Ctx {
+        scenario: &sc,
+        lists: &lists,
+        state: &state,
+    };
+    let r = check_move(
+        &ctx,
+        u(0, 1),
+        &[],
+        pose(100.0, 55.0, 0.0),
+        Manoeuvre::Advance,
+    );
+    assert!(matches!(r, Err(ActionError::Rule(e)) if e.rule == "FIRE-23"));
+    assert!(legal_destinations(&ctx, u(0, 1), Manoeuvre::Advance, 1.0).is_empty());
 }
 
 // --- MOVE-09 .. MOVE-19: formations ---------------------------------------------------------------
 
 #[test]
 fn move_09_a_move_keeps_the_formation_and_guns_have_none() {
-    let mut b = one_line().unit(0, 3, FIELD_ART, 1, 140.0, 50.0, 0.0).battle();
+    let mut b = one_line()
+        .unit(0, 3, FIELD_ART, 1, 140.0, 50.0, 0.0)
+        .battle();
     deploy(&mut b, u(0, 1), Formation::MarchColumn);
     let ev = mv(&mut b, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance).expect("legal");
     assert_eq!(ev.len(), 1, "a move is only a Moved event: {ev:?}");
@@ -580,9 +890,23 @@ fn move_10_line_to_attack_column_goes_through_march_column() {
 fn move_11_a_line_is_as_wide_as_all_its_stands() {
     // A 10.2 cm gap: four stands (10 cm) pass, five (12.5 cm) do not.
     let mut four = gap(10.2).unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0).battle();
-    assert_eq!(cost(mv(&mut four, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance)), 10.0);
+    assert_eq!(
+        cost(mv(
+            &mut four,
+            u(0, 1),
+            pose(100.0, 60.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
     let mut five = gap(10.2).unit(0, 1, LINE_INF, 5, 100.0, 50.0, 0.0).battle();
-    refused(&mut five, u(0, 1), pose(100.0, 58.0, 0.0), Manoeuvre::Advance, "MOVE-04");
+    refused(
+        &mut five,
+        u(0, 1),
+        pose(100.0, 58.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-04",
+    );
 }
 
 #[test]
@@ -599,10 +923,30 @@ fn move_12_col_12_light_infantry_alone_in_extended_line_move_12() {
     }
     deploy(&mut b, u(0, 1), Formation::ExtendedLine);
     deploy(&mut b, u(0, 2), Formation::ExtendedLine);
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(60.0, 62.0, 0.0), Manoeuvre::Advance)), 12.0);
-    refused(&mut b, u(0, 2), pose(140.0, 62.0, 0.0), Manoeuvre::Advance, "MOVE-02");
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(60.0, 62.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        12.0
+    );
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(140.0, 62.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-02",
+    );
     // Extended line wheels within the 45° limit as a line does (MOVE-26 ruling).
-    refused(&mut b, u(0, 2), pose(140.0, 50.0, 50.0), Manoeuvre::Wheel, "MOVE-26");
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(140.0, 50.0, 50.0),
+        Manoeuvre::Wheel,
+        "MOVE-26",
+    );
 }
 
 fn road() -> Sc {
@@ -637,8 +981,20 @@ fn move_13_march_column_turns_following_its_head() {
         }]
     );
     // It ends facing the way its head last went, and does not reverse on the spot.
-    refused(&mut b, u(0, 1), pose(110.0, 55.0, 0.0), Manoeuvre::Advance, "MOVE-26");
-    refused(&mut b, u(0, 1), pose(100.0, 55.0, 270.0), Manoeuvre::Advance, "MOVE-26");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(110.0, 55.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-26",
+    );
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 55.0, 270.0),
+        Manoeuvre::Advance,
+        "MOVE-26",
+    );
 }
 
 #[test]
@@ -646,23 +1002,51 @@ fn move_14_attack_column_earns_no_road_bonus() {
     let mut b = road().unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0).battle();
     deploy(&mut b, u(0, 1), Formation::MarchColumn);
     deploy(&mut b, u(0, 1), Formation::AttackColumn);
-    refused(&mut b, u(0, 1), pose(100.0, 62.0, 0.0), Manoeuvre::Advance, "MOVE-02");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance)), 10.0);
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 62.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-02",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 60.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
 fn move_15_a_square_cannot_move() {
     let mut b = one_line().battle();
     deploy(&mut b, u(0, 1), Formation::Square);
-    refused(&mut b, u(0, 1), pose(100.0, 52.0, 0.0), Manoeuvre::Advance, "MOVE-15");
-    refused(&mut b, u(0, 1), pose(100.0, 48.0, 0.0), Manoeuvre::Retire, "MOVE-15");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 52.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-15",
+    );
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 48.0, 0.0),
+        Manoeuvre::Retire,
+        "MOVE-15",
+    );
     let ctx = b.ctx();
     assert!(legal_destinations(&ctx, u(0, 1), Manoeuvre::Advance, 1.0).is_empty());
 }
 
 #[test]
 fn move_16_cavalry_cannot_form_square() {
-    let mut b = Sc::new().unit(0, 1, HEAVY_CAV, 3, 100.0, 50.0, 0.0).battle();
+    let mut b = Sc::new()
+        .unit(0, 1, HEAVY_CAV, 3, 100.0, 50.0, 0.0)
+        .battle();
     let r = b.perform(Action::Deploy {
         piece: u(0, 1),
         formation: Formation::Square,
@@ -676,7 +1060,10 @@ fn move_17_forced_square_only_for_units_allowed_to_form_one() {
     let early = one_line().year(1750).battle();
     let ctx = early.ctx();
     let piece = ctx.piece(u(0, 1)).expect("on the table");
-    assert_eq!(may_form_square(&ctx, piece).map_err(|e| e.rule), Err("MOVE-16"));
+    assert_eq!(
+        may_form_square(&ctx, piece).map_err(|e| e.rule),
+        Err("MOVE-16")
+    );
     // In 1809 it may, and once in square it cannot move.
     let mut b = one_line().year(1809).battle();
     {
@@ -685,7 +1072,13 @@ fn move_17_forced_square_only_for_units_allowed_to_form_one() {
         assert!(may_form_square(&ctx, piece).is_ok());
     }
     deploy(&mut b, u(0, 1), Formation::Square);
-    refused(&mut b, u(0, 1), pose(100.0, 55.0, 0.0), Manoeuvre::Advance, "MOVE-15");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 55.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-15",
+    );
 }
 
 #[test]
@@ -696,10 +1089,30 @@ fn move_18_cavalry_cannot_just_ride_into_a_square_that_is_a_charge() {
     let mut b = sc.deploying();
     deploy(&mut b, u(1, 7), Formation::Square);
     start(&mut b);
-    refused(&mut b, u(0, 1), pose(100.0, 58.0, 0.0), Manoeuvre::Advance, "CHG-01");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 58.0, 0.0),
+        Manoeuvre::Advance,
+        "CHG-01",
+    );
     // Ending in base contact is a charge too.
-    refused(&mut b, u(0, 1), pose(100.0, 55.0, 0.0), Manoeuvre::Advance, "CHG-01");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 54.0, 0.0), Manoeuvre::Advance)), 14.0);
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 55.0, 0.0),
+        Manoeuvre::Advance,
+        "CHG-01",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 54.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        14.0
+    );
 }
 
 #[test]
@@ -717,10 +1130,22 @@ fn move_19_a_disordered_unit_moves_at_its_normal_move() {
     };
     let a = move_allowance(&ctx, u(0, 1), Manoeuvre::Advance).expect("moves");
     assert_eq!(a.base_cm, 10.0);
-    let plan = check_move(&ctx, u(0, 1), &[], pose(105.0, 55.0, 45.0), Manoeuvre::Advance)
-        .expect("free direction, facing follows");
+    let plan = check_move(
+        &ctx,
+        u(0, 1),
+        &[],
+        pose(105.0, 55.0, 45.0),
+        Manoeuvre::Advance,
+    )
+    .expect("free direction, facing follows");
     assert_eq!(plan.cost_cm, 7.071);
-    let far = check_move(&ctx, u(0, 1), &[], pose(100.0, 60.5, 0.0), Manoeuvre::Advance);
+    let far = check_move(
+        &ctx,
+        u(0, 1),
+        &[],
+        pose(100.0, 60.5, 0.0),
+        Manoeuvre::Advance,
+    );
     assert!(matches!(far, Err(ActionError::Rule(e)) if e.rule == "MOVE-02"));
 }
 
@@ -732,14 +1157,46 @@ fn move_20_limbered_guns_use_the_limbered_artillery_row() {
         .unit(0, 3, FIELD_ART, 1, 60.0, 50.0, 0.0)
         .unit(0, 4, HORSE_ART, 1, 140.0, 50.0, 0.0)
         .battle();
-    b.perform(Action::Limber { piece: u(0, 3) }).expect("limbers");
-    b.perform(Action::Limber { piece: u(0, 4) }).expect("limbers");
+    b.perform(Action::Limber { piece: u(0, 3) })
+        .expect("limbers");
+    b.perform(Action::Limber { piece: u(0, 4) })
+        .expect("limbers");
     // Foot artillery: the row's 10; horse artillery: its 30.
-    refused(&mut b, u(0, 3), pose(60.0, 60.5, 0.0), Manoeuvre::Advance, "MOVE-02");
-    assert_eq!(cost(mv(&mut b, u(0, 3), pose(60.0, 60.0, 0.0), Manoeuvre::Advance)), 10.0);
-    assert_eq!(cost(mv(&mut b, u(0, 4), pose(140.0, 80.0, 0.0), Manoeuvre::Advance)), 30.0);
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(60.0, 60.5, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-02",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 3),
+            pose(60.0, 60.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 4),
+            pose(140.0, 80.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        30.0
+    );
     // A limbered gun drives any way and may end facing any way.
-    assert_eq!(cost(mv(&mut b, u(0, 3), pose(55.0, 60.0, 180.0), Manoeuvre::Advance)), 5.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 3),
+            pose(55.0, 60.0, 180.0),
+            Manoeuvre::Advance
+        )),
+        5.0
+    );
 }
 
 #[test]
@@ -755,8 +1212,10 @@ fn move_20_arm_11_acw_horse_artillery_limbers_at_30() {
                    "position": {"at": pt(140.0, 50.0), "facing_deg": 0.0}}),
         );
     let mut b = sc.battle();
-    b.perform(Action::Limber { piece: u(0, 3) }).expect("limbers");
-    b.perform(Action::Limber { piece: u(0, 4) }).expect("limbers");
+    b.perform(Action::Limber { piece: u(0, 3) })
+        .expect("limbers");
+    b.perform(Action::Limber { piece: u(0, 4) })
+        .expect("limbers");
     let ctx = b.ctx();
     let foot = move_allowance(&ctx, u(0, 3), Manoeuvre::Advance).expect("moves");
     let horse = move_allowance(&ctx, u(0, 4), Manoeuvre::Advance).expect("moves");
@@ -769,28 +1228,86 @@ fn move_21_manhandling_uses_the_first_number() {
         .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
         .unit(0, 5, "mortar", 1, 140.0, 50.0, 0.0)
         .battle();
-    refused(&mut b, u(0, 3), pose(100.0, 55.5, 0.0), Manoeuvre::Manhandle, "MOVE-02");
-    assert_eq!(cost(mv(&mut b, u(0, 3), pose(103.0, 54.0, 0.0), Manoeuvre::Manhandle)), 5.0);
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 55.5, 0.0),
+        Manoeuvre::Manhandle,
+        "MOVE-02",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 3),
+            pose(103.0, 54.0, 0.0),
+            Manoeuvre::Manhandle
+        )),
+        5.0
+    );
     // Unlimbered guns do not simply advance, and mortars (Move 0) are not manhandled.
-    refused(&mut b, u(0, 3), pose(103.0, 56.0, 0.0), Manoeuvre::Advance, "MOVE-21");
-    refused(&mut b, u(0, 5), pose(140.0, 52.0, 0.0), Manoeuvre::Manhandle, "MOVE-21");
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(103.0, 56.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-21",
+    );
+    refused(
+        &mut b,
+        u(0, 5),
+        pose(140.0, 52.0, 0.0),
+        Manoeuvre::Manhandle,
+        "MOVE-21",
+    );
     // A limbered gun is towed, not manhandled.
-    b.perform(Action::Limber { piece: u(0, 3) }).expect("limbers");
-    refused(&mut b, u(0, 3), pose(103.0, 56.0, 0.0), Manoeuvre::Manhandle, "MOVE-21");
+    b.perform(Action::Limber { piece: u(0, 3) })
+        .expect("limbers");
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(103.0, 56.0, 0.0),
+        Manoeuvre::Manhandle,
+        "MOVE-21",
+    );
 }
 
 #[test]
 fn move_22_turning_an_unlimbered_gun_is_a_pivot_not_a_move() {
-    let mut b = Sc::new().unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0).battle();
-    refused(&mut b, u(0, 3), pose(100.0, 52.0, 30.0), Manoeuvre::Manhandle, "MOVE-22");
-    refused(&mut b, u(0, 3), pose(100.0, 52.0, 30.0), Manoeuvre::Wheel, "MOVE-22");
-    refused(&mut b, u(0, 3), pose(100.0, 47.5, 180.0), Manoeuvre::AboutFace, "MOVE-22");
+    let mut b = Sc::new()
+        .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
+        .battle();
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 52.0, 30.0),
+        Manoeuvre::Manhandle,
+        "MOVE-22",
+    );
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 52.0, 30.0),
+        Manoeuvre::Wheel,
+        "MOVE-22",
+    );
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 47.5, 180.0),
+        Manoeuvre::AboutFace,
+        "MOVE-22",
+    );
 }
 
 #[test]
 fn move_23_limbering_and_unlimbering_are_separate_deploy_actions() {
-    let mut b = Sc::new().unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0).battle();
-    let ev = b.perform(Action::Limber { piece: u(0, 3) }).expect("limbers").to_vec();
+    let mut b = Sc::new()
+        .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
+        .battle();
+    let ev = b
+        .perform(Action::Limber { piece: u(0, 3) })
+        .expect("limbers")
+        .to_vec();
     assert_eq!(ev, vec![Event::Limbered { piece: u(0, 3) }]);
     // Gun and limber move as one unit (the limber leads, MOVE-23).
     {
@@ -799,7 +1316,15 @@ fn move_23_limbering_and_unlimbering_are_separate_deploy_actions() {
         let fp = footprint_of(&ctx, p).expect("a footprint");
         assert_eq!(fp.stands.len(), 2);
     }
-    assert_eq!(cost(mv(&mut b, u(0, 3), pose(100.0, 58.0, 0.0), Manoeuvre::Advance)), 8.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 3),
+            pose(100.0, 58.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        8.0
+    );
     let ev = b
         .perform(Action::Unlimber {
             piece: u(0, 3),
@@ -815,14 +1340,34 @@ fn move_23_limbering_and_unlimbering_are_separate_deploy_actions() {
         }]
     );
     // Once unlimbered it moves only by manhandling or prolonge.
-    refused(&mut b, u(0, 3), pose(100.0, 60.0, 0.0), Manoeuvre::Advance, "MOVE-21");
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-21",
+    );
 }
 
 #[test]
 fn move_24_prolonge_goes_straight_back_the_second_number_and_stays_unlimbered() {
-    let mut b = Sc::new().unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0).battle();
-    refused(&mut b, u(0, 3), pose(100.0, 55.0, 0.0), Manoeuvre::Prolonge, "MOVE-24");
-    refused(&mut b, u(0, 3), pose(100.0, 39.0, 0.0), Manoeuvre::Prolonge, "MOVE-02");
+    let mut b = Sc::new()
+        .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
+        .battle();
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 55.0, 0.0),
+        Manoeuvre::Prolonge,
+        "MOVE-24",
+    );
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 39.0, 0.0),
+        Manoeuvre::Prolonge,
+        "MOVE-02",
+    );
     let ev = mv(&mut b, u(0, 3), pose(100.0, 40.0, 0.0), Manoeuvre::Prolonge).expect("legal");
     assert_eq!(
         ev,
@@ -836,8 +1381,15 @@ fn move_24_prolonge_goes_straight_back_the_second_number_and_stays_unlimbered() 
     );
     let p = b.state().piece(u(0, 3)).expect("on the table");
     assert!(!p.limbered);
-    b.perform(Action::Limber { piece: u(0, 3) }).expect("limbers");
-    refused(&mut b, u(0, 3), pose(100.0, 35.0, 0.0), Manoeuvre::Prolonge, "MOVE-24");
+    b.perform(Action::Limber { piece: u(0, 3) })
+        .expect("limbers");
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 35.0, 0.0),
+        Manoeuvre::Prolonge,
+        "MOVE-24",
+    );
 }
 
 // --- MOVE-25 .. MOVE-30: roads and manoeuvres -----------------------------------------------------
@@ -849,11 +1401,31 @@ fn move_25_road_bonus_for_march_columns_wholly_on_the_road() {
         .unit(0, 2, LINE_INF, 4, 100.0, 100.0, 0.0)
         .battle();
     deploy(&mut b, u(0, 1), Formation::MarchColumn);
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 65.0, 0.0), Manoeuvre::Advance)), 15.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 65.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        15.0
+    );
     // Leaving the road loses the bonus.
-    refused(&mut b, u(0, 1), pose(104.0, 78.0, 17.1027), Manoeuvre::Advance, "MOVE-25");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(104.0, 78.0, 17.1027),
+        Manoeuvre::Advance,
+        "MOVE-25",
+    );
     // A line on the road gets nothing.
-    refused(&mut b, u(0, 2), pose(100.0, 112.0, 0.0), Manoeuvre::Advance, "MOVE-02");
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(100.0, 112.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-02",
+    );
 }
 
 #[test]
@@ -863,9 +1435,26 @@ fn move_25_horse_gets_ten_limbered_horse_artillery_too() {
         .unit(0, 4, HORSE_ART, 1, 100.0, 100.0, 0.0)
         .battle();
     deploy(&mut b, u(0, 1), Formation::MarchColumn);
-    b.perform(Action::Limber { piece: u(0, 4) }).expect("limbers");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance)), 40.0);
-    assert_eq!(cost(mv(&mut b, u(0, 4), pose(100.0, 140.0, 0.0), Manoeuvre::Advance)), 40.0);
+    b.perform(Action::Limber { piece: u(0, 4) })
+        .expect("limbers");
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 60.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        40.0
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 4),
+            pose(100.0, 140.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        40.0
+    );
 }
 
 #[test]
@@ -877,7 +1466,10 @@ fn move_26_a_line_wheels_up_to_45_degrees_measured_on_the_outside_stand() {
     let ev = mv(&mut b, u(0, 1), to, Manoeuvre::Wheel).expect("a 45° wheel");
     match ev.as_slice() {
         [Event::Moved {
-            cost_cm, path, to: t, ..
+            cost_cm,
+            path,
+            to: t,
+            ..
         }] => {
             assert_eq!(*cost_cm, 7.854, "10 cm frontage × π/4");
             assert_eq!(path.len(), 8, "the arc's intermediate points");
@@ -891,17 +1483,37 @@ fn move_26_a_line_wheels_up_to_45_degrees_measured_on_the_outside_stand() {
 fn move_26_wheel_then_advance_and_the_limits() {
     let h = 5.0 * std::f64::consts::FRAC_1_SQRT_2;
     let d = std::f64::consts::FRAC_1_SQRT_2;
-    let mut b = one_line().unit(0, 2, LINE_INF, 4, 160.0, 50.0, 0.0).battle();
+    let mut b = one_line()
+        .unit(0, 2, LINE_INF, 4, 160.0, 50.0, 0.0)
+        .battle();
     let to = pose(105.0 - h + 2.0 * d, 50.0 + h + 2.0 * d, 45.0);
     assert_eq!(cost(mv(&mut b, u(0, 1), to, Manoeuvre::Wheel)), 9.854);
     let too_far = pose(165.0 - h + 3.0 * d, 50.0 + h + 3.0 * d, 45.0);
     refused(&mut b, u(0, 2), too_far, Manoeuvre::Wheel, "MOVE-26");
-    refused(&mut b, u(0, 2), pose(160.0, 50.0, 50.0), Manoeuvre::Wheel, "MOVE-26");
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(160.0, 50.0, 50.0),
+        Manoeuvre::Wheel,
+        "MOVE-26",
+    );
     // A line does not turn while advancing; that would be a wheel.
-    refused(&mut b, u(0, 2), pose(160.0, 55.0, 20.0), Manoeuvre::Advance, "MOVE-26");
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(160.0, 55.0, 20.0),
+        Manoeuvre::Advance,
+        "MOVE-26",
+    );
     // Columns do not wheel; they follow their head.
     deploy(&mut b, u(0, 2), Formation::MarchColumn);
-    refused(&mut b, u(0, 2), pose(160.0, 55.0, 20.0), Manoeuvre::Wheel, "MOVE-26");
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(160.0, 55.0, 20.0),
+        Manoeuvre::Wheel,
+        "MOVE-26",
+    );
 }
 
 #[test]
@@ -911,11 +1523,39 @@ fn move_27_about_face_costs_half_the_allowance() {
         .unit(0, 3, LINE_INF, 4, 40.0, 50.0, 0.0)
         .battle();
     // Turning in place puts the front on the old rear edge (y 48.5), facing 180.
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 48.5, 180.0), Manoeuvre::AboutFace)), 5.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 48.5, 180.0),
+            Manoeuvre::AboutFace
+        )),
+        5.0
+    );
     // Turn, then 5 cm: the whole 10.
-    assert_eq!(cost(mv(&mut b, u(0, 2), pose(160.0, 43.5, 180.0), Manoeuvre::AboutFace)), 10.0);
-    refused(&mut b, u(0, 3), pose(40.0, 43.4, 180.0), Manoeuvre::AboutFace, "MOVE-27");
-    refused(&mut b, u(0, 3), pose(40.0, 43.4, 0.0), Manoeuvre::AboutFace, "MOVE-27");
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 2),
+            pose(160.0, 43.5, 180.0),
+            Manoeuvre::AboutFace
+        )),
+        10.0
+    );
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(40.0, 43.4, 180.0),
+        Manoeuvre::AboutFace,
+        "MOVE-27",
+    );
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(40.0, 43.4, 0.0),
+        Manoeuvre::AboutFace,
+        "MOVE-27",
+    );
 }
 
 #[test]
@@ -935,17 +1575,51 @@ fn move_28_retire_covers_three_quarters_straight_back_and_uses_the_move() {
             cost_cm: 10.0,
         }]
     );
-    refused(&mut b, u(0, 2), pose(160.0, 42.4, 0.0), Manoeuvre::Retire, "MOVE-28");
-    refused(&mut b, u(0, 2), pose(162.0, 45.0, 0.0), Manoeuvre::Retire, "MOVE-28");
-    refused(&mut b, u(0, 3), pose(40.0, 45.0, 0.0), Manoeuvre::Retire, "MOVE-28");
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(160.0, 42.4, 0.0),
+        Manoeuvre::Retire,
+        "MOVE-28",
+    );
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(162.0, 45.0, 0.0),
+        Manoeuvre::Retire,
+        "MOVE-28",
+    );
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(40.0, 45.0, 0.0),
+        Manoeuvre::Retire,
+        "MOVE-28",
+    );
     // Backwards is not an advance.
-    refused(&mut b, u(0, 2), pose(160.0, 45.0, 0.0), Manoeuvre::Advance, "MOVE-28");
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(160.0, 45.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-28",
+    );
 }
 
 #[test]
 fn move_29_oblique_up_to_45_degrees_keeping_facing() {
-    let mut b = one_line().unit(0, 2, LINE_INF, 4, 160.0, 50.0, 0.0).battle();
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(107.0, 57.0, 0.0), Manoeuvre::Advance)), 9.899);
+    let mut b = one_line()
+        .unit(0, 2, LINE_INF, 4, 160.0, 50.0, 0.0)
+        .battle();
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(107.0, 57.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        9.899
+    );
     let r = 7.0;
     let a = 50f64.to_radians();
     refused(
@@ -962,7 +1636,13 @@ fn move_30_refusing_a_flank_is_a_deploy_not_a_move() {
     // A line cannot swing part of itself back by moving: a turn during an advance is refused
     // (it would be a wheel), and no Move manoeuvre refuses a flank.
     let mut b = one_line().battle();
-    refused(&mut b, u(0, 1), pose(100.0, 50.0, -30.0), Manoeuvre::Advance, "MOVE-26");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 50.0, -30.0),
+        Manoeuvre::Advance,
+        "MOVE-26",
+    );
 }
 
 // --- TERR-01 .. TERR-14 ---------------------------------------------------------------------------
@@ -970,10 +1650,28 @@ fn move_30_refusing_a_flank_is_a_deploy_not_a_move() {
 #[test]
 fn terr_01_open_ground_and_hills_cost_nothing_extra() {
     let mut b = one_line()
-        .feature(json!({"kind": "hill", "level": 1}), rect(80.0, 52.0, 120.0, 58.0), false, false)
-        .feature(json!({"kind": "open"}), rect(80.0, 58.0, 120.0, 70.0), false, false)
+        .feature(
+            json!({"kind": "hill", "level": 1}),
+            rect(80.0, 52.0, 120.0, 58.0),
+            false,
+            false,
+        )
+        .feature(
+            json!({"kind": "open"}),
+            rect(80.0, 58.0, 120.0, 70.0),
+            false,
+            false,
+        )
         .battle();
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance)), 10.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 60.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
@@ -982,8 +1680,22 @@ fn terr_03_built_up_areas_are_high_area_terrain() {
         .area("built_up", (80.0, 45.0, 120.0, 80.0))
         .unit(0, 1, LINE_INF, 4, 100.0, 60.0, 0.0)
         .battle();
-    refused(&mut b, u(0, 1), pose(100.0, 63.0, 0.0), Manoeuvre::Advance, "TERR-04");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 62.5, 0.0), Manoeuvre::Advance)), 10.0);
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 63.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-04",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 62.5, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
@@ -992,8 +1704,22 @@ fn terr_04_low_area_half_speed() {
         .area("low_area", (80.0, 45.0, 120.0, 80.0))
         .unit(0, 1, LINE_INF, 4, 100.0, 60.0, 0.0)
         .battle();
-    refused(&mut b, u(0, 1), pose(100.0, 65.5, 0.0), Manoeuvre::Advance, "TERR-04");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 65.0, 0.0), Manoeuvre::Advance)), 10.0);
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 65.5, 0.0),
+        Manoeuvre::Advance,
+        "TERR-04",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 65.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
@@ -1003,7 +1729,15 @@ fn terr_04_high_area_quarter_speed() {
         .unit(0, 1, HEAVY_CAV, 3, 100.0, 60.0, 0.0)
         .battle();
     // Cavalry 30 cm in woods: 7.5 cm.
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 67.5, 0.0), Manoeuvre::Advance)), 30.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 67.5, 0.0),
+            Manoeuvre::Advance
+        )),
+        30.0
+    );
 }
 
 fn wooded() -> Sc {
@@ -1014,8 +1748,20 @@ fn wooded() -> Sc {
 fn terr_05_entering_area_terrain_places_the_unit_just_inside_and_ends_the_move() {
     let mut b = wooded().battle();
     // Reaching the edge (y 55) ends the move with the unit wholly inside: front at 56.5.
-    refused(&mut b, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance, "TERR-05");
-    refused(&mut b, u(0, 1), pose(100.0, 56.0, 0.0), Manoeuvre::Advance, "TERR-05");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-05",
+    );
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 56.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-05",
+    );
     let ev = mv(&mut b, u(0, 1), pose(100.0, 56.5, 0.0), Manoeuvre::Advance).expect("legal");
     assert_eq!(
         ev,
@@ -1029,7 +1775,15 @@ fn terr_05_entering_area_terrain_places_the_unit_just_inside_and_ends_the_move()
     );
     // Stopping short of the edge is always allowed.
     let mut c = wooded().battle();
-    assert_eq!(cost(mv(&mut c, u(0, 1), pose(100.0, 55.0, 0.0), Manoeuvre::Advance)), 5.0);
+    assert_eq!(
+        cost(mv(
+            &mut c,
+            u(0, 1),
+            pose(100.0, 55.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        5.0
+    );
 }
 
 #[test]
@@ -1038,10 +1792,32 @@ fn terr_05_units_stop_before_leaving_and_step_out_on_a_later_move() {
         .area("high_area", (80.0, 55.0, 120.0, 70.0))
         .unit(0, 1, LINE_INF, 4, 100.0, 68.0, 0.0)
         .battle();
-    refused(&mut b, u(0, 1), pose(100.0, 70.5, 0.0), Manoeuvre::Advance, "TERR-05");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 70.0, 0.0), Manoeuvre::Advance)), 8.0);
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 70.5, 0.0),
+        Manoeuvre::Advance,
+        "TERR-05",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 70.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        8.0
+    );
     // Next move: out, and on at the open-ground rate.
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 80.0, 0.0), Manoeuvre::Advance)), 10.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 80.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
@@ -1052,11 +1828,33 @@ fn terr_06_mountains_are_impassable_except_to_foot_unless_a_road_runs_through() 
         .unit(0, 2, HEAVY_CAV, 3, 125.0, 50.0, 0.0)
         .unit(0, 3, HEAVY_CAV, 3, 100.0, 40.0, 0.0);
     let mut b = sc.battle();
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(70.0, 60.0, 0.0), Manoeuvre::Advance)), 10.0);
-    refused(&mut b, u(0, 2), pose(125.0, 60.0, 0.0), Manoeuvre::Advance, "TERR-06");
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(70.0, 60.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(125.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-06",
+    );
     // Cavalry in march column on the road through the pass.
     deploy(&mut b, u(0, 3), Formation::MarchColumn);
-    assert_eq!(cost(mv(&mut b, u(0, 3), pose(100.0, 80.0, 0.0), Manoeuvre::Advance)), 40.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 3),
+            pose(100.0, 80.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        40.0
+    );
 }
 
 #[test]
@@ -1065,63 +1863,192 @@ fn terr_07_marsh_is_for_foot_only_deep_water_for_nobody_unless_bridged() {
         .area("partially_wet", (20.0, 55.0, 60.0, 70.0))
         .unit(0, 1, LINE_INF, 4, 40.0, 50.0, 0.0)
         .unit(0, 2, HEAVY_CAV, 3, 40.0, 30.0, 0.0)
-        .feature(json!({"kind": "deep_wet"}), line(&[(80.0, 58.0), (180.0, 58.0)], 6.0), false, false)
-        .feature(json!({"kind": "road"}), line(&[(100.0, 0.0), (100.0, 180.0)], 4.0), false, false)
+        .feature(
+            json!({"kind": "deep_wet"}),
+            line(&[(80.0, 58.0), (180.0, 58.0)], 6.0),
+            false,
+            false,
+        )
+        .feature(
+            json!({"kind": "road"}),
+            line(&[(100.0, 0.0), (100.0, 180.0)], 4.0),
+            false,
+            false,
+        )
         .unit(0, 3, LINE_INF, 4, 150.0, 50.0, 0.0)
         .unit(0, 4, LINE_INF, 4, 100.0, 50.0, 0.0);
     let mut b = sc.battle();
     // Foot enter the marsh as high area terrain (placed inside, TERR-05)…
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(40.0, 56.5, 0.0), Manoeuvre::Advance)), 5.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(40.0, 56.5, 0.0),
+            Manoeuvre::Advance
+        )),
+        5.0
+    );
     // … and move at a quarter inside.
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(40.0, 59.0, 0.0), Manoeuvre::Advance)), 10.0);
-    refused(&mut b, u(0, 2), pose(40.0, 60.0, 0.0), Manoeuvre::Advance, "TERR-07");
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(40.0, 59.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(40.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-07",
+    );
     // The river stops everyone but where the road bridges it, in column.
-    refused(&mut b, u(0, 3), pose(150.0, 60.0, 0.0), Manoeuvre::Advance, "TERR-07");
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(150.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-07",
+    );
     deploy(&mut b, u(0, 4), Formation::MarchColumn);
-    assert_eq!(cost(mv(&mut b, u(0, 4), pose(100.0, 65.0, 0.0), Manoeuvre::Advance)), 15.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 4),
+            pose(100.0, 65.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        15.0
+    );
 }
 
 #[test]
 fn terr_07_fords_are_linear_even_for_limbers() {
     let mut b = Sc::new()
-        .feature(json!({"kind": "shallow_wet"}), line(&[(60.0, 55.0), (140.0, 55.0)], 2.0), false, false)
+        .feature(
+            json!({"kind": "shallow_wet"}),
+            line(&[(60.0, 55.0), (140.0, 55.0)], 2.0),
+            false,
+            false,
+        )
         .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
         .battle();
-    b.perform(Action::Limber { piece: u(0, 3) }).expect("limbers");
+    b.perform(Action::Limber { piece: u(0, 3) })
+        .expect("limbers");
     // The stream's bank is at y 54.
-    refused(&mut b, u(0, 3), pose(100.0, 57.0, 0.0), Manoeuvre::Advance, "TERR-07");
-    assert_eq!(cost(mv(&mut b, u(0, 3), pose(100.0, 54.0, 0.0), Manoeuvre::Advance)), 4.0);
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(100.0, 57.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-07",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 3),
+            pose(100.0, 54.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        4.0
+    );
     // Crossing: the 6 cm limber-and-gun ends with its rear on the far bank (front at 62), free.
-    assert_eq!(cost(mv(&mut b, u(0, 3), pose(100.0, 72.0, 0.0), Manoeuvre::Advance)), 10.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 3),
+            pose(100.0, 72.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
 fn terr_08_dense_terrain_depends_on_the_troops() {
     let sc = Sc::new()
-        .feature(json!({"kind": "open"}), rect(20.0, 40.0, 60.0, 90.0), true, false)
+        .feature(
+            json!({"kind": "open"}),
+            rect(20.0, 40.0, 60.0, 90.0),
+            true,
+            false,
+        )
         .unit(0, 1, LINE_INF, 4, 40.0, 60.0, 0.0)
         .area("low_area", (120.0, 40.0, 180.0, 90.0))
         .unit(0, 2, LINE_INF, 4, 135.0, 60.0, 0.0)
         .unit(0, 3, FIELD_ART, 1, 165.0, 60.0, 0.0);
     let mut b = sc.battle();
     // Mud: a quarter for foot.
-    refused(&mut b, u(0, 1), pose(40.0, 63.0, 0.0), Manoeuvre::Advance, "TERR-08");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(40.0, 62.5, 0.0), Manoeuvre::Advance)), 10.0);
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(40.0, 63.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-08",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(40.0, 62.5, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
     // Crops: half for foot, dense (a quarter) for guns.
-    assert_eq!(cost(mv(&mut b, u(0, 2), pose(135.0, 65.0, 0.0), Manoeuvre::Advance)), 10.0);
-    b.perform(Action::Limber { piece: u(0, 3) }).expect("limbers");
-    refused(&mut b, u(0, 3), pose(165.0, 63.0, 0.0), Manoeuvre::Advance, "TERR-08");
-    assert_eq!(cost(mv(&mut b, u(0, 3), pose(165.0, 62.5, 0.0), Manoeuvre::Advance)), 10.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 2),
+            pose(135.0, 65.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
+    b.perform(Action::Limber { piece: u(0, 3) })
+        .expect("limbers");
+    refused(
+        &mut b,
+        u(0, 3),
+        pose(165.0, 63.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-08",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 3),
+            pose(165.0, 62.5, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
 fn terr_09_a_road_through_dense_terrain_keeps_the_normal_rate_and_bonus() {
     let mut b = road()
-        .feature(json!({"kind": "open"}), rect(60.0, 40.0, 140.0, 120.0), true, false)
+        .feature(
+            json!({"kind": "open"}),
+            rect(60.0, 40.0, 140.0, 120.0),
+            true,
+            false,
+        )
         .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
         .battle();
     deploy(&mut b, u(0, 1), Formation::MarchColumn);
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 65.0, 0.0), Manoeuvre::Advance)), 15.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 65.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        15.0
+    );
 }
 
 #[test]
@@ -1131,23 +2058,63 @@ fn terr_10_reductions_do_not_stack() {
         .area("partially_wet", (80.0, 45.0, 120.0, 80.0))
         .unit(0, 1, LINE_INF, 4, 100.0, 60.0, 0.0)
         .battle();
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 62.5, 0.0), Manoeuvre::Advance)), 10.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 62.5, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
 }
 
 #[test]
 fn terr_11_frozen_water_is_high_area_terrain() {
     let frozen = Sc::new()
-        .feature(json!({"kind": "deep_wet"}), rect(60.0, 55.0, 140.0, 90.0), false, true)
+        .feature(
+            json!({"kind": "deep_wet"}),
+            rect(60.0, 55.0, 140.0, 90.0),
+            false,
+            true,
+        )
         .unit(0, 1, HEAVY_CAV, 3, 100.0, 50.0, 0.0);
     let mut b = frozen.battle();
     // Cavalry (depth 2): placed wholly on the ice, front at 57.
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 57.0, 0.0), Manoeuvre::Advance)), 5.0);
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 64.5, 0.0), Manoeuvre::Advance)), 30.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 57.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        5.0
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 64.5, 0.0),
+            Manoeuvre::Advance
+        )),
+        30.0
+    );
     let thawed = Sc::new()
-        .feature(json!({"kind": "deep_wet"}), rect(60.0, 55.0, 140.0, 90.0), false, false)
+        .feature(
+            json!({"kind": "deep_wet"}),
+            rect(60.0, 55.0, 140.0, 90.0),
+            false,
+            false,
+        )
         .unit(0, 1, HEAVY_CAV, 3, 100.0, 50.0, 0.0);
     let mut b = thawed.battle();
-    refused(&mut b, u(0, 1), pose(100.0, 57.0, 0.0), Manoeuvre::Advance, "TERR-07");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 57.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-07",
+    );
 }
 
 #[test]
@@ -1156,9 +2123,29 @@ fn terr_12_impassable_terrain_stops_everyone() {
         .area("impassable", (60.0, 55.0, 140.0, 60.0))
         .hq_at(0, 150.0, 40.0, true)
         .battle();
-    refused(&mut b, u(0, 1), pose(100.0, 58.0, 0.0), Manoeuvre::Advance, "TERR-12");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 55.0, 0.0), Manoeuvre::Advance)), 5.0);
-    refused(&mut b, hq(0), pose(130.0, 60.0, -60.0), Manoeuvre::Advance, "TERR-12");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 58.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-12",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 55.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        5.0
+    );
+    refused(
+        &mut b,
+        hq(0),
+        pose(130.0, 60.0, -60.0),
+        Manoeuvre::Advance,
+        "TERR-12",
+    );
 }
 
 #[test]
@@ -1168,10 +2155,38 @@ fn terr_13_stakes_are_linear_to_foot_impassable_to_horse() {
         .unit(0, 2, HEAVY_CAV, 3, 140.0, 50.0, 0.0)
         .defense(1, "stakes", &[(40.0, 55.0), (160.0, 55.0)]);
     let mut b = sc.battle();
-    refused(&mut b, u(0, 1), pose(60.0, 60.0, 0.0), Manoeuvre::Advance, "TERR-13");
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(60.0, 55.0, 0.0), Manoeuvre::Advance)), 5.0);
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(60.0, 66.5, 0.0), Manoeuvre::Advance)), 10.0);
-    refused(&mut b, u(0, 2), pose(140.0, 60.0, 0.0), Manoeuvre::Advance, "TERR-13");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(60.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-13",
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(60.0, 55.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        5.0
+    );
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(60.0, 66.5, 0.0),
+            Manoeuvre::Advance
+        )),
+        10.0
+    );
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(140.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-13",
+    );
 }
 
 #[test]
@@ -1181,20 +2196,41 @@ fn terr_13_wire_stops_animals_and_guns_but_not_men_on_foot() {
         .unit(0, 1, LINE_INF, 4, 140.0, 50.0, 0.0)
         .defense(1, "wire", &[(40.0, 55.0), (160.0, 55.0)]);
     let mut b = sc.battle();
-    refused(&mut b, hq(0), pose(60.0, 60.0, 0.0), Manoeuvre::Advance, "TERR-13");
-    refused(&mut b, u(0, 1), pose(140.0, 60.0, 0.0), Manoeuvre::Advance, "TERR-13");
-    let on_foot = Sc::new()
-        .hq_at(0, 60.0, 50.0, false)
-        .defense(1, "wire", &[(40.0, 55.0), (160.0, 55.0)]);
+    refused(
+        &mut b,
+        hq(0),
+        pose(60.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-13",
+    );
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(140.0, 60.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-13",
+    );
+    let on_foot =
+        Sc::new()
+            .hq_at(0, 60.0, 50.0, false)
+            .defense(1, "wire", &[(40.0, 55.0), (160.0, 55.0)]);
     let mut b = on_foot.battle();
-    assert_eq!(cost(mv(&mut b, hq(0), pose(60.0, 60.0, 0.0), Manoeuvre::Advance)), 10.0);
+    assert_eq!(
+        cost(mv(&mut b, hq(0), pose(60.0, 60.0, 0.0), Manoeuvre::Advance)),
+        10.0
+    );
 }
 
 #[test]
 fn terr_14_command_units_ignore_stops_and_reductions_but_not_impassable() {
     let sc = Sc::new()
         .hq_at(0, 100.0, 30.0, true)
-        .feature(json!({"kind": "linear"}), line(&[(60.0, 40.0), (140.0, 40.0)], 0.0), false, false)
+        .feature(
+            json!({"kind": "linear"}),
+            line(&[(60.0, 40.0), (140.0, 40.0)], 0.0),
+            false,
+            false,
+        )
         .area("high_area", (60.0, 45.0, 140.0, 55.0))
         .area("partially_wet", (60.0, 55.0, 140.0, 58.0));
     let mut b = sc.battle();
@@ -1217,14 +2253,33 @@ fn terr_14_command_units_ignore_stops_and_reductions_but_not_impassable() {
 #[test]
 fn terr_02_a_road_through_a_wall_leaves_a_gateway_as_wide_as_the_road() {
     let sc = road()
-        .feature(json!({"kind": "linear"}), line(&[(80.0, 55.0), (120.0, 55.0)], 0.0), false, false)
+        .feature(
+            json!({"kind": "linear"}),
+            line(&[(80.0, 55.0), (120.0, 55.0)], 0.0),
+            false,
+            false,
+        )
         .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0);
     let mut b = sc.battle();
     // The line (10 cm) meets the wall either side of the 4 cm road and stops.
-    refused(&mut b, u(0, 1), pose(100.0, 58.0, 0.0), Manoeuvre::Advance, "TERR-02");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 58.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-02",
+    );
     // In march column (2.5 cm) it marches through the gateway without stopping.
     deploy(&mut b, u(0, 1), Formation::MarchColumn);
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 65.0, 0.0), Manoeuvre::Advance)), 15.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 65.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        15.0
+    );
 }
 
 #[test]
@@ -1234,11 +2289,31 @@ fn terr_07_move_04_a_bridge_is_a_gap_as_wide_as_the_road() {
         .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
         .unit(0, 2, LINE_INF, 4, 140.0, 50.0, 0.0);
     let mut b = sc.battle();
-    refused(&mut b, u(0, 2), pose(140.0, 58.0, 0.0), Manoeuvre::Advance, "TERR-07");
+    refused(
+        &mut b,
+        u(0, 2),
+        pose(140.0, 58.0, 0.0),
+        Manoeuvre::Advance,
+        "TERR-07",
+    );
     // Wider than the bridge: the river on both flanks, the road in the middle.
-    refused(&mut b, u(0, 1), pose(100.0, 58.0, 0.0), Manoeuvre::Advance, "MOVE-04");
+    refused(
+        &mut b,
+        u(0, 1),
+        pose(100.0, 58.0, 0.0),
+        Manoeuvre::Advance,
+        "MOVE-04",
+    );
     deploy(&mut b, u(0, 1), Formation::MarchColumn);
-    assert_eq!(cost(mv(&mut b, u(0, 1), pose(100.0, 65.0, 0.0), Manoeuvre::Advance)), 15.0);
+    assert_eq!(
+        cost(mv(
+            &mut b,
+            u(0, 1),
+            pose(100.0, 65.0, 0.0),
+            Manoeuvre::Advance
+        )),
+        15.0
+    );
 }
 
 #[test]
@@ -1255,7 +2330,14 @@ fn legal_destinations_in_the_ebelsberg_sample_are_accepted() {
     let active = ctx.state.turn.active;
     let mut checked = 0;
     for p in ctx.state.pieces.values().filter(|p| p.id.side() == active) {
-        for m in [Manoeuvre::Advance, Manoeuvre::Wheel] {
+        for m in [
+            Manoeuvre::Advance,
+            Manoeuvre::Wheel,
+            Manoeuvre::AboutFace,
+            Manoeuvre::Retire,
+            Manoeuvre::Manhandle,
+            Manoeuvre::Prolonge,
+        ] {
             for d in legal_destinations(&ctx, p.id, m, 2.0) {
                 let r = check_move(&ctx, p.id, &[], d, m);
                 assert!(r.is_ok(), "{} {m:?} to {d:?}: {r:?}", p.name);
@@ -1271,9 +2353,19 @@ fn legal_destinations_in_the_ebelsberg_sample_are_accepted() {
 fn busy() -> Sc {
     Sc::new()
         .area("high_area", (70.0, 58.0, 95.0, 75.0))
-        .feature(json!({"kind": "linear"}), line(&[(100.0, 56.0), (130.0, 56.0)], 0.0), false, false)
+        .feature(
+            json!({"kind": "linear"}),
+            line(&[(100.0, 56.0), (130.0, 56.0)], 0.0),
+            false,
+            false,
+        )
         .area("impassable", (120.0, 40.0, 130.0, 50.0))
-        .feature(json!({"kind": "road"}), line(&[(60.0, 20.0), (60.0, 120.0)], 4.0), false, false)
+        .feature(
+            json!({"kind": "road"}),
+            line(&[(60.0, 20.0), (60.0, 120.0)], 4.0),
+            false,
+            false,
+        )
         .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
         .unit(0, 2, LINE_INF, 4, 88.0, 50.0, 0.0)
         .unit(0, 3, HEAVY_CAV, 3, 150.0, 40.0, 0.0)
@@ -1304,13 +2396,15 @@ fn legal_destinations_are_all_accepted_by_the_move_check() {
     }
     // The wall and the wood's edge appear as exact stopping points.
     let dests = legal_destinations(&ctx, u(0, 1), Manoeuvre::Advance, 1.0);
-    assert!(dests.iter().any(|p| close(p.at.x, 100.0) && (p.at.y - 56.0).abs() < 1e-3));
+    assert!(dests
+        .iter()
+        .any(|p| close(p.at.x, 100.0) && (p.at.y - 56.0).abs() < 1e-3));
 }
 
 mod property {
     use super::*;
     use geo::Intersects;
-    use powderhorn::geom::footprint::ring_polygon;
+    use powderhorn::geom::footprint::{bearing_deg, heading, ring_polygon};
     use proptest::prelude::*;
 
     const BLOCK: (f64, f64, f64, f64) = (95.0, 60.0, 110.0, 68.0);
@@ -1325,10 +2419,34 @@ mod property {
         ]
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+    /// A small table: a wood, a wall, an impassable block, a friend and an enemy far off.
+    fn table(troop: &str, x: f64, y: f64, facing: f64) -> Sc {
+        Sc::new()
+            .area("high_area", (70.0, 70.0, 95.0, 85.0))
+            .feature(
+                json!({"kind": "linear"}),
+                line(&[(110.0, 58.0), (140.0, 58.0)], 0.0),
+                false,
+                false,
+            )
+            .area("impassable", BLOCK)
+            .unit(0, 1, troop, 3, x, y, facing)
+            .unit(0, 2, LINE_INF, 4, 130.0, 70.0, 0.0)
+            .unit(1, 7, AUS_INF, 4, 60.0, 120.0, 180.0)
+    }
 
-        /// No accepted move ends beyond its allowance or inside impassable terrain.
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(64)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: cases(), .. ProptestConfig::default() })]
+
+        /// No accepted move ends beyond its allowance, inside impassable terrain or off the
+        /// table, whatever the manoeuvre.
         #[test]
         fn no_move_ends_beyond_its_allowance_or_in_impassable_ground(
             x in 80.0f64..125.0,
@@ -1338,40 +2456,47 @@ mod property {
             dy in -6.0f64..16.0,
             vx in -6.0f64..6.0,
             vy in 0.0f64..8.0,
+            turn in -50.0f64..50.0,
             use_via in any::<bool>(),
+            kind in 0usize..4,
             column in any::<bool>(),
             cavalry in any::<bool>(),
         ) {
             let troop = if cavalry { HEAVY_CAV } else { LINE_INF };
-            let sc = Sc::new()
-                .area("high_area", (70.0, 70.0, 95.0, 85.0))
-                .feature(json!({"kind": "linear"}), line(&[(110.0, 58.0), (140.0, 58.0)], 0.0), false, false)
-                .area("impassable", BLOCK)
-                .unit(0, 1, troop, 3, x, y, facing)
-                .unit(1, 7, AUS_INF, 4, 60.0, 120.0, 180.0);
-            let mut b = sc.battle();
+            let mut b = table(troop, x, y, facing).battle();
             if column {
                 deploy(&mut b, u(0, 1), Formation::MarchColumn);
             }
             let from = at(&b, u(0, 1));
-            let to_at = Point::new(from.at.x + dx, from.at.y + dy);
-            let via: Vec<(f64, f64)> = if use_via {
+            let manoeuvre = [Manoeuvre::Advance, Manoeuvre::Wheel, Manoeuvre::AboutFace, Manoeuvre::Retire][kind];
+            let via: Vec<(f64, f64)> = if use_via && manoeuvre == Manoeuvre::Advance {
                 vec![(from.at.x + vx, from.at.y + vy)]
             } else {
                 vec![]
             };
-            let last = via.last().map_or(from.at, |(x, y)| Point::new(*x, *y));
-            let facing_to = if column {
-                powderhorn::geom::footprint::bearing_deg(last, to_at)
-            } else {
-                from.facing_deg
+            let to = match manoeuvre {
+                Manoeuvre::Wheel => {
+                    let f = from.facing_deg + turn;
+                    let h = heading(f);
+                    Pose { at: Point::new(from.at.x + dx * 0.3 + h.x * dy.abs(), from.at.y + h.y * dy.abs()), facing_deg: f }
+                }
+                Manoeuvre::AboutFace => Pose { at: Point::new(from.at.x + dx, from.at.y - dy), facing_deg: from.facing_deg + 180.0 },
+                Manoeuvre::Retire => {
+                    let h = heading(from.facing_deg);
+                    Pose { at: Point::new(from.at.x - h.x * dy.abs(), from.at.y - h.y * dy.abs()), facing_deg: from.facing_deg }
+                }
+                _ => {
+                    let to_at = Point::new(from.at.x + dx, from.at.y + dy);
+                    let last = via.last().map_or(from.at, |(x, y)| Point::new(*x, *y));
+                    let f = if column { bearing_deg(last, to_at) } else { from.facing_deg };
+                    Pose { at: to_at, facing_deg: f }
+                }
             };
-            let to = Pose { at: to_at, facing_deg: facing_to };
             let allowance = {
                 let ctx = b.ctx();
-                move_allowance(&ctx, u(0, 1), Manoeuvre::Advance).expect("moves")
+                move_allowance(&ctx, u(0, 1), manoeuvre)
             };
-            if let Ok(ev) = mv_via(&mut b, u(0, 1), &via, to, Manoeuvre::Advance) {
+            if let (Ok(allowance), Ok(ev)) = (allowance, mv_via(&mut b, u(0, 1), &via, to, manoeuvre)) {
                 let [Event::Moved { cost_cm, .. }] = ev.as_slice() else {
                     panic!("one Moved event: {ev:?}");
                 };
@@ -1385,7 +2510,33 @@ mod property {
                     inner.width -= 0.002;
                     inner.depth -= 0.002;
                     prop_assert!(!inner.polygon().intersects(&block), "ends in the block: {:?}", fp.at);
+                    for c in inner.corners() {
+                        prop_assert!((0.0..=240.0).contains(&c.x) && (0.0..=180.0).contains(&c.y));
+                    }
                 }
+            }
+        }
+
+        /// Every legal destination offered is a move the check accepts.
+        #[test]
+        fn legal_destinations_are_legal_moves(
+            x in 80.0f64..125.0,
+            y in 40.0f64..55.0,
+            facing in -40.0f64..40.0,
+            kind in 0usize..3,
+            column in any::<bool>(),
+            cavalry in any::<bool>(),
+        ) {
+            let troop = if cavalry { HEAVY_CAV } else { LINE_INF };
+            let mut b = table(troop, x, y, facing).battle();
+            if column {
+                deploy(&mut b, u(0, 1), Formation::MarchColumn);
+            }
+            let manoeuvre = [Manoeuvre::Advance, Manoeuvre::Wheel, Manoeuvre::AboutFace][kind];
+            let ctx = b.ctx();
+            for d in legal_destinations(&ctx, u(0, 1), manoeuvre, 2.0) {
+                let r = check_move(&ctx, u(0, 1), &[], d, manoeuvre);
+                prop_assert!(r.is_ok(), "{manoeuvre:?} to {d:?}: {r:?}");
             }
         }
     }

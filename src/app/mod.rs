@@ -211,6 +211,10 @@ impl App {
             };
             ui::show(ui, &view, &mut self.ui_state)
         };
+        if !commands.is_empty() {
+            // This frame was drawn before the commands: show their effect at once.
+            ui.ctx().request_repaint();
+        }
         for c in commands {
             self.apply(c, ui.ctx());
         }
@@ -705,6 +709,42 @@ fn advice_for(error: &StoreError, db: &Path) -> String {
 impl eframe::App for App {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         App::ui(self, ui);
+    }
+
+    #[cfg(feature = "glow")]
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.settle_print_on_exit();
+    }
+
+    #[cfg(not(feature = "glow"))]
+    fn on_exit(&mut self) {
+        self.settle_print_on_exit();
+    }
+}
+
+impl App {
+    /// The window is closing while a PDF is being printed: give the job a few seconds to
+    /// finish (the user asked for that file), then ask it to stop before writing, so that the
+    /// process does not end half-way through a write.
+    fn settle_print_on_exit(&mut self) {
+        use std::time::{Duration, Instant};
+        let Some(run) = &mut self.printing else {
+            return;
+        };
+        let wait = |job: &mut Job<PrintOutcome>, for_how_long: Duration| {
+            let until = Instant::now() + for_how_long;
+            while Instant::now() < until {
+                if !matches!(job.poll(), JobPoll::Running) {
+                    return true;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            false
+        };
+        if !wait(&mut run.job, Duration::from_secs(5)) {
+            run.job.cancel();
+            let _ = wait(&mut run.job, Duration::from_secs(2));
+        }
     }
 }
 

@@ -121,7 +121,7 @@ pub fn with_pdf_extension(path: PathBuf) -> PathBuf {
 }
 
 /// "Armée du Nord" → "armee-du-nord": file-name safe text of lower-case ASCII letters and
-/// digits (common accents folded), everything else a single dash.
+/// digits (common accents folded, apostrophes dropped), everything else a single dash.
 fn slug(text: &str) -> String {
     let mut out = String::new();
     for c in text.trim().chars().flat_map(char::to_lowercase) {
@@ -138,6 +138,9 @@ fn slug(text: &str) -> String {
             'ß' => "ss",
             _ => "",
         };
+        if c == '\'' || c == '’' {
+            continue; // "Masséna's" → "massenas"
+        }
         if !folded.is_empty() {
             out.push_str(folded);
         } else if c.is_ascii_alphanumeric() {
@@ -176,6 +179,14 @@ mod tests {
         assert_eq!(
             default_file_name(&id, &labels),
             "ebelsberg-1809-armee-du-nord-labels.pdf"
+        );
+        let french = Print::Roster(RosterOptions {
+            side: Some("French: Masséna's advance guard".into()),
+            paper: Paper::A4,
+        });
+        assert_eq!(
+            default_file_name(&id, &french),
+            "ebelsberg-1809-french-massenas-advance-guard-roster.pdf"
         );
     }
 

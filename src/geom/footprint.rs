@@ -586,25 +586,25 @@ impl Footprint {
 /// §1.5: the shortest distance between any stand edges of two units; 0 when they touch or
 /// overlap.
 pub fn edge_distance(a: &Footprint, b: &Footprint) -> f64 {
-    let others: Vec<(Rect, Polygon<f64>)> = b
-        .stands
-        .iter()
-        .map(|s| (s.bounding_rect(), s.polygon()))
-        .collect();
-    let mut best = f64::INFINITY;
+    // Nearest rectangles first, so that the rectangles' gap (a lower bound) soon rules out
+    // the rest of the pairs.
+    let mut pairs: Vec<(f64, &Stand, &Stand)> = Vec::with_capacity(a.stands.len() * b.stands.len());
     for sa in &a.stands {
         let ra = sa.bounding_rect();
-        let pa = sa.polygon();
-        for (rb, pb) in &others {
-            // The rectangles' gap is a lower bound: skip pairs that cannot beat the best.
-            if super::segment::rect_gap(&ra, rb) >= best {
-                continue;
-            }
-            let d: f64 = Euclidean.distance(&pa, pb);
-            best = best.min(d);
-            if best <= 0.0 {
-                return 0.0;
-            }
+        for sb in &b.stands {
+            pairs.push((super::segment::rect_gap(&ra, &sb.bounding_rect()), sa, sb));
+        }
+    }
+    pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut best = f64::INFINITY;
+    for (gap, sa, sb) in pairs {
+        if gap >= best {
+            break;
+        }
+        let d: f64 = Euclidean.distance(&sa.polygon(), &sb.polygon());
+        best = best.min(d);
+        if best <= 0.0 {
+            return 0.0;
         }
     }
     if best.is_finite() {

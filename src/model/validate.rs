@@ -411,6 +411,27 @@ pub fn validate_side(
         }
     }
 
+    // ARMY-13: FPW French mitrailleuse, at most one stand per 4 other artillery stands.
+    let is_mitrailleuse = |r: &TroopType| {
+        let n = r.name.to_ascii_lowercase();
+        n.contains("mitrailleuse") || n.contains("millailleuse")
+    };
+    let mitrailleuse = count(Arm::Artillery, &|r| is_mitrailleuse(r));
+    if mitrailleuse > 0 {
+        let guns = count(Arm::Artillery, &|r| !is_mitrailleuse(r));
+        let allowed = guns / 4;
+        if mitrailleuse > allowed {
+            push(
+                "ARMY-13",
+                side_subject,
+                format!(
+                    "{} has {mitrailleuse} mitrailleuse stands and {guns} other gun stands; at most one per 4 gun stands ({allowed})",
+                    side.name
+                ),
+            );
+        }
+    }
+
     // --- command: CO, chain, ratios, quality caps -----------------------------------------------
     if side.hqs.is_empty() {
         push(

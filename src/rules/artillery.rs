@@ -354,7 +354,7 @@ pub fn canister_profile(list: &ArmyList, row: &TroopType) -> CanisterProfile {
         }),
         _ => None,
     });
-    listed.unwrap_or_else(|| CanisterProfile {
+    listed.unwrap_or(CanisterProfile {
         attacks_per_stand: match row.attack {
             Some(crate::model::Attack::Ranged { dice, .. }) => dice,
             _ => 0,
@@ -566,7 +566,8 @@ pub fn initiative_targets(
         .iter()
         .map(|c| c.distance_cm)
         .fold(f64::INFINITY, f64::min);
-    if !(nearest <= trigger_cm + 1e-9) {
+    // An empty list gives an infinite nearest distance, which fails this test too.
+    if nearest.is_nan() || nearest > trigger_cm + 1e-9 {
         return Vec::new();
     }
     let mut out: Vec<PieceId> = visible

@@ -187,6 +187,7 @@ pub fn shift_cover(c: Cover) -> Cover {
     }
 }
 
+/// FIRE-14, FIRE-15: the cover ladder's words, for the dice log.
 pub fn cover_label(c: Cover) -> &'static str {
     match c {
         Cover::Open => "open",

@@ -31,6 +31,15 @@
 //!   the gun (the ruling makes every unit a blocker for artillery "unless the elevation or
 //!   high-angle exception applies").
 //!
+//! # Not yet
+//!
+//! Opportunity fire (FIRE-30..FIRE-33) is refused as unsupported; canister (ART-04) waits for
+//! charges (it is fired only as a charged gun's counter-initiative); orders are not checked
+//! (CMD-16 needs none here; once per initiative, INIT-01, is not tracked); skirmisher screens
+//! (SKIR-03), a command unit sharing the fate of the unit it touches (CMD-22), mixed units
+//! (FIRE-08, GEN-11), regimental guns (ART-06), grand batteries (ART-10) and overruns met while
+//! falling back (CMD-25) are left to later work.
+//!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
 //!
@@ -50,7 +59,7 @@ use super::geometry::{aspect, footprint_of, measure_scale, CONTACT_TOLERANCE_CM}
 use super::movement::{forced_move, ForcedKind, ForcedOutcome};
 use super::state::{BattleState, Formation, Phase, PieceId, PieceState};
 use super::terrain::Shape;
-use super::visibility::{check_dug_in, line_of_sight, visible_enemies};
+use super::visibility::{check_dug_in, SightIndex};
 use crate::geom::footprint::bearing_deg;
 use crate::geom::segment::{
     footprint_polyline_distance, inside_intervals, rects_overlap, segment_meets_polygon,
@@ -108,7 +117,7 @@ pub fn is_disordered(state: &BattleState, p: &PieceState) -> bool {
     })
 }
 
-/// Mounted cavalry (not a dismounted-mode row).
+/// COL-02, FIRE-29: mounted cavalry (a cavalry row that is not a dismounted mode).
 pub fn is_mounted_cavalry(ctx: &Ctx, p: &PieceState) -> bool {
     ctx.row(p)
         .is_some_and(|r| r.arm == Arm::Cavalry && r.role != RowRole::DismountedMode)
@@ -620,6 +629,7 @@ pub fn check_fire(
         ));
     }
     let ms = measure_scale(ctx);
+    let sight_index = SightIndex::new(ctx);
     let mut plans = Vec::new();
     for f in firers {
         let fp = ctx.piece(*f)?;
@@ -690,7 +700,7 @@ pub fn check_fire(
             return Err(err("SEQ-01", format!("{} is not on the table", fp.name)));
         };
         // VIS-01 / ART-08 (b): line of sight, or a friendly spotter for high-angle fire.
-        let sight = line_of_sight(ctx, *f, target);
+        let sight = sight_index.sight(*f, target);
         let seen = sight.visible;
         if !seen {
             let spotted = class.high_angle()
@@ -698,14 +708,14 @@ pub fn check_fire(
                     q.id != *f
                         && q.id.side() == fp.id.side()
                         && q.on_table()
-                        && line_of_sight(ctx, q.id, target).visible
+                        && sight_index.sight(q.id, target).visible
                 });
             if !spotted {
                 return Err(RuleError::new(sight.rule, sight.detail).into());
             }
         }
         if !class.high_angle() {
-            if let Some(over) = fire_over(ctx, fp, &ffp, tp, &tfp, class.is_ordnance()) {
+            if let Some(over) = fire_over(ctx, fp, &ffp, tp, &tfp, row.arm == Arm::Artillery) {
                 return Err(err(
                     "FIRE-07",
                     format!("{} would fire over {}", fp.name, over),
@@ -766,7 +776,8 @@ pub fn check_fire(
                 "on initiative each unit fires on its own, once, at its nearest visible enemy",
             ));
         };
-        let candidates: Vec<Candidate> = visible_enemies(ctx, one.piece)
+        let candidates: Vec<Candidate> = sight_index
+            .visible_enemies(one.piece)
             .into_iter()
             .filter(|(id, _)| !id.is_command())
             .map(|(id, d)| Candidate {
@@ -901,10 +912,13 @@ fn situation(
     }
 }
 
+/// FIRE-16: the firer's list gives its artillery the cover shift.
 fn shifts_cover(ctx: &Ctx, fp: &PieceState) -> bool {
     ctx.has_effect(fp, |e| matches!(e, RuleEffect::ArtilleryCoverShift))
 }
 
+/// OPT-MORALE-01 (d): with morale grades in use, every unit is Regular (the scenario format has
+/// no per-unit grade yet).
 fn morale(ctx: &Ctx) -> Option<MoraleRule> {
     ctx.scenario
         .optional_rules
@@ -912,10 +926,12 @@ fn morale(ctx: &Ctx) -> Option<MoraleRule> {
         .then_some(MoraleRule::REGULAR)
 }
 
+/// FIRE-10 (with its overrides for march column and square): a flank or rear shot.
 fn flank_of(ctx: &Ctx, attacker: &PieceState, victim: &PieceState) -> bool {
     aspect(ctx, attacker, victim).is_some_and(|a| a != Aspect::Front)
 }
 
+/// GEN-16, FIRE-17..FIRE-20, FIRE-26: the target's side of one attack, read from the state.
 fn target_profile(
     ctx: &Ctx,
     p: &PieceState,
@@ -1005,7 +1021,8 @@ pub fn fall_back_events(
     })
 }
 
-/// Runs one attack through the pipeline, records it, and carries out any fall-back.
+/// GEN-16 with FIRE-24: runs one attack through the pipeline, records it, and carries out any
+/// fall-back.
 fn run_attack(
     ctx: &Ctx,
     state: &mut BattleState,

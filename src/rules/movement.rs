@@ -35,7 +35,8 @@ use crate::geom::footprint::{
 use crate::geom::segment::{footprint_polyline_distance, rects_overlap};
 use crate::geom::{Footprint, Point, Rect};
 use crate::model::{Arm, DefenseKind, Move, RowRole, RuleEffect};
-use geo::{ConvexHull, Distance, Euclidean, Intersects, LineString, MultiPoint, Polygon};
+use geo::{Distance, Euclidean, Intersects, LineString, Polygon};
+use std::rc::Rc;
 
 /// Bases are shrunk by this much (cm) before overlap tests, so that bases which only touch an
 /// obstacle, a boundary or another unit do not count as on it.
@@ -97,12 +98,15 @@ fn to_world(pose: Pose, local: Point) -> Point {
 }
 
 /// Local points (x right, y ahead) placed at a pose.
-fn place(local: &[Point], pose: Pose) -> Vec<Point> {
-    let r = right_of(pose.facing_deg);
-    let f = heading(pose.facing_deg);
+fn place(local: &[Point], pose: Pose, (r, f): (Point, Point)) -> Vec<Point> {
     local
         .iter()
-        .map(|l| Point::new(pose.at.x + r.x * l.x + f.x * l.y, pose.at.y + r.y * l.x + f.y * l.y))
+        .map(|l| {
+            Point::new(
+                pose.at.x + r.x * l.x + f.x * l.y,
+                pose.at.y + r.y * l.x + f.y * l.y,
+            )
+        })
         .collect()
 }
 
@@ -142,19 +146,51 @@ fn fmt_pt(p: Point) -> String {
     format!("({:.2}, {:.2})", p.x, p.y)
 }
 
-/// The points of a convex hull, in order, without the closing repeat.
+/// The corners of the convex hull of some points, counter-clockwise, without a closing
+/// repeat. Andrew's monotone chain on coordinates snapped to 1e-9 cm integers with exact
+/// orientation tests, so float noise in nearly equal coordinates cannot drop a real corner (this
+/// runs for every piece near a move, so it avoids `geo`'s general hull and its allocations).
 fn hull_points(points: &[Point]) -> Vec<Point> {
-    let mp = MultiPoint::new(points.iter().map(|p| geo::Point::new(p.x, p.y)).collect());
-    let hull: Polygon<f64> = mp.convex_hull();
-    let mut out: Vec<Point> = hull
-        .exterior()
-        .points()
-        .map(|p| Point::new(p.x(), p.y()))
+    const Q: f64 = 1e9;
+    let mut pts: Vec<((i64, i64), Point)> = points
+        .iter()
+        .filter(|p| p.x.is_finite() && p.y.is_finite())
+        .map(|p| (((p.x * Q).round() as i64, (p.y * Q).round() as i64), *p))
         .collect();
-    if out.len() > 1 && out.first() == out.last() {
-        out.pop();
+    pts.sort_by_key(|(q, _)| *q);
+    pts.dedup_by_key(|(q, _)| *q);
+    if pts.len() < 3 {
+        return pts.into_iter().map(|(_, p)| p).collect();
     }
-    out
+    let turn = |o: (i64, i64), a: (i64, i64), b: (i64, i64)| -> i128 {
+        let (ax, ay) = (i128::from(a.0 - o.0), i128::from(a.1 - o.1));
+        let (bx, by) = (i128::from(b.0 - o.0), i128::from(b.1 - o.1));
+        ax * by - ay * bx
+    };
+    let mut hull: Vec<((i64, i64), Point)> = Vec::with_capacity(pts.len() * 2);
+    for pass in 0..2 {
+        let start = hull.len();
+        let order: Vec<&((i64, i64), Point)> = if pass == 0 {
+            pts.iter().collect()
+        } else {
+            pts.iter().rev().collect()
+        };
+        for &(q, p) in order {
+            while hull.len() >= start + 2 {
+                let (Some(&(a, _)), Some(&(b, _))) = (hull.get(hull.len() - 2), hull.last()) else {
+                    break;
+                };
+                if turn(a, b, q) <= 0 {
+                    hull.pop();
+                } else {
+                    break;
+                }
+            }
+            hull.push((q, p));
+        }
+        hull.pop();
+    }
+    hull.into_iter().map(|(_, p)| p).collect()
 }
 
 /// The part of a convex polygon on the side of the line through `o` along `dir` where
@@ -333,7 +369,7 @@ pub fn is_emplaced(ctx: &Ctx, piece: &PieceState) -> bool {
 }
 
 /// The allowance of one Move action (MOVE-02, COL-03, COL-12, MOVE-15, MOVE-20, MOVE-21,
-/// MOVE-24..MOVE-28, TERR-14, MOVE-05) — the function order code calls for each Move action it
+/// MOVE-24..MOVE-28, TERR-14, MOVE-05, BAS-01) — the function order code calls for each Move action it
 /// grants. Refuses, with the rule, manoeuvres the piece may not make at all.
 pub fn move_allowance(
     ctx: &Ctx,
@@ -387,7 +423,10 @@ pub fn move_allowance(
         };
         // MOVE-25 ruling: mounted command units are "horse"; we count command units as moving
         // in column on a road.
-        return Ok(plain(base, "TERR-14", if mounted { 10.0 } else { 5.0 }));
+        return Ok(scaled(
+            ctx,
+            plain(base, "TERR-14", if mounted { 10.0 } else { 5.0 }),
+        ));
     }
     let Some(row) = ctx.row(piece) else {
         return Err(refuse(
@@ -566,7 +605,16 @@ pub fn move_allowance(
             format!("{} has Move {} and cannot move", piece.name, row.movement),
         ));
     }
-    Ok(allowance)
+    Ok(scaled(ctx, allowance))
+}
+
+/// BAS-01: every distance, moves included, scales with the miniature size.
+fn scaled(ctx: &Ctx, mut a: Allowance) -> Allowance {
+    let k = super::geometry::measure_scale(ctx);
+    a.base_cm *= k;
+    a.road_bonus_cm *= k;
+    a.overhead_cm *= k;
+    a
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -584,6 +632,9 @@ struct Body {
     front_right: Point,
     /// Farthest hull point from the reference point.
     radius: f64,
+    /// The last facing placed and its (right, ahead) unit vectors: a straight motion keeps
+    /// its facing, so most placements reuse them.
+    trig: std::cell::Cell<(f64, Point, Point)>,
 }
 
 impl Body {
@@ -617,6 +668,7 @@ impl Body {
             None => (Point::new(-0.5, 0.0), Point::new(0.5, 0.0)),
         };
         Body {
+            trig: std::cell::Cell::new((f64::NAN, Point::default(), Point::default())),
             hull,
             inner,
             centroid: to_local(pose, fp.centroid()),
@@ -626,12 +678,23 @@ impl Body {
         }
     }
 
+    fn axes(&self, facing: f64) -> (Point, Point) {
+        let (f0, r, a) = self.trig.get();
+        if f0 == facing {
+            return (r, a);
+        }
+        let (sn, cs) = facing.to_radians().sin_cos();
+        let (r, a) = (Point::new(cs, -sn), Point::new(sn, cs));
+        self.trig.set((facing, r, a));
+        (r, a)
+    }
+
     fn inner_at(&self, pose: Pose) -> Vec<Point> {
-        place(&self.inner, pose)
+        place(&self.inner, pose, self.axes(pose.facing_deg))
     }
 
     fn hull_at(&self, pose: Pose) -> Vec<Point> {
-        place(&self.hull, pose)
+        place(&self.hull, pose, self.axes(pose.facing_deg))
     }
 
     /// MOVE-27 ruling: an about face turns every stand in place, i.e. the footprint turns 180°
@@ -703,7 +766,8 @@ impl Scene {
             let Some(fp) = footprint_of(ctx, other) else {
                 continue;
             };
-            let poly = fp.outline();
+            let corners: Vec<Point> = fp.stands.iter().flat_map(|s| s.corners()).collect();
+            let poly = ring_polygon(&hull_points(&corners));
             others.push(Other {
                 id: *id,
                 name: other.name.clone(),
@@ -998,9 +1062,11 @@ impl Halt {
 struct Walk<'s> {
     scene: &'s Scene,
     body: &'s Body,
-    cands: Vec<Cand>,
+    cands: Rc<Vec<Cand>>,
     /// Outlines of the candidates (same order), for contact events.
-    outlines: Vec<Outline>,
+    outlines: Rc<Vec<Outline>>,
+    /// The rate of the ground under the bases, kept up to date with `snap` and `mem`.
+    rate_now: (f64, Option<&'static str>),
     mem: Vec<Mem>,
     snap: Snap,
     step: f64,
@@ -1075,8 +1141,9 @@ impl<'s> Walk<'s> {
         let mut w = Walk {
             scene,
             body,
-            cands,
-            outlines,
+            cands: Rc::new(cands),
+            outlines: Rc::new(outlines),
+            rate_now: (1.0, None),
             mem: Vec::new(),
             snap: Snap {
                 flags: Vec::new(),
@@ -1126,6 +1193,7 @@ impl<'s> Walk<'s> {
                 }
             })
             .collect();
+        w.rate_now = w.rate();
         w
     }
 
@@ -1160,13 +1228,7 @@ impl<'s> Walk<'s> {
     }
 
     /// TOUCH / HOLDS of candidate `i` for the (shrunk) outline `pts`.
-    fn flag_of(
-        &self,
-        i: usize,
-        pts: &[Point],
-        rect: &Rect,
-        poly: &mut Option<Polygon<f64>>,
-    ) -> u8 {
+    fn flag_of(&self, i: usize, pts: &[Point], rect: &Rect, poly: &mut Option<Polygon<f64>>) -> u8 {
         let Some(c) = self.cands.get(i) else {
             return 0;
         };
@@ -1303,7 +1365,7 @@ impl<'s> Walk<'s> {
             return;
         }
         let d = b - a;
-        let (speed, rule) = self.rate();
+        let (speed, rule) = self.rate_now;
         self.weighted += d / speed;
         if let Some(r) = rule {
             if self.worst.is_none_or(|(s, _)| speed < s) {
@@ -1323,6 +1385,7 @@ impl<'s> Walk<'s> {
                 let old = self.snap.clone();
                 self.change(&old, &new, m, 0.0, s0, from, to)?;
                 self.snap = new;
+                self.rate_now = self.rate();
             }
             return Ok(sink(self, to));
         }
@@ -1344,11 +1407,13 @@ impl<'s> Walk<'s> {
                 self.s = s0 + lo;
                 self.change(&old, &hs, m, lo, s0, m.pose(lo), m.pose(hi))?;
                 self.snap = hs;
+                self.rate_now = self.rate();
                 self.accumulate(s0 + lo, s0 + hi);
                 cur = hi;
             }
             if target != self.snap {
                 self.snap = target;
+                self.rate_now = self.rate();
             }
             self.accumulate(s0 + cur, s0 + u);
             self.s = s0 + u;
@@ -1378,16 +1443,21 @@ impl<'s> Walk<'s> {
         let steps = (pa.distance(pb).0 / 0.25).ceil().max(1.0) as usize;
         self.on_road = (1..=steps).all(|i| {
             let t = i as f64 / steps as f64;
-            self.scene
-                .map
-                .on_road(Point::new(pa.x + (pb.x - pa.x) * t, pa.y + (pb.y - pa.y) * t))
+            self.scene.map.on_road(Point::new(
+                pa.x + (pb.x - pa.x) * t,
+                pa.y + (pb.y - pa.y) * t,
+            ))
         });
     }
 
     /// A straight motion by its contact events: between two events nothing the bases touch
     /// changes, so each event is looked at once, just after it, and the rules applied there.
     /// `sink` still sees the pose every `step`.
-    fn run_line(&mut self, m: &Motion, sink: &mut dyn FnMut(&Walk, Pose) -> bool) -> Result<bool, Halt> {
+    fn run_line(
+        &mut self,
+        m: &Motion,
+        sink: &mut dyn FnMut(&Walk, Pose) -> bool,
+    ) -> Result<bool, Halt> {
         let s0 = self.s;
         let l = m.length();
         let events = self.line_events(m, 0.0, l, None);
@@ -1431,6 +1501,7 @@ impl<'s> Walk<'s> {
                     let lo = (t - 1e-9).max(0.0);
                     self.change(&old, &new, m, lo, s0, m.pose(lo), m.pose(at))?;
                     self.snap = new;
+                    self.rate_now = self.rate();
                 }
             } else {
                 let u = next_grid;
@@ -1466,8 +1537,11 @@ impl<'s> Walk<'s> {
         (lo, hi, hs)
     }
 
-    /// Applies the rules to a change of what the bases touch, between `u_lo` (old) and `u_hi`
-    /// (new) along motion `m` (which starts `s0` into the move).
+    /// Applies the rules to a change of what the bases touch, just after `u_lo` along motion
+    /// `m` (which starts `s0` into the move): the table edge (MOVE-02), impassable ground
+    /// (TERR-02/06/07/12/13, MOVE-04), linear obstacles (TERR-02, TERR-07, TERR-13, MOVE-03),
+    /// area boundaries (TERR-05), the enemy (CHG-01, CMD-23), enemy command units (MOVE-08,
+    /// CMD-25) and friends passed through (MOVE-06).
     #[allow(clippy::too_many_arguments)]
     fn change(
         &mut self,
@@ -1751,8 +1825,8 @@ impl<'s> Walk<'s> {
         }
     }
 
-    /// The first pose along a straight motion (past its end if need be) where the bases are
-    /// wholly inside area candidate `i`, if nothing else is in the way there.
+    /// TERR-05: the first pose along a straight motion (past its end if need be) where the
+    /// bases are wholly inside area candidate `i`, if nothing else is in the way there.
     fn placement(&self, i: usize, m: &Motion, u_lo: f64, old: &Snap) -> Option<(f64, Pose, Snap)> {
         let reach = self.body.radius * 2.0 + 1.0;
         // Wholly inside begins at one of the area's contact events.
@@ -1770,7 +1844,9 @@ impl<'s> Walk<'s> {
             if f & HOLDS != 0 {
                 let pose = m.pose(at);
                 let snap = self.look(pose);
-                return self.clear_for_placement(&snap, old, i).then_some((at, pose, snap));
+                return self
+                    .clear_for_placement(&snap, old, i)
+                    .then_some((at, pose, snap));
             }
             if f & TOUCH == 0 {
                 return None;
@@ -1853,8 +1929,9 @@ impl<'s> Walk<'s> {
         }
     }
 
-    /// Rules checked where a move ends: on nothing it may not stand on, not in contact with the
-    /// enemy (CHG-01) unless it started so.
+    /// Rules checked where a move ends: on the table (MOVE-02), on no impassable ground
+    /// (TERR-06/07/12/13), not astride an obstacle (MOVE-03), not overlapping friends (MOVE-06),
+    /// not in contact with the enemy unless it started so (CHG-01; CMD-23 for command units).
     fn end_problem(
         &self,
         snap: &Snap,
@@ -1930,7 +2007,22 @@ impl<'s> Walk<'s> {
         None
     }
 
+    /// CHG-01: the enemy unit (other than those touched at the start) the bases would touch.
     fn enemy_contact(&self, pose: Pose, start_contacts: &[PieceId]) -> Option<String> {
+        // Cheap first: any enemy within the body's reach of the reference point at all?
+        let reach = self.body.radius + CONTACT_TOLERANCE_CM;
+        let around = Rect {
+            min: Point::new(pose.at.x - reach, pose.at.y - reach),
+            max: Point::new(pose.at.x + reach, pose.at.y + reach),
+        };
+        let near = self.scene.others.iter().any(|o| {
+            o.rel == Rel::Enemy
+                && !start_contacts.contains(&o.id)
+                && rects_overlap(&o.rect, &around)
+        });
+        if !near {
+            return None;
+        }
         let hull = self.body.hull_at(pose);
         let rect = grow(rect_of(hull.iter().copied()), CONTACT_TOLERANCE_CM);
         let mut poly: Option<Polygon<f64>> = None;
@@ -2129,7 +2221,9 @@ fn motions_for(
         }
         Manoeuvre::AboutFace => {
             let turned = body.about_faced(from);
-            if !same_angle(to.facing_deg, turned.facing_deg) {
+            // A line ends facing the other way; a column then follows its head (the legs after
+            // the turn check its final facing).
+            if style != Style::Column && !same_angle(to.facing_deg, turned.facing_deg) {
                 return Err(refuse(
                     "MOVE-27",
                     "an about face ends facing the opposite way",
@@ -2574,7 +2668,9 @@ pub fn check_move(
     })
 }
 
-/// Names the rule a too-long move breaks: the one whose cost tipped it over.
+/// Names the rule a too-long move breaks, the one whose cost tipped it over: MOVE-28 (retire),
+/// MOVE-06 (passage of lines), TERR-04/07/08/11 (terrain), MOVE-27 (about face), MOVE-25 (road
+/// bonus lost off the road), MOVE-26 (wheel), else MOVE-02.
 #[allow(clippy::too_many_arguments)]
 fn over_allowance(
     a: &Allowance,
@@ -2692,7 +2788,8 @@ pub fn overruns(
 // ---------------------------------------------------------------------------------------------
 // Legal destinations.
 
-/// Candidate end poses a piece could legally reach with one Move action of `manoeuvre`, for a UI
+/// MOVE-02..MOVE-29, TERR-01..TERR-14: candidate end poses a piece could legally reach with one
+/// Move action of `manoeuvre`, for a UI
 /// or an AI: straight rays from the piece (every oblique within 45° for lines, all round for
 /// columns, guns and free movers, every wheel angle followed by an advance, the single straight
 /// line back for retire and prolonge), sampled every `resolution_cm`, plus the exact points where
@@ -2732,14 +2829,13 @@ fn destinations(
     };
     let body = Body::of(&fp);
     let style = style_of(piece);
-    let longest = allowance.reach(true) + body.radius * 4.0 + 2.0;
-    let area = grow(
-        Rect {
-            min: Point::new(from.at.x - longest, from.at.y - longest),
-            max: Point::new(from.at.x + longest, from.at.y + longest),
-        },
-        body.radius * 2.0 + 1.0,
-    );
+    // Rays run at most the reach plus a free crossing or placement (each under two body radii
+    // and a centimetre); the bases reach one radius beyond the reference point.
+    let longest = allowance.reach(true) + body.radius * 3.0 + 3.0;
+    let area = Rect {
+        min: Point::new(from.at.x - longest, from.at.y - longest),
+        max: Point::new(from.at.x + longest, from.at.y + longest),
+    };
     let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area);
     let road_start = allowance.road_bonus_cm > 0.0 && scene.map.on_road(from.at);
     let reach = allowance.reach(road_start);
@@ -3226,6 +3322,32 @@ mod tests {
         assert!((p.x - 1.0).abs() < 1e-12 && p.y.abs() < 1e-12);
         let h = heading(90.0);
         assert!((h.x - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn hull_keeps_every_corner_despite_float_noise() {
+        // A column of three stands as rotated-and-back corners come out: x differs in the last
+        // bits, and the left side's points are not in y order when sorted by x.
+        let n = |k: f64| k * 1e-15;
+        let pts = [
+            Point::new(-1.75 - n(5.8), -4.0 + n(5.8)),
+            Point::new(-1.75 - n(4.0), -6.0 - n(1.0)),
+            Point::new(-1.75 - n(2.2), n(1.55)),
+            Point::new(-1.75 + n(2.0), -2.0),
+            Point::new(1.75, -6.0 - n(2.0)),
+            Point::new(1.75 + n(9.3), -4.0 - n(6.0)),
+            Point::new(1.75 + n(2.0), 0.0),
+            Point::new(1.75 - n(1.0), -2.0),
+        ];
+        let h = hull_points(&pts);
+        assert_eq!(h.len(), 4, "{h:?}");
+        for (x, y) in [(-1.75, -6.0), (1.75, -6.0), (1.75, 0.0), (-1.75, 0.0)] {
+            assert!(
+                h.iter()
+                    .any(|p| (p.x - x).abs() < 1e-9 && (p.y - y).abs() < 1e-9),
+                "corner ({x}, {y}) missing from {h:?}"
+            );
+        }
     }
 
     #[test]

@@ -129,7 +129,7 @@ pub fn is_dense_for(kind: TerrainKind, dense_flag: bool, troops: TroopKind) -> b
 /// marks a way through mountains, cliffs and rivers, TERR-06/07/12, which [`TerrainMap`] applies
 /// by cutting the obstacle where the road crosses it).
 ///
-/// Rulings beyond the catalogue's words, each documented in `docs/movement.md`:
+/// Rulings beyond the catalogue's words:
 /// low area terrain counts as "rough ground" for other transport (TERR-08), hills are "gentle"
 /// for towed guns unless flagged dense, and frozen snow on dry kinds changes nothing (TERR-11).
 pub fn feature_going(kind: TerrainKind, dense: bool, frozen: bool, mover: Mover) -> Going {
@@ -513,7 +513,13 @@ impl TerrainMap {
                 Geometry::Polyline { points, width_cm } => Some((points.as_slice(), *width_cm)),
                 Geometry::Polygon(_) => None,
             };
-            Self::add(&mut patches, &roads, &road_rects, feature_patch(f, going), centre);
+            Self::add(
+                &mut patches,
+                &roads,
+                &road_rects,
+                feature_patch(f, going),
+                centre,
+            );
         }
         for (si, side) in ctx.scenario.sides.iter().enumerate() {
             for (di, d) in side.field_defenses.iter().enumerate() {
@@ -961,8 +967,14 @@ mod tests {
             Point::new(0.0, 20.0),
         ]));
         assert!(u.holds(&ring_polygon(&square(2.0, 1.0, 3.0))));
-        assert!(u.holds(&ring_polygon(&square(0.0, 0.0, 3.0))), "touching the edge is inside");
-        assert!(!u.holds(&ring_polygon(&square(8.0, 8.0, 3.0))), "straddling");
+        assert!(
+            u.holds(&ring_polygon(&square(0.0, 0.0, 3.0))),
+            "touching the edge is inside"
+        );
+        assert!(
+            !u.holds(&ring_polygon(&square(8.0, 8.0, 3.0))),
+            "straddling"
+        );
         let across = ring_polygon(&[
             Point::new(5.0, 10.0),
             Point::new(25.0, 10.0),
@@ -985,7 +997,12 @@ mod tests {
         assert_eq!(runs.len(), 2);
         let ends: Vec<(f64, f64)> = runs
             .iter()
-            .map(|r| (r.first().map_or(-1.0, |p| p.x), r.last().map_or(-1.0, |p| p.x)))
+            .map(|r| {
+                (
+                    r.first().map_or(-1.0, |p| p.x),
+                    r.last().map_or(-1.0, |p| p.x),
+                )
+            })
             .collect();
         assert_eq!(ends, vec![(0.0, 10.0), (14.0, 30.0)]);
     }

@@ -68,7 +68,7 @@ use crate::model::{
 use geo::bool_ops::{FillRule, OpType};
 use geo::orient::{Direction, Orient};
 use geo::{
-    BooleanOps, Contains, ConvexHull, Intersects, IsConvex, Line, LineString, MultiPoint,
+    BooleanOps, Distance, Euclidean, Contains, ConvexHull, Intersects, IsConvex, Line, LineString, MultiPoint,
     MultiPolygon, Polygon,
 };
 use std::collections::BTreeMap;
@@ -301,6 +301,17 @@ struct PieceSight {
     /// Hill level and massif under the centroid (0 / None on the table).
     level: u8,
     massif: Option<usize>,
+    /// Area pieces the unit stands well inside (not at their edge), with each sample point's
+    /// distance to the edge: VIS-12 bounds how deep a point can be seen or see out.
+    deep: Vec<Deep>,
+}
+
+#[derive(Debug, Clone)]
+struct Deep {
+    feature: usize,
+    high: bool,
+    /// Per sample point (same order as `PieceSight::samples`).
+    depth: Vec<f64>,
 }
 
 /// Per-query facts about one hill massif.
@@ -489,8 +500,12 @@ impl SightIndex {
                 has_fired: p.has_fired,
                 level,
                 massif,
+                deep: Vec::new(),
                 footprint: fp,
             });
+        }
+        for p in pieces.iter_mut() {
+            p.deep = deep_areas(&features, &feature_tree, p, params.contact_cm);
         }
         let by_id = pieces.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
         let piece_tree = BoxIndex::new(pieces.iter().enumerate().map(|(i, p)| (p.rect, i)));
@@ -693,13 +708,69 @@ impl SightIndex {
             }
         }
         // VIS-02: the segment lies in the sight arc, a half-plane, so both its ends do.
-        let sources: Vec<Point> = o
+        let mut sources: Vec<Point> = o
             .samples
             .iter()
             .copied()
             .filter(|p| sight_arc_contains(&o.footprint, *p))
             .collect();
+        // VIS-12: points deeper in a wood than it can be seen into or out of see nothing.
+        let looks_down = o.level >= 1 && o.level > t.level;
+        let scale = self.params.measure_scale;
+        let mut targets = targets;
+        for d in &t.deep {
+            if (!d.high && looks_down) || self.area_touches(d.feature, o) {
+                continue;
+            }
+            let limit = if t.concealed {
+                CONCEALED_SEEN_CM
+            } else if d.high {
+                HIGH_AREA_SEEN_CM
+            } else {
+                LOW_AREA_SEEN_CM
+            } * scale;
+            targets.retain(|q| deep_at(t, d, *q) <= limit + 1e-9);
+            if targets.is_empty() {
+                return Sight::hidden(
+                    "VIS-12",
+                    format!(
+                        "{} is more than {limit} cm inside {}, where it is not seen",
+                        t.name,
+                        self.feature_name(d.feature)
+                    ),
+                    self.features.get(d.feature).map(|f| f.blocker.clone()),
+                    distance,
+                );
+            }
+        }
+        for d in &o.deep {
+            if (!d.high && looks_down) || self.area_touches(d.feature, t) {
+                continue;
+            }
+            let limit = if d.high { HIGH_AREA_SEEN_CM } else { LOW_AREA_SEEN_CM } * scale;
+            sources.retain(|p| deep_at(o, d, *p) <= limit + 1e-9);
+            if sources.is_empty() {
+                return Sight::hidden(
+                    "VIS-12",
+                    format!(
+                        "{} is more than {limit} cm inside {} and cannot see out",
+                        o.name,
+                        self.feature_name(d.feature)
+                    ),
+                    self.features.get(d.feature).map(|f| f.blocker.clone()),
+                    distance,
+                );
+            }
+        }
         self.trace(o, t, &sources, &targets, distance)
+    }
+
+    /// Does an area piece touch the unit's outline?
+    fn area_touches(&self, fi: usize, p: &PieceSight) -> bool {
+        self.features.get(fi).is_some_and(|f| match &f.shape {
+            Shape::Area(poly) => rects_overlap(&f.rect, &p.rect) && poly.intersects(&p.outline),
+            Shape::Line { .. } => false,
+        })
     }
 
     fn feature_name(&self, fi: usize) -> String {
@@ -725,25 +796,16 @@ impl SightIndex {
         distance: f64,
     ) -> Sight {
         let limit = self.params.limit_cm;
-        let corridor: Polygon<f64> = MultiPoint::new(
-            sources
-                .iter()
-                .chain(targets.iter())
-                .map(|p| geo::Point::new(p.x, p.y))
-                .collect(),
-        )
-        .convex_hull();
-        let env = polygon_rect(&corridor).unwrap_or_else(|| union_rect(&o.rect, &t.rect));
+        let env = union_rect(&o.rect, &t.rect);
         let mut units: Vec<&PieceSight> = self
             .piece_tree
             .query(&env)
             .filter_map(|j| self.pieces.get(j))
             .filter(|q| q.blocks && q.id != o.id && q.id != t.id)
-            .filter(|q| q.outline.intersects(&corridor))
             .collect();
         units.sort_by_key(|q| q.id);
         let mut linears: Vec<LinearCheck> = Vec::new();
-        let mut areas: Vec<usize> = Vec::new();
+        let mut areas: Vec<AreaRef> = Vec::new();
         let mut massif_ids: Vec<usize> = Vec::new();
         let mut feats: Vec<usize> = self.feature_tree.query(&env).collect();
         feats.sort_unstable();
@@ -751,19 +813,21 @@ impl SightIndex {
             let Some(f) = self.features.get(fi) else {
                 continue;
             };
-            let meets = match &f.shape {
-                Shape::Area(poly) => poly.intersects(&corridor),
-                Shape::Line { line, .. } => line.intersects(&corridor),
-            };
-            if !meets {
-                continue;
-            }
             match f.class {
                 SightTerrain::Linear => linears.push(LinearCheck {
                     feature: fi,
                     exempt: None,
                 }),
-                SightTerrain::LowArea | SightTerrain::HighArea => areas.push(fi),
+                SightTerrain::LowArea | SightTerrain::HighArea => {
+                    let Shape::Area(poly) = &f.shape else {
+                        continue;
+                    };
+                    let touches = |p: &PieceSight| {
+                        rects_overlap(&f.rect, &p.rect) && poly.intersects(&p.outline)
+                    };
+                    let opaque = f.class == SightTerrain::HighArea && !touches(o) && !touches(t);
+                    areas.push(AreaRef { feature: fi, opaque });
+                }
                 SightTerrain::Hill { .. } => {
                     if let Some(m) = f.massif {
                         if !massif_ids.contains(&m) {
@@ -778,6 +842,53 @@ impl SightIndex {
             .iter()
             .filter_map(|&m| self.hill_rule(m, o, t))
             .collect();
+        // VIS-14: the points of the unit up the hill that lie behind its crest see and are
+        // seen by nothing below.
+        let mut sources = sources.to_vec();
+        let mut targets = targets.to_vec();
+        for h in &hills {
+            let HillRule::Crest {
+                base,
+                crest,
+                upper_is_observer,
+                lower_ref,
+            } = *h
+            else {
+                continue;
+            };
+            let Some(f) = self.features.get(base) else {
+                continue;
+            };
+            let Shape::Area(poly) = &f.shape else {
+                continue;
+            };
+            let points = if upper_is_observer {
+                &mut sources
+            } else {
+                &mut targets
+            };
+            points.retain(|p| {
+                crest.on_or_towards(*p, lower_ref) || !poly.intersects(&geo::Point::new(p.x, p.y))
+            });
+            if points.is_empty() {
+                let upper = if upper_is_observer { o } else { t };
+                return Sight::hidden(
+                    "VIS-14",
+                    format!("{} is behind the crest of {}", upper.name, f.blocker.name()),
+                    Some(f.blocker.clone()),
+                    distance,
+                );
+            }
+        }
+        let (sources, targets) = (&sources[..], &targets[..]);
+        let corridor: Polygon<f64> = MultiPoint::new(
+            sources
+                .iter()
+                .chain(targets.iter())
+                .map(|p| geo::Point::new(p.x, p.y))
+                .collect(),
+        )
+        .convex_hull();
         let scene = Scene {
             o,
             t,
@@ -869,12 +980,15 @@ impl SightIndex {
         let Some((left, right)) = bridges(corridor, sources, targets) else {
             return false;
         };
+        let touches_end = |poly: &Polygon<f64>| {
+            let Some(r) = polygon_rect(poly) else {
+                return true;
+            };
+            (rects_overlap(&r, &scene.o.rect) && poly.intersects(&scene.o.outline))
+                || (rects_overlap(&r, &scene.t.rect) && poly.intersects(&scene.t.outline))
+        };
         let cuts = |poly: &Polygon<f64>, convex: bool| -> bool {
-            if !poly.intersects(&left)
-                || !poly.intersects(&right)
-                || poly.intersects(&scene.o.outline)
-                || poly.intersects(&scene.t.outline)
-            {
+            if !poly.intersects(&left) || !poly.intersects(&right) || touches_end(poly) {
                 return false;
             }
             convex
@@ -894,10 +1008,7 @@ impl SightIndex {
                 Shape::Line { .. } => None,
             }
         };
-        let high = scene.areas.iter().filter_map(|&fi| {
-            let f = self.features.get(fi)?;
-            (f.class == SightTerrain::HighArea).then_some(fi)
-        });
+        let high = scene.areas.iter().filter(|a| a.opaque).map(|a| a.feature);
         let opaque_hills = scene.hills.iter().filter_map(|h| match *h {
             HillRule::Opaque { base } => Some(base),
             _ => None,
@@ -908,15 +1019,12 @@ impl SightIndex {
         }
         // Several blockers together: the part of their union inside the corridor must hold a
         // piece that runs from one bridge to the other without touching either unit.
-        let clear_of_ends = |poly: &Polygon<f64>| {
-            !poly.intersects(&scene.o.outline) && !poly.intersects(&scene.t.outline)
-        };
         let all: Vec<&Polygon<f64>> = scene
             .units
             .iter()
             .map(|q| &q.outline)
             .chain(opaque.iter().map(|(p, _)| *p))
-            .filter(|p| clear_of_ends(p))
+            .filter(|p| !touches_end(p))
             .collect();
         if all.len() < 2
             || !all.iter().any(|p| p.intersects(&left))
@@ -1000,10 +1108,10 @@ impl SightIndex {
                 .hills
                 .get(i)
                 .is_some_and(|h| self.check_hill(scene, h, seg).is_err()),
-            Hint::Area(fi) => {
+            Hint::Area(i) => scene.areas.get(i).is_some_and(|a| {
                 let mut tally = None;
-                self.check_area(scene, fi, seg, &mut tally).is_err()
-            }
+                self.check_area(scene, *a, seg, &mut tally).is_err()
+            }),
         }
     }
 
@@ -1058,11 +1166,11 @@ impl SightIndex {
         }
         // VIS-11..VIS-13, VIS-15: area terrain.
         let mut tally: Option<(usize, f64)> = None;
-        for &fi in scene.areas {
-            match self.check_area(scene, fi, seg, &mut tally) {
+        for (i, a) in scene.areas.iter().enumerate() {
+            match self.check_area(scene, *a, seg, &mut tally) {
                 Ok(rules) => used.extend(rules),
                 Err(mut b) => {
-                    b.hint = Some(Hint::Area(fi));
+                    b.hint = Some(Hint::Area(i));
                     return Err(b);
                 }
             }
@@ -1091,8 +1199,11 @@ impl SightIndex {
         let (o, t) = (scene.o, scene.t);
         let (contact, dug_in_against) = *lc.exempt.get_or_insert_with(|| {
             let reach = half_width + self.params.contact_cm;
-            let o_touch = footprint_polyline_distance(&o.footprint, ls) <= reach;
-            let t_touch = footprint_polyline_distance(&t.footprint, ls) <= reach;
+            let touch = |p: &PieceSight| {
+                rect_gap(&f.rect, &p.rect) <= reach
+                    && footprint_polyline_distance(&p.footprint, ls) <= reach
+            };
+            let (o_touch, t_touch) = (touch(o), touch(t));
             (o_touch || t_touch, t_touch && t.dug_in && o.id.side() != t.id.side())
         });
         if dug_in_against {
@@ -1131,8 +1242,8 @@ impl SightIndex {
         }
         match *h {
             HillRule::Opaque { .. } => {
-                // A segment that only grazes the hill's edge is not blocked.
-                if inside_intervals(poly, seg).is_empty() {
+                // Ruling (c): whatever meets the footprint of a hill neither unit stands on.
+                if !seg.trimmed(TRIM_CM).line().intersects(poly) {
                     return Ok(None);
                 }
                 Err(Block {
@@ -1169,11 +1280,12 @@ impl SightIndex {
     fn check_area(
         &self,
         scene: &Scene,
-        fi: usize,
+        area: AreaRef,
         seg: &Segment,
         low_crossed: &mut Option<(usize, f64)>,
     ) -> Result<Vec<&'static str>, Block> {
         let mut used = Vec::new();
+        let fi = area.feature;
         let Some(f) = self.features.get(fi) else {
             return Ok(used);
         };
@@ -1181,6 +1293,18 @@ impl SightIndex {
             return Ok(used);
         };
         if !rects_overlap(&f.rect, &seg.bounding_rect()) {
+            return Ok(used);
+        }
+        if area.opaque {
+            // Touches neither unit: whatever part of the line meets it is a crossing (VIS-07).
+            if seg.trimmed(TRIM_CM).line().intersects(poly) {
+                return Err(Block {
+                    rule: "VIS-07",
+                    detail: scene.say(|| format!("{} is in the way", f.blocker.name())),
+                    by: scene.name(|| f.blocker.clone()),
+                    hint: None,
+                });
+            }
             return Ok(used);
         }
         let (o, t) = (scene.o, scene.t);
@@ -1292,7 +1416,7 @@ struct Scene<'s> {
     t: &'s PieceSight,
     units: &'s [&'s PieceSight],
     hills: &'s [HillRule],
-    areas: &'s [usize],
+    areas: &'s [AreaRef],
     /// VIS-15: the observer stands on a hill above the target.
     looks_down: bool,
     /// Word the reasons (only for the segment whose reason is reported).
@@ -1311,6 +1435,14 @@ impl Scene<'_> {
     fn name(&self, blocker: impl FnOnce() -> Blocker) -> Option<Blocker> {
         self.explain.then(blocker)
     }
+}
+
+/// An area piece near the line, and whether it is opaque for this pair: high area terrain that
+/// touches neither unit, so that any segment meeting it is blocked (VIS-07).
+#[derive(Debug, Clone, Copy)]
+struct AreaRef {
+    feature: usize,
+    opaque: bool,
 }
 
 /// What blocked the last segment, to try first on the next.
@@ -1445,6 +1577,54 @@ fn group_massifs(features: &mut [FeatureSight]) -> Vec<Massif> {
         }
     }
     massifs
+}
+
+/// How far inside a deep area piece a sample point of the unit lies (0 if it is not one).
+fn deep_at(p: &PieceSight, d: &Deep, q: Point) -> f64 {
+    p.samples
+        .iter()
+        .position(|s| s.x == q.x && s.y == q.y)
+        .and_then(|i| d.depth.get(i).copied())
+        .unwrap_or(0.0)
+}
+
+/// The area pieces holding a unit's centroid whose edge its bases do not reach.
+fn deep_areas(features: &[FeatureSight], tree: &BoxIndex, p: &PieceSight, contact: f64) -> Vec<Deep> {
+    let probe = Rect {
+        min: p.centroid,
+        max: p.centroid,
+    };
+    let mut out: Vec<Deep> = tree
+        .query(&probe)
+        .filter_map(|fi| {
+            let f = features.get(fi)?;
+            let Shape::Area(poly) = &f.shape else {
+                return None;
+            };
+            let high = match f.class {
+                SightTerrain::HighArea => true,
+                SightTerrain::LowArea => false,
+                _ => return None,
+            };
+            if !contains_point(poly, p.centroid)
+                || footprint_boundary_distance(&p.footprint, poly) <= contact
+            {
+                return None;
+            }
+            let depth = p
+                .samples
+                .iter()
+                .map(|s| -> f64 { Euclidean.distance(&geo::Point::new(s.x, s.y), poly.exterior()) })
+                .collect();
+            Some(Deep {
+                feature: fi,
+                high,
+                depth,
+            })
+        })
+        .collect();
+    out.sort_by_key(|d| d.feature);
+    out
 }
 
 /// The hill level and massif under a point (0 and none on the table).

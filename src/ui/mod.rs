@@ -310,7 +310,13 @@ fn messages(ui: &mut Ui, view: &View<'_>, out: &mut Emitter) {
                         "Done"
                     };
                     ui.label(RichText::new(tag).bold().color(fg));
-                    ui.add(egui::Label::new(RichText::new(&m.text).color(fg)).wrap());
+                    // Long messages wrap short of the buttons on the right.
+                    let buttons = if m.action.is_some() { 190.0 } else { 90.0 };
+                    let width = (ui.available_width() - buttons).max(160.0);
+                    ui.allocate_ui(egui::vec2(width, 0.0), |ui| {
+                        ui.set_max_width(width);
+                        ui.add(egui::Label::new(RichText::new(&m.text).color(fg)).wrap());
+                    });
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                         if ui.button("Dismiss").clicked() {
                             out.send(AppCommand::DismissMessage(i));

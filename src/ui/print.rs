@@ -257,10 +257,12 @@ pub fn job_bar(ui: &mut Ui, job: &JobStatus<'_>, out: &mut Emitter) {
     } else {
         format!("{} — {pct:.0} %", job.note)
     };
+    // A light fill, so that the dark text over it stays readable.
+    let fill = egui::Color32::from_rgb(0xa9, 0xbd, 0xd8);
     ui.add(
         egui::ProgressBar::new(job.progress)
-            .desired_height(16.0)
-            .fill(palette::BLUE)
+            .desired_height(18.0)
+            .fill(fill)
             .text(RichText::new(text).color(palette::INK)),
     );
 }
