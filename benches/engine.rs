@@ -87,34 +87,63 @@ fn terrain(g: &mut Gen) -> Vec<TerrainFeature> {
     for i in 0..10 {
         let c = centre(g);
         let r = g.range(10.0, 20.0);
-        push(TerrainKind::Hill { level: 1 }, Geometry::Polygon(blob(g, c, r, 12)));
+        push(
+            TerrainKind::Hill { level: 1 },
+            Geometry::Polygon(blob(g, c, r, 12)),
+        );
         if i < 5 {
-            push(TerrainKind::Hill { level: 2 }, Geometry::Polygon(blob(g, c, r * 0.5, 10)));
+            push(
+                TerrainKind::Hill { level: 2 },
+                Geometry::Polygon(blob(g, c, r * 0.5, 10)),
+            );
         }
     }
     for _ in 0..50 {
         let a = centre(g);
         let len = g.range(8.0, 25.0);
         let dir = g.range(0.0, std::f64::consts::TAU);
-        let mid = Point::new(a.x + len / 2.0 * dir.cos() + g.range(-2.0, 2.0), a.y + len / 2.0 * dir.sin());
+        let mid = Point::new(
+            a.x + len / 2.0 * dir.cos() + g.range(-2.0, 2.0),
+            a.y + len / 2.0 * dir.sin(),
+        );
         let b = Point::new(a.x + len * dir.cos(), a.y + len * dir.sin());
-        push(TerrainKind::Linear, Geometry::Polyline { points: vec![a, mid, b], width_cm: 0.5 });
+        push(
+            TerrainKind::Linear,
+            Geometry::Polyline {
+                points: vec![a, mid, b],
+                width_cm: 0.5,
+            },
+        );
     }
     for _ in 0..5 {
         let a = Point::new(0.0, g.range(20.0, DEPTH - 20.0));
         let b = Point::new(WIDTH, g.range(20.0, DEPTH - 20.0));
-        push(TerrainKind::ShallowWet, Geometry::Polyline { points: vec![a, b], width_cm: 2.0 });
+        push(
+            TerrainKind::ShallowWet,
+            Geometry::Polyline {
+                points: vec![a, b],
+                width_cm: 2.0,
+            },
+        );
     }
     out
 }
 
 /// The bounding rectangle of a bench unit's five stands (the rules' layout, MOVE-11..MOVE-23).
-fn layout(troop: &str, formation: Option<Formation>, limbered: bool, at: Point, facing: f64) -> Rect {
+fn layout(
+    troop: &str,
+    formation: Option<Formation>,
+    limbered: bool,
+    at: Point,
+    facing: f64,
+) -> Rect {
     let (kind, arrangement) = match (troop, formation) {
         ("light-cavalry-05-12", _) => (StandKind::Cavalry, Arrangement::Line { gap_cm: 0.0 }),
         (_, None) if limbered => (StandKind::Artillery, Arrangement::LimberedGun),
         (_, None) => (StandKind::Artillery, Arrangement::Line { gap_cm: 0.0 }),
-        (_, Some(Formation::ExtendedLine)) => (StandKind::Infantry, Arrangement::Line { gap_cm: 2.0 }),
+        (_, Some(Formation::ExtendedLine)) => {
+            (StandKind::Infantry, Arrangement::Line { gap_cm: 2.0 })
+        }
         (_, Some(Formation::AttackColumn)) => (StandKind::Infantry, Arrangement::TwoAbreast),
         (_, Some(Formation::MarchColumn)) => (StandKind::Infantry, Arrangement::Column),
         (_, Some(_)) => (StandKind::Infantry, Arrangement::Line { gap_cm: 0.0 }),
@@ -169,12 +198,19 @@ fn battle(seed: u64) -> Battle {
         for _ in 0..60 {
             n += 1;
             let (troop, formation) = rows[g.pick(rows.len())];
-            let id = PieceId::Unit { side, unit: UnitId(n) };
+            let id = PieceId::Unit {
+                side,
+                unit: UnitId(n),
+            };
             let limbered = formation.is_none() && g.pick(3) == 0;
             // Units do not overlap one another (terrain they may stand in).
             let (mut at, mut facing) = (Point::default(), 0.0);
             for _ in 0..500 {
-                let y = if side == 0 { g.range(5.0, 110.0) } else { g.range(70.0, DEPTH - 5.0) };
+                let y = if side == 0 {
+                    g.range(5.0, 110.0)
+                } else {
+                    g.range(70.0, DEPTH - 5.0)
+                };
                 at = Point::new(g.range(10.0, WIDTH - 10.0), y);
                 facing = if side == 0 { 0.0 } else { 180.0 } + g.range(-30.0, 30.0);
                 let r = layout(troop, formation, limbered, at, facing);
@@ -196,7 +232,10 @@ fn battle(seed: u64) -> Battle {
                     troop_type: Some(TroopTypeId::new(troop)),
                     arm,
                     command: None,
-                    pose: Some(Pose { at, facing_deg: facing }),
+                    pose: Some(Pose {
+                        at,
+                        facing_deg: facing,
+                    }),
                     formation,
                     limbered,
                     stands: 5,
@@ -224,7 +263,13 @@ fn battle(seed: u64) -> Battle {
         scenario,
         lists,
         state: BattleState {
-            turn: TurnState { game_turn: 1, player_turn: 1, active: 0, first_player: 0, phase: Phase::Command },
+            turn: TurnState {
+                game_turn: 1,
+                player_turn: 1,
+                active: 0,
+                first_player: 0,
+                phase: Phase::Command,
+            },
             pieces,
             sides: vec![side("Blue"), side("Red")],
             ledger: Default::default(),
@@ -232,8 +277,9 @@ fn battle(seed: u64) -> Battle {
     }
 }
 
-/// 1,000 (observer, target) enemy pairs within the visibility limit, drawn with the seed.
-fn queries(b: &Battle, index: &SightIndex, seed: u64) -> Vec<(PieceId, PieceId)> {
+/// 1,000 (observer, target) enemy pairs, drawn with the seed: all within the visibility limit
+/// (`near`), or any enemy pair.
+fn queries(b: &Battle, index: &SightIndex, seed: u64, near: bool) -> Vec<(PieceId, PieceId)> {
     let mut g = Gen(seed);
     let ids: Vec<PieceId> = b.state.pieces.keys().copied().collect();
     let mut out = Vec::with_capacity(1000);
@@ -249,7 +295,7 @@ fn queries(b: &Battle, index: &SightIndex, seed: u64) -> Vec<(PieceId, PieceId)>
         let (Some(fo), Some(ft)) = (index.footprint(o), index.footprint(t)) else {
             continue;
         };
-        if powderhorn::geom::edge_distance(fo, ft) <= 100.0 {
+        if !near || powderhorn::geom::edge_distance(fo, ft) <= 100.0 {
             out.push((o, t));
         }
     }
@@ -258,14 +304,33 @@ fn queries(b: &Battle, index: &SightIndex, seed: u64) -> Vec<(PieceId, PieceId)>
 
 fn bench_los(c: &mut Criterion) {
     let b = battle(0x5eed_1809);
-    let ctx = Ctx { scenario: &b.scenario, lists: &b.lists, state: &b.state };
+    let ctx = Ctx {
+        scenario: &b.scenario,
+        lists: &b.lists,
+        state: &b.state,
+    };
     let stands: usize = b.state.pieces.values().map(|p| usize::from(p.stands)).sum();
     assert_eq!(stands, 600);
     assert_eq!(b.scenario.terrain.len(), 150);
     let index = SightIndex::new(&ctx);
-    let qs = queries(&b, &index, 42);
-    let seen = qs.iter().filter(|(o, t)| index.sight(*o, *t).visible).count();
-    eprintln!("los bench: {} queries within 100 cm, {seen} visible", qs.len());
+    let qs = queries(&b, &index, 42, true);
+    let any = queries(&b, &index, 43, false);
+    let seen = qs
+        .iter()
+        .filter(|(o, t)| index.sight(*o, *t).visible)
+        .count();
+    eprintln!(
+        "los bench: {} queries within 100 cm, {seen} visible",
+        qs.len()
+    );
+    let seen_any = any
+        .iter()
+        .filter(|(o, t)| index.sight(*o, *t).visible)
+        .count();
+    eprintln!(
+        "los bench: {} random enemy pairs, {seen_any} visible",
+        any.len()
+    );
 
     let mut group = c.benchmark_group("los");
     group.bench_function("index_600_stands_150_features", |bench| {
@@ -275,6 +340,17 @@ fn bench_los(c: &mut Criterion) {
         bench.iter(|| {
             let mut visible = 0usize;
             for (o, t) in &qs {
+                if index.sight(*o, *t).visible {
+                    visible += 1;
+                }
+            }
+            black_box(visible)
+        })
+    });
+    group.bench_function("1000_random_enemy_pairs", |bench| {
+        bench.iter(|| {
+            let mut visible = 0usize;
+            for (o, t) in &any {
                 if index.sight(*o, *t).visible {
                     visible += 1;
                 }
@@ -359,18 +435,42 @@ fn bench_destinations(c: &mut Criterion) {
         eprintln!("destinations bench: {label}: {id} has {n} destinations");
         group.bench_function(*label, |bench| {
             bench.iter(|| {
-                black_box(legal_destinations(black_box(&ctx), id, Manoeuvre::Advance, *res))
+                black_box(legal_destinations(
+                    black_box(&ctx),
+                    id,
+                    Manoeuvre::Advance,
+                    *res,
+                ))
             })
         });
     }
 
     // Stress: the LOS bench's crowded table.
     let b = battle(0x5eed_1809);
-    let ctx = Ctx { scenario: &b.scenario, lists: &b.lists, state: &b.state };
+    let ctx = Ctx {
+        scenario: &b.scenario,
+        lists: &b.lists,
+        state: &b.state,
+    };
     let stress = [
-        ("crowded_line_infantry_5_stands", "line-infantry-08-12", Formation::Line, 1.0),
-        ("crowded_march_column", "line-infantry-08-12", Formation::MarchColumn, 1.0),
-        ("crowded_cavalry_2cm", "light-cavalry-05-12", Formation::Line, 2.0),
+        (
+            "crowded_line_infantry_5_stands",
+            "line-infantry-08-12",
+            Formation::Line,
+            1.0,
+        ),
+        (
+            "crowded_march_column",
+            "line-infantry-08-12",
+            Formation::MarchColumn,
+            1.0,
+        ),
+        (
+            "crowded_cavalry_2cm",
+            "light-cavalry-05-12",
+            Formation::Line,
+            2.0,
+        ),
     ];
     for (label, name, formation, res) in stress {
         let pred = move |p: &PieceState| troop_is(p, name) && p.formation == Some(formation);
@@ -388,7 +488,12 @@ fn bench_destinations(c: &mut Criterion) {
         eprintln!("destinations bench: {label}: {id} has {n} destinations");
         group.bench_function(label, |bench| {
             bench.iter(|| {
-                black_box(legal_destinations(black_box(&ctx), id, Manoeuvre::Advance, res))
+                black_box(legal_destinations(
+                    black_box(&ctx),
+                    id,
+                    Manoeuvre::Advance,
+                    res,
+                ))
             })
         });
     }

@@ -86,8 +86,34 @@ fn replay_refuses_an_illegal_action_with_its_index_and_rule_move_10() {
     let out = replay_cli(&file, false);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("actions[9]"), "{err}");
+    assert!(err.contains("actions[10]"), "{err}");
     assert!(err.contains("MOVE-10"), "{err}");
+}
+
+#[test]
+fn replay_refuses_an_illegal_move_with_the_rule_id_move_15_move_02() {
+    let (example, _) = doc_example();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.json");
+    // The documented refusal: a square cannot move.
+    let mut v: serde_json::Value = serde_json::from_str(&example).unwrap();
+    v["actions"].as_array_mut().unwrap().push(serde_json::json!(
+        {"action": "move", "piece": {"side": 1, "unit": 1}, "to": {"at": {"x": 120.0, "y": 140.0}, "facing_deg": 180.0}}
+    ));
+    std::fs::write(&file, v.to_string()).unwrap();
+    let out = replay_cli(&file, false);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("actions[10] (move 1:u1): MOVE-15"), "{err}");
+    // Beyond the allowance.
+    let mut v: serde_json::Value = serde_json::from_str(&example).unwrap();
+    v["actions"][5]["to"]["at"]["y"] = 60.0.into();
+    std::fs::write(&file, v.to_string()).unwrap();
+    let out = replay_cli(&file, false);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("actions[5] (move 0:u1): MOVE-02"), "{err}");
+    assert!(err.contains("of a 10.00 cm allowance"), "{err}");
 }
 
 #[test]

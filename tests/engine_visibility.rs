@@ -8,7 +8,9 @@
 use powderhorn::geom::Point;
 use powderhorn::model::army::{shipped_lists, ArmyList};
 use powderhorn::model::scenario::{OptionalRule, Scenario, Weather};
-use powderhorn::model::{Arm, FeatureId, Geometry, Grade, TerrainFeature, TerrainKind, TroopTypeId, UnitId};
+use powderhorn::model::{
+    Arm, FeatureId, Geometry, Grade, TerrainFeature, TerrainKind, TroopTypeId, UnitId,
+};
 use powderhorn::rules::state::{BattleState, Phase, SideState, TurnState};
 use powderhorn::rules::visibility::{
     check_dug_in, check_line_of_sight, due_reveals, line_of_sight, nearest_visible_enemy,
@@ -230,7 +232,11 @@ fn assert_visible(s: &Sight) {
 }
 
 fn assert_hidden(s: &Sight, rule: &str) {
-    assert!(!s.visible, "expected hidden by {rule}, but visible ({:?})", s.exceptions);
+    assert!(
+        !s.visible,
+        "expected hidden by {rule}, but visible ({:?})",
+        s.exceptions
+    );
     assert_eq!(s.rule, rule, "{}", s.detail);
 }
 
@@ -268,8 +274,14 @@ fn vis_02_one_clear_segment_between_any_stand_points_is_enough() {
     assert_visible(&s);
     let (p, q) = s.segment.expect("a clear segment is reported");
     let on_a = t.ctx().state.pieces[&a].pose.map(|p| p.at).expect("placed");
-    assert!((p.y - on_a.y).abs() <= 1.5 + 1e-9, "the segment starts on a's stands: {p:?}");
-    assert!(q.y >= 60.0 - 1e-9 && q.y <= 61.5 + 1e-9, "and ends on b's: {q:?}");
+    assert!(
+        (p.y - on_a.y).abs() <= 1.5 + 1e-9,
+        "the segment starts on a's stands: {p:?}"
+    );
+    assert!(
+        q.y >= 60.0 - 1e-9 && q.y <= 61.5 + 1e-9,
+        "and ends on b's: {q:?}"
+    );
     // A line as wide as the view blocks every segment.
     t.edit(c, |p| {
         p.formation = Some(Formation::Line);
@@ -520,13 +532,15 @@ fn vis_09_wall_blocks_unless_in_base_contact() {
 #[test]
 fn vis_09_breastworks_block_like_walls() {
     let mut t = table();
-    t.scenario.sides[1].field_defenses.push(powderhorn::model::FieldDefense {
-        id: powderhorn::model::DefenseId(1),
-        kind: powderhorn::model::DefenseKind::BreastWorks,
-        sections: 4,
-        at: vec![Point::new(60.0, 40.0), Point::new(140.0, 40.0)],
-        occupant: None,
-    });
+    t.scenario.sides[1]
+        .field_defenses
+        .push(powderhorn::model::FieldDefense {
+            id: powderhorn::model::DefenseId(1),
+            kind: powderhorn::model::DefenseKind::BreastWorks,
+            sections: 4,
+            at: vec![Point::new(60.0, 40.0), Point::new(140.0, 40.0)],
+            occupant: None,
+        });
     let a = t.foot(0, (100.0, 20.0), 0.0);
     let b = t.foot(1, (100.0, 60.0), 180.0);
     let s = t.sight(a, b);
@@ -539,10 +553,19 @@ fn vis_10_low_and_high_area_terrain_kinds() {
     assert_eq!(sight_terrain(TerrainKind::LowArea), SightTerrain::LowArea);
     assert_eq!(sight_terrain(TerrainKind::HighArea), SightTerrain::HighArea);
     assert_eq!(sight_terrain(TerrainKind::BuiltUp), SightTerrain::HighArea);
-    assert_eq!(sight_terrain(TerrainKind::PartiallyWet), SightTerrain::LowArea);
+    assert_eq!(
+        sight_terrain(TerrainKind::PartiallyWet),
+        SightTerrain::LowArea
+    );
     assert_eq!(sight_terrain(TerrainKind::Linear), SightTerrain::Linear);
-    assert_eq!(sight_terrain(TerrainKind::Hill { level: 2 }), SightTerrain::Hill { level: 2 });
-    assert_eq!(sight_terrain(TerrainKind::Mountain), SightTerrain::Hill { level: 1 });
+    assert_eq!(
+        sight_terrain(TerrainKind::Hill { level: 2 }),
+        SightTerrain::Hill { level: 2 }
+    );
+    assert_eq!(
+        sight_terrain(TerrainKind::Mountain),
+        SightTerrain::Hill { level: 1 }
+    );
     for clear in [
         TerrainKind::Open,
         TerrainKind::Road,
@@ -550,7 +573,12 @@ fn vis_10_low_and_high_area_terrain_kinds() {
         TerrainKind::DeepWet,
         TerrainKind::Impassable,
     ] {
-        assert_eq!(sight_terrain(clear), SightTerrain::Clear, "{}", clear.label());
+        assert_eq!(
+            sight_terrain(clear),
+            SightTerrain::Clear,
+            "{}",
+            clear.label()
+        );
     }
     // A river does not block sight.
     let mut t = table();
@@ -730,23 +758,26 @@ fn vis_16_only_the_defender_starts_dug_in() {
     t.edit(attacker, |p| p.dug_in = true);
     let ctx = t.ctx();
     assert!(check_dug_in(&ctx, &ctx.state.pieces[&defender]).is_ok());
-    let err = check_dug_in(&ctx, &ctx.state.pieces[&attacker]).expect_err("attackers do not dig in");
+    let err =
+        check_dug_in(&ctx, &ctx.state.pieces[&attacker]).expect_err("attackers do not dig in");
     assert_eq!(err.rule, "VIS-16");
     // The unlawful flag gives no concealment (side 1 looks at side 0's "dug-in" unit).
     let red = t.foot(1, (120.0, 100.0), 180.0);
     assert_visible(&t.sight(red, attacker));
     assert_hidden(&t.sight(a, defender), "VIS-17");
     // A Dug-Out shelters artillery, not infantry.
-    t.scenario.sides[1].field_defenses.push(powderhorn::model::FieldDefense {
-        id: powderhorn::model::DefenseId(1),
-        kind: powderhorn::model::DefenseKind::DugOut,
-        sections: 1,
-        at: vec![],
-        occupant: match defender {
-            PieceId::Unit { unit, .. } => Some(unit),
-            PieceId::Hq { .. } => None,
-        },
-    });
+    t.scenario.sides[1]
+        .field_defenses
+        .push(powderhorn::model::FieldDefense {
+            id: powderhorn::model::DefenseId(1),
+            kind: powderhorn::model::DefenseKind::DugOut,
+            sections: 1,
+            at: vec![],
+            occupant: match defender {
+                PieceId::Unit { unit, .. } => Some(unit),
+                PieceId::Hq { .. } => None,
+            },
+        });
     let ctx = t.ctx();
     let err = check_dug_in(&ctx, &ctx.state.pieces[&defender]).expect_err("a dug-out is for guns");
     assert_eq!(err.rule, "VIS-16");
@@ -840,9 +871,30 @@ fn visible_enemies_nearest_first() {
 fn light_troops_stand_2_cm_apart_in_extended_line() {
     use powderhorn::rules::geometry::footprint_of;
     let mut t = table();
-    let light = t.unit(0, LIGHT, 4, Some(Formation::ExtendedLine), (50.0, 20.0), 0.0);
-    let line = t.unit(0, LINE, 4, Some(Formation::ExtendedLine), (150.0, 20.0), 0.0);
-    let skirm = t.unit(0, SKIRMISHERS, 4, Some(Formation::ExtendedLine), (100.0, 120.0), 0.0);
+    let light = t.unit(
+        0,
+        LIGHT,
+        4,
+        Some(Formation::ExtendedLine),
+        (50.0, 20.0),
+        0.0,
+    );
+    let line = t.unit(
+        0,
+        LINE,
+        4,
+        Some(Formation::ExtendedLine),
+        (150.0, 20.0),
+        0.0,
+    );
+    let skirm = t.unit(
+        0,
+        SKIRMISHERS,
+        4,
+        Some(Formation::ExtendedLine),
+        (100.0, 120.0),
+        0.0,
+    );
     let ctx = t.ctx();
     let fp = |id: PieceId| footprint_of(&ctx, &ctx.state.pieces[&id]).expect("on the table");
     assert_eq!(fp(light).frontage(), 4.0 * 2.5 + 3.0 * 2.0);

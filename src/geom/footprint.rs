@@ -548,15 +548,16 @@ impl Footprint {
     /// everything the buried ones would, up to the sampling.
     pub fn outline_samples(&self) -> Vec<Point> {
         const PROBE: f64 = 1e-3;
+        const D: f64 = std::f64::consts::FRAC_1_SQRT_2;
         let dirs = [
             (1.0, 0.0),
             (-1.0, 0.0),
             (0.0, 1.0),
             (0.0, -1.0),
-            (0.7071, 0.7071),
-            (-0.7071, 0.7071),
-            (0.7071, -0.7071),
-            (-0.7071, -0.7071),
+            (D, D),
+            (-D, D),
+            (D, -D),
+            (-D, -D),
         ];
         self.sample_points()
             .into_iter()
@@ -574,7 +575,10 @@ impl Footprint {
         let mut pts: Vec<Point> = Vec::with_capacity(self.stands.len() * 9);
         for s in &self.stands {
             for p in s.sample_points() {
-                if !pts.iter().any(|q| (q.x - p.x).abs() < 1e-6 && (q.y - p.y).abs() < 1e-6) {
+                if !pts
+                    .iter()
+                    .any(|q| (q.x - p.x).abs() < 1e-6 && (q.y - p.y).abs() < 1e-6)
+                {
                     pts.push(p);
                 }
             }
@@ -586,25 +590,44 @@ impl Footprint {
 /// §1.5: the shortest distance between any stand edges of two units; 0 when they touch or
 /// overlap.
 pub fn edge_distance(a: &Footprint, b: &Footprint) -> f64 {
-    // Nearest rectangles first, so that the rectangles' gap (a lower bound) soon rules out
-    // the rest of the pairs.
-    let mut pairs: Vec<(f64, &Stand, &Stand)> = Vec::with_capacity(a.stands.len() * b.stands.len());
-    for sa in &a.stands {
-        let ra = sa.bounding_rect();
-        for sb in &b.stands {
-            pairs.push((super::segment::rect_gap(&ra, &sb.bounding_rect()), sa, sb));
+    let ra: Vec<(Rect, Polygon<f64>)> = a
+        .stands
+        .iter()
+        .map(|s| (s.bounding_rect(), s.polygon()))
+        .collect();
+    let rb: Vec<(Rect, Polygon<f64>)> = b
+        .stands
+        .iter()
+        .map(|s| (s.bounding_rect(), s.polygon()))
+        .collect();
+    // The rectangles' gap is a lower bound: measure the nearest pair of rectangles first, then
+    // only the pairs that could beat it.
+    let gap = super::segment::rect_gap;
+    let mut seed: Option<(f64, usize, usize)> = None;
+    for (i, (x, _)) in ra.iter().enumerate() {
+        for (j, (y, _)) in rb.iter().enumerate() {
+            let g = gap(x, y);
+            if seed.is_none_or(|(b, _, _)| g < b) {
+                seed = Some((g, i, j));
+            }
         }
     }
-    pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let mut best = f64::INFINITY;
-    for (gap, sa, sb) in pairs {
-        if gap >= best {
-            break;
-        }
-        let d: f64 = Euclidean.distance(&sa.polygon(), &sb.polygon());
-        best = best.min(d);
-        if best <= 0.0 {
-            return 0.0;
+    let Some((_, si, sj)) = seed else {
+        return 0.0;
+    };
+    let dist = |p: &Polygon<f64>, q: &Polygon<f64>| -> f64 { Euclidean.distance(p, q) };
+    let mut best = match (ra.get(si), rb.get(sj)) {
+        (Some((_, p)), Some((_, q))) => dist(p, q),
+        _ => f64::INFINITY,
+    };
+    for (i, (x, p)) in ra.iter().enumerate() {
+        for (j, (y, q)) in rb.iter().enumerate() {
+            if best <= 0.0 {
+                return 0.0;
+            }
+            if (i, j) != (si, sj) && gap(x, y) < best {
+                best = best.min(dist(p, q));
+            }
         }
     }
     if best.is_finite() {
@@ -625,10 +648,7 @@ pub fn sight_arc_contains(observer: &Footprint, p: Point) -> bool {
     if observer.sees_all_round() {
         return true;
     }
-    observer
-        .fronts
-        .iter()
-        .any(|e| e.local(p).1 >= -EPS)
+    observer.fronts.iter().any(|e| e.local(p).1 >= -EPS)
 }
 
 /// FIRE-04: is the point in the cone bounded by rays from the edge's ends splayed 15° outward
@@ -654,9 +674,8 @@ pub fn aspect_of(attacker: &Footprint, target: &Footprint) -> Aspect {
             return Aspect::Front;
         }
     }
-    let phi = normalize_deg(
-        bearing_deg(target.centroid(), attacker.centroid()) - target.facing_deg,
-    );
+    let phi =
+        normalize_deg(bearing_deg(target.centroid(), attacker.centroid()) - target.facing_deg);
     if phi.abs() >= 135.0 {
         Aspect::Rear
     } else {
@@ -751,7 +770,14 @@ mod tests {
 
     #[test]
     fn line_frontage_is_n_stand_widths() {
-        let fp = footprint(StandKind::Infantry, 6, Arrangement::Line { gap_cm: 0.0 }, O, 0.0, 1.0);
+        let fp = footprint(
+            StandKind::Infantry,
+            6,
+            Arrangement::Line { gap_cm: 0.0 },
+            O,
+            0.0,
+            1.0,
+        );
         assert_eq!(fp.stands.len(), 6);
         assert!(close(fp.frontage(), 15.0));
         assert!(close(fp.depth(), 1.5));
@@ -762,12 +788,32 @@ mod tests {
 
     #[test]
     fn extended_line_adds_the_gaps() {
-        let one = footprint(StandKind::Infantry, 4, Arrangement::Line { gap_cm: 1.0 }, O, 0.0, 1.0);
+        let one = footprint(
+            StandKind::Infantry,
+            4,
+            Arrangement::Line { gap_cm: 1.0 },
+            O,
+            0.0,
+            1.0,
+        );
         assert!(close(one.frontage(), 4.0 * 2.5 + 3.0));
-        let two = footprint(StandKind::Infantry, 4, Arrangement::Line { gap_cm: 2.0 }, O, 0.0, 1.0);
+        let two = footprint(
+            StandKind::Infantry,
+            4,
+            Arrangement::Line { gap_cm: 2.0 },
+            O,
+            0.0,
+            1.0,
+        );
         assert!(close(two.frontage(), 4.0 * 2.5 + 6.0));
-        let scaled =
-            footprint(StandKind::Infantry, 4, Arrangement::Line { gap_cm: 2.0 }, O, 0.0, 0.5);
+        let scaled = footprint(
+            StandKind::Infantry,
+            4,
+            Arrangement::Line { gap_cm: 2.0 },
+            O,
+            0.0,
+            0.5,
+        );
         assert!(close(scaled.frontage(), (4.0 * 2.5 + 6.0) / 2.0));
     }
 
@@ -825,13 +871,24 @@ mod tests {
         let c = fp.stands[0].centre;
         for s in &fp.stands[1..] {
             let d: f64 = Euclidean.distance(&s.polygon(), &fp.stands[0].polygon());
-            assert!(d > 0.0, "ring stand at {:?} overlaps the centre {c:?}", s.centre);
+            assert!(
+                d > 0.0,
+                "ring stand at {:?} overlaps the centre {c:?}",
+                s.centre
+            );
         }
     }
 
     #[test]
     fn limbered_gun_trails_its_limber() {
-        let fp = footprint(StandKind::Artillery, 1, Arrangement::LimberedGun, O, 0.0, 1.0);
+        let fp = footprint(
+            StandKind::Artillery,
+            1,
+            Arrangement::LimberedGun,
+            O,
+            0.0,
+            1.0,
+        );
         assert_eq!(fp.stands.len(), 2);
         assert_eq!(fp.stands[0].kind, StandKind::Transport);
         assert_eq!(fp.stands[1].kind, StandKind::Artillery);
@@ -841,7 +898,14 @@ mod tests {
 
     #[test]
     fn outline_samples_drop_buried_points() {
-        let fp = footprint(StandKind::Infantry, 3, Arrangement::Line { gap_cm: 0.0 }, O, 0.0, 1.0);
+        let fp = footprint(
+            StandKind::Infantry,
+            3,
+            Arrangement::Line { gap_cm: 0.0 },
+            O,
+            0.0,
+            1.0,
+        );
         // 3 stands × 9 points, 4 corners and 2 edge midpoints shared: 21 distinct.
         assert_eq!(fp.sample_points().len(), 21);
         // Without the 3 centres and the 2 shared-edge midpoints.
@@ -853,7 +917,14 @@ mod tests {
 
     #[test]
     fn edge_distance_and_contact() {
-        let a = footprint(StandKind::Infantry, 2, Arrangement::Line { gap_cm: 0.0 }, O, 0.0, 1.0);
+        let a = footprint(
+            StandKind::Infantry,
+            2,
+            Arrangement::Line { gap_cm: 0.0 },
+            O,
+            0.0,
+            1.0,
+        );
         let b = footprint(
             StandKind::Infantry,
             2,
@@ -879,7 +950,14 @@ mod tests {
 
     #[test]
     fn sight_arc_is_the_half_plane_ahead() {
-        let fp = footprint(StandKind::Infantry, 4, Arrangement::Line { gap_cm: 0.0 }, O, 0.0, 1.0);
+        let fp = footprint(
+            StandKind::Infantry,
+            4,
+            Arrangement::Line { gap_cm: 0.0 },
+            O,
+            0.0,
+            1.0,
+        );
         assert!(sight_arc_contains(&fp, Point::new(50.0, 0.1)));
         assert!(sight_arc_contains(&fp, Point::new(-50.0, 0.0)));
         assert!(!sight_arc_contains(&fp, Point::new(0.0, -0.1)));
@@ -889,18 +967,38 @@ mod tests {
 
     #[test]
     fn fire_cone_splays_fifteen_degrees() {
-        let e = footprint(StandKind::Infantry, 4, Arrangement::Line { gap_cm: 0.0 }, O, 0.0, 1.0)
-            .front_edges()[0];
+        let e = footprint(
+            StandKind::Infantry,
+            4,
+            Arrangement::Line { gap_cm: 0.0 },
+            O,
+            0.0,
+            1.0,
+        )
+        .front_edges()[0];
         let tan15 = 15f64.to_radians().tan();
         // 10 cm ahead the cone reaches 5 + 10·tan 15° either side.
-        assert!(fire_cone_contains(&e, Point::new(5.0 + 10.0 * tan15 - 0.01, 10.0)));
-        assert!(!fire_cone_contains(&e, Point::new(5.0 + 10.0 * tan15 + 0.01, 10.0)));
+        assert!(fire_cone_contains(
+            &e,
+            Point::new(5.0 + 10.0 * tan15 - 0.01, 10.0)
+        ));
+        assert!(!fire_cone_contains(
+            &e,
+            Point::new(5.0 + 10.0 * tan15 + 0.01, 10.0)
+        ));
         assert!(!fire_cone_contains(&e, Point::new(0.0, -1.0)));
     }
 
     #[test]
     fn aspect_front_flank_rear() {
-        let target = footprint(StandKind::Infantry, 4, Arrangement::Line { gap_cm: 0.0 }, O, 0.0, 1.0);
+        let target = footprint(
+            StandKind::Infantry,
+            4,
+            Arrangement::Line { gap_cm: 0.0 },
+            O,
+            0.0,
+            1.0,
+        );
         let at = |x: f64, y: f64, facing: f64| {
             footprint(
                 StandKind::Infantry,

@@ -77,6 +77,10 @@ mod tests {
         hits.sort();
         assert_eq!(hits, vec![7, 9]);
         assert_eq!(idx.query(&r(2.0, 2.0, 3.0, 3.0)).count(), 0);
-        assert_eq!(idx.query_within(&r(2.0, 2.0, 3.0, 3.0), 1.0).collect::<Vec<_>>(), vec![7]);
+        assert_eq!(
+            idx.query_within(&r(2.0, 2.0, 3.0, 3.0), 1.0)
+                .collect::<Vec<_>>(),
+            vec![7]
+        );
     }
 }

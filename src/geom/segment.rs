@@ -5,9 +5,7 @@
 
 use super::footprint::{coord, Footprint};
 use super::{Point, Rect};
-use geo::{
-    Contains, Distance, Euclidean, Intersects, Line, LineIntersection, LineString, Polygon,
-};
+use geo::{Contains, Distance, Euclidean, Intersects, Line, LineIntersection, LineString, Polygon};
 
 /// A straight segment between two table points.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -88,8 +86,16 @@ pub fn inside_intervals(poly: &Polygon<f64>, seg: &Segment) -> Vec<(f64, f64)> {
                 cuts.push(seg.a.distance(Point::new(intersection.x, intersection.y)).0);
             }
             Some(LineIntersection::Collinear { intersection }) => {
-                cuts.push(seg.a.distance(Point::new(intersection.start.x, intersection.start.y)).0);
-                cuts.push(seg.a.distance(Point::new(intersection.end.x, intersection.end.y)).0);
+                cuts.push(
+                    seg.a
+                        .distance(Point::new(intersection.start.x, intersection.start.y))
+                        .0,
+                );
+                cuts.push(
+                    seg.a
+                        .distance(Point::new(intersection.end.x, intersection.end.y))
+                        .0,
+                );
             }
             None => {}
         }

@@ -31,6 +31,13 @@ impl Scale {
         }
     }
     /// GEN-07: ×2 company, ×1 battalion, ×0.5 brigade.
+    ///
+    /// ```
+    /// use powderhorn::model::Scale;
+    /// // A 1/10 musket range at company scale reaches 20 cm.
+    /// assert_eq!(10.0 * Scale::Company.range_factor(), 20.0);
+    /// assert_eq!(10.0 * Scale::Brigade.range_factor(), 5.0);
+    /// ```
     pub fn range_factor(self) -> f64 {
         match self {
             Scale::Company => 2.0,

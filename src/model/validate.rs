@@ -49,6 +49,14 @@ pub fn max_multiplier(points: u32) -> u32 {
 }
 
 /// DEF-02: floor(total × percent / 100).
+///
+/// ```
+/// use powderhorn::model::validate::defense_budget;
+/// use powderhorn::model::DefensePosture;
+/// assert_eq!(defense_budget(3000, DefensePosture::Fixed), 750); // WE-15
+/// assert_eq!(defense_budget(1500, DefensePosture::Hasty), 150);
+/// assert_eq!(defense_budget(1500, DefensePosture::None), 0);
+/// ```
 pub fn defense_budget(points: u32, posture: DefensePosture) -> u32 {
     points * posture.budget_percent() / 100
 }

@@ -2,11 +2,11 @@
 //! is legal, `resolve` turns it into events (rolling any dice), `apply` changes the state.
 
 use super::artillery::Ammunition;
-use super::state::{Formation, PieceId, Pose};
 use super::event::KnockOutCause;
+use super::state::{Formation, PieceId, Pose};
 use super::victory::{DefenseLossCause, ObjectiveLevel};
-use crate::model::DefenseId;
 use crate::geom::Point;
+use crate::model::DefenseId;
 use serde::{Deserialize, Serialize};
 
 /// A player's request. Serialized in battle files as `{"action": "move", …}`.

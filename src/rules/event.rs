@@ -4,8 +4,8 @@
 use super::artillery::Ammunition;
 use super::state::{Formation, Phase, PieceId, Pose};
 use super::victory::{BattleResult, DefenseLossCause, ObjectiveLevel};
-use crate::model::DefenseId;
 use crate::geom::Point;
+use crate::model::DefenseId;
 use serde::{Deserialize, Serialize};
 
 /// One modifier applied to a roll or a value, for the auditable dice log.

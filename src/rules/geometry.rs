@@ -129,3 +129,152 @@ pub fn aspect(ctx: &Ctx, attacker: &PieceState, target: &PieceState) -> Option<A
     let t = footprint_of(ctx, target)?;
     Some(geom::aspect_of(&a, &t))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Point;
+    use crate::model::army::shipped_lists;
+    use crate::model::{Grade, Scenario, TroopTypeId, UnitId};
+    use crate::rules::state::{BattleState, PieceId, Pose};
+
+    fn piece(troop: Option<&str>, formation: Option<Formation>) -> PieceState {
+        let id = match troop {
+            Some(_) => PieceId::Unit {
+                side: 0,
+                unit: UnitId(1),
+            },
+            None => PieceId::Hq {
+                side: 0,
+                hq: crate::model::HqId(1),
+            },
+        };
+        PieceState {
+            id,
+            name: "p".into(),
+            troop_type: troop.map(TroopTypeId::new),
+            arm: None,
+            command: None,
+            pose: Some(Pose {
+                at: Point::new(10.0, 10.0),
+                facing_deg: 0.0,
+            }),
+            formation,
+            limbered: false,
+            stands: 4,
+            hits: 0,
+            suppressed_at: None,
+            disordered_until: None,
+            knocked_out: false,
+            grade: Grade::Regular,
+            dug_in: false,
+            revealed: false,
+            has_fired: false,
+        }
+    }
+
+    #[test]
+    fn formations_map_to_arrangements_and_bases() {
+        let scenario: Scenario = match serde_json::from_value(serde_json::json!({
+            "format": 1, "id": "t", "name": "t", "points": 1000, "turn_limit": 6,
+            "sides": [{ "name": "A", "army_list": "nap-french", "hqs": [], "units": [] }]
+        })) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        };
+        let lists = shipped_lists().expect("shipped lists parse");
+        // Parsed, so that fields other modules add with defaults need not be named here.
+        let state: BattleState = serde_json::from_value(serde_json::json!({
+            "turn": { "game_turn": 1, "player_turn": 1, "active": 0, "first_player": 0, "phase": "command" },
+            "pieces": {}, "sides": []
+        }))
+        .expect("an empty battle state parses");
+        let ctx = Ctx {
+            scenario: &scenario,
+            lists: &lists,
+            state: &state,
+        };
+        let line = "line-infantry-08-12";
+        let cases = [
+            (
+                Some(line),
+                Some(Formation::Line),
+                Arrangement::Line { gap_cm: 0.0 },
+                StandKind::Infantry,
+            ),
+            (
+                Some(line),
+                Some(Formation::ExtendedLine),
+                Arrangement::Line { gap_cm: 1.0 },
+                StandKind::Infantry,
+            ),
+            (
+                Some("light-infantry-08-12"),
+                Some(Formation::ExtendedLine),
+                Arrangement::Line { gap_cm: 2.0 },
+                StandKind::Infantry,
+            ),
+            (
+                Some(line),
+                Some(Formation::MarchColumn),
+                Arrangement::Column,
+                StandKind::Infantry,
+            ),
+            (
+                Some(line),
+                Some(Formation::AttackColumn),
+                Arrangement::TwoAbreast,
+                StandKind::Infantry,
+            ),
+            (
+                Some(line),
+                Some(Formation::Square),
+                Arrangement::Square,
+                StandKind::Infantry,
+            ),
+            (
+                Some(line),
+                Some(Formation::Disordered),
+                Arrangement::Cluster,
+                StandKind::Infantry,
+            ),
+            (
+                Some("light-cavalry-05-12"),
+                Some(Formation::Line),
+                Arrangement::Line { gap_cm: 0.0 },
+                StandKind::Cavalry,
+            ),
+            (
+                Some("field-artillery"),
+                None,
+                Arrangement::Line { gap_cm: 0.0 },
+                StandKind::Artillery,
+            ),
+            (
+                Some("dismounted-cavalry-all"),
+                Some(Formation::Line),
+                Arrangement::Line { gap_cm: 0.0 },
+                StandKind::Infantry,
+            ),
+            (None, None, Arrangement::Single, StandKind::Command),
+        ];
+        for (troop, formation, arrangement_want, kind_want) in cases {
+            let p = piece(troop, formation);
+            assert_eq!(
+                arrangement(&ctx, &p),
+                arrangement_want,
+                "{troop:?} {formation:?}"
+            );
+            assert_eq!(stand_kind(&ctx, &p), kind_want, "{troop:?} {formation:?}");
+        }
+        let mut gun = piece(Some("field-artillery"), None);
+        gun.limbered = true;
+        assert_eq!(arrangement(&ctx, &gun), Arrangement::LimberedGun);
+        let hq = footprint_of(&ctx, &piece(None, None)).expect("on the table");
+        assert_eq!(hq.stands.len(), 1);
+        assert!(hq.sees_all_round());
+        let mut gone = piece(Some(line), Some(Formation::Line));
+        gone.knocked_out = true;
+        assert!(footprint_of(&ctx, &gone).is_none());
+    }
+}

@@ -3,21 +3,37 @@
 //!
 //! # How a line of sight is traced
 //!
-//! VIS-02 ruling: LOS exists if at least one straight segment from a sample point of the
-//! observer's stands to a sample point of the target's stands (corners, edge midpoints and centre
-//! of every stand) is no longer than the visibility limit (VIS-04), ends inside the observer's
-//! sight arc (VIS-03) and is not blocked (VIS-07..VIS-15). Before any segment is traced, the two
-//! concealment rules that hide a whole unit are applied (VIS-17 dug-in troops, VIS-08 unfired
-//! guns); they act only between enemies.
+//! VIS-02 ruling: LOS exists if at least one straight segment from a point of the observer's
+//! stands to a point of the target's stands lies in the observer's sight arc (VIS-03), is no
+//! longer than the visibility limit (VIS-04) and is not blocked (VIS-07..VIS-15). The points
+//! are sampled per stand — corners and edge midpoints — keeping those on the outside of the unit
+//! (a point buried between two stands sees nothing its neighbours on the outline do not). As the
+//! arc is a half-plane, a segment lies in it only if both its ends do: the observer's points are
+//! those on or ahead of its front edge (all of them for command units and squares), the
+//! target's those inside the arc. Before any segment is traced, the two concealment rules that
+//! hide a whole unit are applied (VIS-17 dug-in troops, VIS-08 unfired guns, only between
+//! enemies), and points that cannot see or be seen whatever the segment are dropped: those
+//! deeper in a wood than VIS-12 lets anyone see, and those behind a hill's crest (VIS-14).
 //!
 //! A segment is then tested against, in order: other units (VIS-07 (3): every unit except
 //! command units, infantry skirmishers and unlimbered guns, each blocking with the convex hull
 //! of its stands), linear obstacles (VIS-09), hills (VIS-06, VIS-14) and area terrain (VIS-11..
-//! VIS-13, VIS-15). The first segment tried (the observer's first sample against the target's
-//! first) gives the reason reported when no segment is clear.
+//! VIS-13, VIS-15). The first segment tried gives the reason reported when none is clear.
+//!
+//! Speed (`benches/engine.rs`, `los`): everything that could be in the way of a pair lies in
+//! their *corridor*, the convex hull of both units' points. If a single opaque blocker (a unit,
+//! high area terrain or a hill neither unit stands on, touching neither unit) meets both outer
+//! tangents of the corridor, it cuts every segment, and the pair is out of sight without
+//! tracing any. Otherwise segments are traced with whatever blocked the previous one tried
+//! first, and with target points on the far side of the target's own bases left out (they see
+//! nothing a nearer point does not).
 //!
 //! # Rulings made here (beyond the catalogue's)
 //!
+//! * A segment that touches a unit, a wood neither unit touches or a hill neither stands on is
+//!   blocked by it (touching counts, as for bases); a segment's own two ends are trimmed by a
+//!   hundredth of a millimetre first, so a point on a base that touches a blocker is not
+//!   blocked by the touch alone.
 //! * A unit stands *inside* an area or *on* a hill contour when its footprint centroid does;
 //!   its level is the highest contour containing that point (0: the table).
 //! * Area terrain is measured along each segment as the intervals the segment spends inside
@@ -53,23 +69,21 @@ use super::geometry::{
     footprint_of, is_skirmisher, measure_scale, stand_kind, CONTACT_TOLERANCE_CM,
 };
 use super::state::{PieceId, PieceState};
-use crate::geom::footprint::{coord, polygon_rect, rect_of, ring_polygon};
+use crate::geom::footprint::{coord, rect_of, ring_polygon};
 use crate::geom::segment::{
-    footprint_boundary_distance, footprint_polyline_distance, inside_intervals,
-    point_footprint_distance, rect_gap, rects_overlap, Segment,
+    footprint_boundary_distance, footprint_polyline_distance, inside_intervals, rect_gap,
+    rects_overlap, Segment,
 };
 use crate::geom::{
-    crest_line, edge_distance, sight_arc_contains, BoxIndex, CrestLine, Footprint, Point, Rect,
-    StandKind,
+    crest_line, sight_arc_contains, BoxIndex, CrestLine, Footprint, Point, Rect, StandKind,
 };
 use crate::model::{
     Arm, DefenseId, DefenseKind, FeatureId, Geometry, OptionalRule, Scenario, TerrainKind, Weather,
 };
-use geo::bool_ops::{FillRule, OpType};
 use geo::orient::{Direction, Orient};
 use geo::{
-    BooleanOps, Distance, Euclidean, Contains, ConvexHull, Intersects, IsConvex, Line, LineString, MultiPoint,
-    MultiPolygon, Polygon,
+    BooleanOps, Contains, ConvexHull, Distance, Euclidean, Intersects, IsConvex, Line, LineString,
+    MultiPoint, Polygon,
 };
 use std::collections::BTreeMap;
 
@@ -301,6 +315,8 @@ struct PieceSight {
     /// Hill level and massif under the centroid (0 / None on the table).
     level: u8,
     massif: Option<usize>,
+    /// Each stand's bounding rectangle and polygon, made once.
+    stands: Vec<(Rect, Polygon<f64>)>,
     /// Area pieces the unit stands well inside (not at their edge), with each sample point's
     /// distance to the edge: VIS-12 bounds how deep a point can be seen or see out.
     deep: Vec<Deep>,
@@ -312,6 +328,71 @@ struct Deep {
     high: bool,
     /// Per sample point (same order as `PieceSight::samples`).
     depth: Vec<f64>,
+}
+
+impl PieceSight {
+    /// §1.5 edge-to-edge distance (as `geom::edge_distance`, on the stands made once).
+    fn gap(&self, other: &PieceSight) -> f64 {
+        // The nearest pair of rectangles first, then only pairs that could beat it.
+        let mut best_pair: Option<(f64, usize, usize)> = None;
+        for (i, (ra, _)) in self.stands.iter().enumerate() {
+            for (j, (rb, _)) in other.stands.iter().enumerate() {
+                let g = rect_gap(ra, rb);
+                if best_pair.is_none_or(|(b, _, _)| g < b) {
+                    best_pair = Some((g, i, j));
+                }
+            }
+        }
+        let Some((_, bi, bj)) = best_pair else {
+            return 0.0;
+        };
+        let dist = |a: &Polygon<f64>, b: &Polygon<f64>| -> f64 { Euclidean.distance(a, b) };
+        let mut best = match (self.stands.get(bi), other.stands.get(bj)) {
+            (Some((_, a)), Some((_, b))) => dist(a, b),
+            _ => f64::INFINITY,
+        };
+        for (i, (ra, pa)) in self.stands.iter().enumerate() {
+            for (j, (rb, pb)) in other.stands.iter().enumerate() {
+                if best <= 0.0 {
+                    return 0.0;
+                }
+                if (i, j) != (bi, bj) && rect_gap(ra, rb) < best {
+                    best = best.min(dist(pa, pb));
+                }
+            }
+        }
+        if best.is_finite() {
+            best
+        } else {
+            0.0
+        }
+    }
+
+    /// Distance from a point to the nearest stand (0 inside one).
+    fn to_point(&self, p: Point) -> f64 {
+        let gp = geo::Point::new(p.x, p.y);
+        let here = Rect { min: p, max: p };
+        let mut best = f64::INFINITY;
+        for (r, poly) in &self.stands {
+            if rect_gap(r, &here) < best {
+                let d: f64 = Euclidean.distance(&gp, poly);
+                best = best.min(d);
+            }
+        }
+        best
+    }
+
+    /// Distance from a polyline (with its bounding rectangle) to the nearest stand.
+    fn to_line(&self, ls: &LineString<f64>, rect: &Rect) -> f64 {
+        let mut best = f64::INFINITY;
+        for (r, poly) in &self.stands {
+            if rect_gap(r, rect) < best {
+                let d: f64 = Euclidean.distance(poly, ls);
+                best = best.min(d);
+            }
+        }
+        best
+    }
 }
 
 /// Per-query facts about one hill massif.
@@ -501,6 +582,11 @@ impl SightIndex {
                 level,
                 massif,
                 deep: Vec::new(),
+                stands: fp
+                    .stands
+                    .iter()
+                    .map(|s| (s.bounding_rect(), s.polygon()))
+                    .collect(),
                 footprint: fp,
             });
         }
@@ -536,9 +622,7 @@ impl SightIndex {
     fn enemy_within(&self, of: &PieceSight, cm: f64) -> bool {
         self.piece_tree.query_within(&of.rect, cm).any(|j| {
             self.pieces.get(j).is_some_and(|q| {
-                q.id.side() != of.id.side()
-                    && rect_gap(&q.rect, &of.rect) <= cm
-                    && edge_distance(&q.footprint, &of.footprint) <= cm
+                q.id.side() != of.id.side() && rect_gap(&q.rect, &of.rect) <= cm && q.gap(of) <= cm
             })
         })
     }
@@ -618,7 +702,7 @@ impl SightIndex {
                 rect_gap(&o.rect, &t.rect),
             );
         }
-        let distance = edge_distance(&o.footprint, &t.footprint);
+        let distance = o.gap(t);
         if oi == ti {
             return Sight {
                 visible: true,
@@ -747,7 +831,11 @@ impl SightIndex {
             if (!d.high && looks_down) || self.area_touches(d.feature, t) {
                 continue;
             }
-            let limit = if d.high { HIGH_AREA_SEEN_CM } else { LOW_AREA_SEEN_CM } * scale;
+            let limit = if d.high {
+                HIGH_AREA_SEEN_CM
+            } else {
+                LOW_AREA_SEEN_CM
+            } * scale;
             sources.retain(|p| deep_at(o, d, *p) <= limit + 1e-9);
             if sources.is_empty() {
                 return Sight::hidden(
@@ -797,11 +885,20 @@ impl SightIndex {
     ) -> Sight {
         let limit = self.params.limit_cm;
         let env = union_rect(&o.rect, &t.rect);
+        // Every point between the two units lies within `reach` of the line joining their
+        // rectangles' centres, so nothing farther from it can be in the way.
+        let spine = Line::new(coord(rect_centre(&o.rect)), coord(rect_centre(&t.rect)));
+        let reach = half_diagonal(&o.rect).max(half_diagonal(&t.rect));
+        let near_spine = |r: &Rect| -> bool {
+            let c = rect_centre(r);
+            let d: f64 = Euclidean.distance(&geo::Point::new(c.x, c.y), &spine);
+            d <= reach + half_diagonal(r) + 1e-6
+        };
         let mut units: Vec<&PieceSight> = self
             .piece_tree
             .query(&env)
             .filter_map(|j| self.pieces.get(j))
-            .filter(|q| q.blocks && q.id != o.id && q.id != t.id)
+            .filter(|q| q.blocks && q.id != o.id && q.id != t.id && near_spine(&q.rect))
             .collect();
         units.sort_by_key(|q| q.id);
         let mut linears: Vec<LinearCheck> = Vec::new();
@@ -813,6 +910,9 @@ impl SightIndex {
             let Some(f) = self.features.get(fi) else {
                 continue;
             };
+            if !near_spine(&f.rect) {
+                continue;
+            }
             match f.class {
                 SightTerrain::Linear => linears.push(LinearCheck {
                     feature: fi,
@@ -826,7 +926,10 @@ impl SightIndex {
                         rects_overlap(&f.rect, &p.rect) && poly.intersects(&p.outline)
                     };
                     let opaque = f.class == SightTerrain::HighArea && !touches(o) && !touches(t);
-                    areas.push(AreaRef { feature: fi, opaque });
+                    areas.push(AreaRef {
+                        feature: fi,
+                        opaque,
+                    });
                 }
                 SightTerrain::Hill { .. } => {
                     if let Some(m) = f.massif {
@@ -902,14 +1005,6 @@ impl SightIndex {
             explain: true,
             ..scene
         };
-        let segments = || {
-            sources.iter().flat_map(move |&a| {
-                targets
-                    .iter()
-                    .map(move |&b| Segment::new(a, b))
-                    .filter(move |s| s.length() <= limit)
-            })
-        };
         let hidden = |block: Block, seg: &Segment| Sight {
             visible: false,
             rule: block.rule,
@@ -920,16 +1015,33 @@ impl SightIndex {
             exceptions: Vec::new(),
         };
         if self.separated(&scene, sources, targets, &corridor) {
-            if let Some(first) = segments().next() {
+            if let Some(first) = pairs(sources, targets, limit).next() {
                 if let Err(block) = self.test_segment(&explained, &first, &mut linears) {
                     return hidden(block, &first);
                 }
             }
         }
+        // Sampling (VIS-02): target points behind the target's own bases, as seen from the
+        // observer, add nothing a point on its near side does not.
+        let from = Point::new(
+            sources.iter().map(|p| p.x).sum::<f64>() / sources.len().max(1) as f64,
+            sources.iter().map(|p| p.y).sum::<f64>() / sources.len().max(1) as f64,
+        );
+        let near: Vec<Point> = targets
+            .iter()
+            .copied()
+            .filter(|q| {
+                !Segment::new(from, *q)
+                    .trimmed(TRIM_CM)
+                    .line()
+                    .intersects(&t.outline)
+            })
+            .collect();
+        let targets: &[Point] = if near.is_empty() { targets } else { &near };
         let mut first: Option<Sight> = None;
         let mut hint: Option<Hint> = None;
         let mut tried = false;
-        for seg in segments() {
+        for seg in pairs(sources, targets, limit) {
             tried = true;
             if let Some(h) = hint {
                 if self.still_blocks(&scene, h, &seg, &mut linears) {
@@ -961,11 +1073,19 @@ impl SightIndex {
             Some(s) => s,
             None if !tried => Sight::hidden(
                 "VIS-04",
-                format!("no part of {} within {limit} cm of {} is in its sight arc", t.name, o.name),
+                format!(
+                    "no part of {} within {limit} cm of {} is in its sight arc",
+                    t.name, o.name
+                ),
                 None,
                 distance,
             ),
-            None => Sight::hidden("VIS-02", format!("{} cannot see {}", o.name, t.name), None, distance),
+            None => Sight::hidden(
+                "VIS-02",
+                format!("{} cannot see {}", o.name, t.name),
+                None,
+                distance,
+            ),
         }
     }
 
@@ -980,15 +1100,24 @@ impl SightIndex {
         let Some((left, right)) = bridges(corridor, sources, targets) else {
             return false;
         };
-        let touches_end = |poly: &Polygon<f64>| {
-            let Some(r) = polygon_rect(poly) else {
-                return true;
-            };
-            (rects_overlap(&r, &scene.o.rect) && poly.intersects(&scene.o.outline))
-                || (rects_overlap(&r, &scene.t.rect) && poly.intersects(&scene.t.outline))
+        let line_rect = |l: &Line<f64>| {
+            rect_of([
+                Point::new(l.start.x, l.start.y),
+                Point::new(l.end.x, l.end.y),
+            ])
         };
-        let cuts = |poly: &Polygon<f64>, convex: bool| -> bool {
-            if !poly.intersects(&left) || !poly.intersects(&right) || touches_end(poly) {
+        let (left_rect, right_rect) = (line_rect(&left), line_rect(&right));
+        let cuts = |poly: &Polygon<f64>, rect: &Rect, convex: bool| -> bool {
+            if !rects_overlap(rect, &left_rect)
+                || !rects_overlap(rect, &right_rect)
+                || !poly.intersects(&left)
+                || !poly.intersects(&right)
+            {
+                return false;
+            }
+            let touches =
+                |p: &PieceSight| rects_overlap(rect, &p.rect) && poly.intersects(&p.outline);
+            if touches(scene.o) || touches(scene.t) {
                 return false;
             }
             convex
@@ -998,46 +1127,20 @@ impl SightIndex {
                     .iter()
                     .any(|c| c.intersects(&left) && c.intersects(&right))
         };
-        if scene.units.iter().any(|q| cuts(&q.outline, true)) {
+        if scene.units.iter().any(|q| cuts(&q.outline, &q.rect, true)) {
             return true;
         }
-        let area = |fi: usize| -> Option<(&Polygon<f64>, bool)> {
-            let f = self.features.get(fi)?;
-            match &f.shape {
-                Shape::Area(poly) => Some((poly, f.convex)),
-                Shape::Line { .. } => None,
-            }
-        };
         let high = scene.areas.iter().filter(|a| a.opaque).map(|a| a.feature);
         let opaque_hills = scene.hills.iter().filter_map(|h| match *h {
             HillRule::Opaque { base } => Some(base),
             _ => None,
         });
-        let opaque: Vec<(&Polygon<f64>, bool)> = high.chain(opaque_hills).filter_map(area).collect();
-        if opaque.iter().any(|(poly, convex)| cuts(poly, *convex)) {
-            return true;
-        }
-        // Several blockers together: the part of their union inside the corridor must hold a
-        // piece that runs from one bridge to the other without touching either unit.
-        let all: Vec<&Polygon<f64>> = scene
-            .units
-            .iter()
-            .map(|q| &q.outline)
-            .chain(opaque.iter().map(|(p, _)| *p))
-            .filter(|p| !touches_end(p))
-            .collect();
-        if all.len() < 2
-            || !all.iter().any(|p| p.intersects(&left))
-            || !all.iter().any(|p| p.intersects(&right))
-        {
-            return false;
-        }
-        let union = MultiPolygon::new(all.into_iter().cloned().collect());
-        corridor
-            .boolean_op_with_fill_rule(&union, OpType::Intersection, FillRule::NonZero)
-            .0
-            .iter()
-            .any(|c| c.intersects(&left) && c.intersects(&right))
+        high.chain(opaque_hills).any(|fi| {
+            self.features.get(fi).is_some_and(|f| match &f.shape {
+                Shape::Area(poly) => cuts(poly, &f.rect, f.convex),
+                Shape::Line { .. } => false,
+            })
+        })
     }
 
     fn hill_rule(&self, m: usize, o: &PieceSight, t: &PieceSight) -> Option<HillRule> {
@@ -1095,12 +1198,15 @@ impl SightIndex {
     }
 
     /// Does what blocked the previous segment block this one too?
-    fn still_blocks(&self, scene: &Scene, hint: Hint, seg: &Segment, linears: &mut [LinearCheck]) -> bool {
+    fn still_blocks(
+        &self,
+        scene: &Scene,
+        hint: Hint,
+        seg: &Segment,
+        linears: &mut [LinearCheck],
+    ) -> bool {
         match hint {
-            Hint::Unit(i) => scene
-                .units
-                .get(i)
-                .is_some_and(|q| self.unit_blocks(q, seg)),
+            Hint::Unit(i) => scene.units.get(i).is_some_and(|q| self.unit_blocks(q, seg)),
             Hint::Linear(i) => linears
                 .get_mut(i)
                 .is_some_and(|lc| self.check_linear(scene, lc, seg).is_err()),
@@ -1116,7 +1222,8 @@ impl SightIndex {
     }
 
     fn unit_blocks(&self, q: &PieceSight, seg: &Segment) -> bool {
-        rects_overlap(&q.rect, &seg.bounding_rect()) && seg.trimmed(TRIM_CM).line().intersects(&q.outline)
+        rects_overlap(&q.rect, &seg.bounding_rect())
+            && seg.trimmed(TRIM_CM).line().intersects(&q.outline)
     }
 
     /// One segment against everything in the way, in the catalogue's order: the exceptions
@@ -1190,22 +1297,20 @@ impl SightIndex {
         let Some(f) = self.features.get(lc.feature) else {
             return Ok(None);
         };
-        let Shape::Line { line: ls, half_width } = &f.shape else {
+        let Shape::Line {
+            line: ls,
+            half_width,
+        } = &f.shape
+        else {
             return Ok(None);
         };
-        if !rects_overlap(&f.rect, &seg.bounding_rect()) || !seg.trimmed(TRIM_CM).line().intersects(ls) {
+        if !rects_overlap(&f.rect, &seg.bounding_rect())
+            || !seg.trimmed(TRIM_CM).line().intersects(ls)
+        {
             return Ok(None);
         }
-        let (o, t) = (scene.o, scene.t);
-        let (contact, dug_in_against) = *lc.exempt.get_or_insert_with(|| {
-            let reach = half_width + self.params.contact_cm;
-            let touch = |p: &PieceSight| {
-                rect_gap(&f.rect, &p.rect) <= reach
-                    && footprint_polyline_distance(&p.footprint, ls) <= reach
-            };
-            let (o_touch, t_touch) = (touch(o), touch(t));
-            (o_touch || t_touch, t_touch && t.dug_in && o.id.side() != t.id.side())
-        });
+        let t = scene.t;
+        let (contact, dug_in_against) = self.linear_facts(scene, lc, ls, *half_width, &f.rect);
         if dug_in_against {
             return Err(Block {
                 rule: "VIS-17",
@@ -1217,10 +1322,12 @@ impl SightIndex {
         if !contact {
             return Err(Block {
                 rule: "VIS-09",
-                detail: scene.say(|| format!(
-                    "{} is in the way and neither unit is in base contact with it",
-                    f.blocker.name()
-                )),
+                detail: scene.say(|| {
+                    format!(
+                        "{} is in the way and neither unit is in base contact with it",
+                        f.blocker.name()
+                    )
+                }),
                 by: scene.name(|| f.blocker.clone()),
                 hint: None,
             });
@@ -1228,9 +1335,39 @@ impl SightIndex {
         Ok(Some("VIS-09"))
     }
 
+    /// Is either unit in base contact with the obstacle (VIS-09), and is the target dug in
+    /// against it (VIS-17)? Worked out once per query.
+    fn linear_facts(
+        &self,
+        scene: &Scene,
+        lc: &mut LinearCheck,
+        ls: &LineString<f64>,
+        half_width: f64,
+        rect: &Rect,
+    ) -> (bool, bool) {
+        let (o, t) = (scene.o, scene.t);
+        *lc.exempt.get_or_insert_with(|| {
+            let reach = half_width + self.params.contact_cm;
+            let touch =
+                |p: &PieceSight| rect_gap(rect, &p.rect) <= reach && p.to_line(ls, rect) <= reach;
+            let (o_touch, t_touch) = (touch(o), touch(t));
+            (
+                o_touch || t_touch,
+                t_touch && t.dug_in && o.id.side() != t.id.side(),
+            )
+        })
+    }
+
     /// VIS-06 and VIS-14.
-    fn check_hill(&self, scene: &Scene, h: &HillRule, seg: &Segment) -> Result<Option<&'static str>, Block> {
-        let (HillRule::Opaque { base } | HillRule::SameLevel { base } | HillRule::Crest { base, .. }) = *h;
+    fn check_hill(
+        &self,
+        scene: &Scene,
+        h: &HillRule,
+        seg: &Segment,
+    ) -> Result<Option<&'static str>, Block> {
+        let (HillRule::Opaque { base }
+        | HillRule::SameLevel { base }
+        | HillRule::Crest { base, .. }) = *h;
         let Some(f) = self.features.get(base) else {
             return Ok(None);
         };
@@ -1267,7 +1404,9 @@ impl SightIndex {
                 let upper = if upper_is_observer { scene.o } else { scene.t };
                 Err(Block {
                     rule: "VIS-14",
-                    detail: scene.say(|| format!("{} is behind the crest of {}", upper.name, f.blocker.name())),
+                    detail: scene.say(|| {
+                        format!("{} is behind the crest of {}", upper.name, f.blocker.name())
+                    }),
                     by: scene.name(|| f.blocker.clone()),
                     hint: None,
                 })
@@ -1319,7 +1458,11 @@ impl SightIndex {
         }
         let len = seg.length();
         let scale = self.params.measure_scale;
-        let kind_limit = if high { HIGH_AREA_SEEN_CM } else { LOW_AREA_SEEN_CM } * scale;
+        let kind_limit = if high {
+            HIGH_AREA_SEEN_CM
+        } else {
+            LOW_AREA_SEEN_CM
+        } * scale;
         let target_limit = if t.concealed {
             CONCEALED_SEEN_CM * scale
         } else {
@@ -1350,7 +1493,7 @@ impl SightIndex {
                 used.push("VIS-12");
             } else if at_o {
                 // VIS-11: the observer at the edge sees out through it; VIS-12 (c).
-                if point_footprint_distance(seg.at(to), &o.footprint) <= self.params.contact_cm {
+                if o.to_point(seg.at(to)) <= self.params.contact_cm {
                     used.push("VIS-11");
                 } else if to <= kind_limit + 1e-9 {
                     used.push("VIS-12");
@@ -1366,7 +1509,7 @@ impl SightIndex {
             } else if at_t {
                 // VIS-11: a target at the edge is seen; VIS-12 (a).
                 let depth = len - from;
-                if point_footprint_distance(seg.at(from), &t.footprint) <= self.params.contact_cm {
+                if t.to_point(seg.at(from)) <= self.params.contact_cm {
                     used.push("VIS-11");
                 } else if depth <= target_limit + 1e-9 {
                     used.push("VIS-12");
@@ -1380,7 +1523,10 @@ impl SightIndex {
                     ));
                 }
             } else if high {
-                return Err(block("VIS-07", scene.say(|| format!("{what} is in the way"))));
+                return Err(block(
+                    "VIS-07",
+                    scene.say(|| format!("{what} is in the way")),
+                ));
             } else {
                 crossing += to - from;
             }
@@ -1454,6 +1600,20 @@ enum Hint {
     Area(usize),
 }
 
+/// VIS-02, VIS-04: every segment from a source point to a target point within the limit.
+fn pairs<'a>(
+    sources: &'a [Point],
+    targets: &'a [Point],
+    limit: f64,
+) -> impl Iterator<Item = Segment> + 'a {
+    sources.iter().flat_map(move |&a| {
+        targets
+            .iter()
+            .map(move |&b| Segment::new(a, b))
+            .filter(move |s| s.length() <= limit)
+    })
+}
+
 /// The corridor's two outer tangents: the hull edges running from an observer point to a
 /// target point. `None` when the hull does not split into one run of each (the units overlap
 /// or interleave), or is degenerate.
@@ -1463,7 +1623,8 @@ fn bridges(corridor: &Polygon<f64>, p: &[Point], q: &[Point]) -> Option<(Line<f6
     if n < 3 {
         return None;
     }
-    let same = |c: &geo::Coord<f64>, x: &Point| (c.x - x.x).abs() < 1e-9 && (c.y - x.y).abs() < 1e-9;
+    let same =
+        |c: &geo::Coord<f64>, x: &Point| (c.x - x.x).abs() < 1e-9 && (c.y - x.y).abs() < 1e-9;
     let mut sides = Vec::with_capacity(n);
     for c in ring.iter().take(n) {
         let in_p = p.iter().any(|x| same(c, x));
@@ -1477,7 +1638,9 @@ fn bridges(corridor: &Polygon<f64>, p: &[Point], q: &[Point]) -> Option<(Line<f6
     let mut out: Vec<Line<f64>> = Vec::with_capacity(2);
     for i in 0..n {
         let j = (i + 1) % n;
-        let (Some(si), Some(sj), Some(a), Some(b)) = (sides.get(i), sides.get(j), ring.get(i), ring.get(j)) else {
+        let (Some(si), Some(sj), Some(a), Some(b)) =
+            (sides.get(i), sides.get(j), ring.get(i), ring.get(j))
+        else {
             return None;
         };
         if si != sj {
@@ -1519,6 +1682,14 @@ fn grow(r: &Rect, d: f64) -> Rect {
         min: Point::new(r.min.x - d, r.min.y - d),
         max: Point::new(r.max.x + d, r.max.y + d),
     }
+}
+
+fn rect_centre(r: &Rect) -> Point {
+    Point::new((r.min.x + r.max.x) / 2.0, (r.min.y + r.max.y) / 2.0)
+}
+
+fn half_diagonal(r: &Rect) -> f64 {
+    r.min.distance(r.max).0 / 2.0
 }
 
 fn union_rect(a: &Rect, b: &Rect) -> Rect {
@@ -1589,7 +1760,12 @@ fn deep_at(p: &PieceSight, d: &Deep, q: Point) -> f64 {
 }
 
 /// The area pieces holding a unit's centroid whose edge its bases do not reach.
-fn deep_areas(features: &[FeatureSight], tree: &BoxIndex, p: &PieceSight, contact: f64) -> Vec<Deep> {
+fn deep_areas(
+    features: &[FeatureSight],
+    tree: &BoxIndex,
+    p: &PieceSight,
+    contact: f64,
+) -> Vec<Deep> {
     let probe = Rect {
         min: p.centroid,
         max: p.centroid,
@@ -1724,4 +1900,105 @@ pub fn nearest_visible_enemy(ctx: &Ctx, piece: PieceId) -> Option<(PieceId, f64)
 /// VIS-17: dug-in pieces an enemy has come within 5 cm of, to be revealed.
 pub fn due_reveals(ctx: &Ctx) -> Vec<PieceId> {
     SightIndex::new(ctx).due_reveals()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feature(class: SightTerrain, ring: &[(f64, f64)]) -> FeatureSight {
+        let points: Vec<Point> = ring.iter().map(|&(x, y)| Point::new(x, y)).collect();
+        FeatureSight {
+            class,
+            rect: rect_of(points.iter().copied()),
+            shape: Shape::Area(ring_polygon(&points)),
+            points,
+            blocker: Blocker::Feature {
+                id: FeatureId(0),
+                name: String::new(),
+            },
+            massif: None,
+            convex: true,
+        }
+    }
+
+    fn square(x0: f64, y0: f64, side: f64) -> Vec<(f64, f64)> {
+        vec![
+            (x0, y0),
+            (x0 + side, y0),
+            (x0 + side, y0 + side),
+            (x0, y0 + side),
+        ]
+    }
+
+    #[test]
+    fn vis_02_bridges_are_the_outer_tangents_of_the_corridor() {
+        let p = [Point::new(0.0, 0.0), Point::new(10.0, 0.0)];
+        let q = [Point::new(0.0, 50.0), Point::new(10.0, 50.0)];
+        let corridor: Polygon<f64> = MultiPoint::new(
+            p.iter()
+                .chain(q.iter())
+                .map(|c| geo::Point::new(c.x, c.y))
+                .collect(),
+        )
+        .convex_hull();
+        let Some((l, r)) = bridges(&corridor, &p, &q) else {
+            panic!("two separate rows have two bridges");
+        };
+        let xs = {
+            let mut v = [l.start.x, r.start.x];
+            v.sort_by(f64::total_cmp);
+            v
+        };
+        assert_eq!(xs, [0.0, 10.0]);
+        assert_eq!((l.start.x - l.end.x).abs(), 0.0);
+        // Interleaved rows (a point in both sets) give no bridges.
+        assert!(bridges(
+            &corridor,
+            &p,
+            &[Point::new(0.0, 0.0), Point::new(10.0, 50.0)]
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn vis_14_contours_group_into_massifs() {
+        let mut f = vec![
+            feature(SightTerrain::Hill { level: 1 }, &square(0.0, 0.0, 100.0)),
+            feature(SightTerrain::Hill { level: 2 }, &square(20.0, 20.0, 20.0)),
+            feature(SightTerrain::Hill { level: 2 }, &square(60.0, 60.0, 20.0)),
+            feature(SightTerrain::Hill { level: 1 }, &square(200.0, 0.0, 50.0)),
+            feature(SightTerrain::HighArea, &square(20.0, 20.0, 5.0)),
+        ];
+        let massifs = group_massifs(&mut f);
+        assert_eq!(massifs.len(), 2);
+        assert_eq!(
+            f.iter().map(|x| x.massif).collect::<Vec<_>>(),
+            vec![Some(0), Some(0), Some(0), Some(1), None]
+        );
+        let tree = BoxIndex::new(f.iter().enumerate().map(|(i, x)| (x.rect, i)));
+        assert_eq!(level_at(&f, &tree, Point::new(30.0, 30.0)), (2, Some(0)));
+        assert_eq!(level_at(&f, &tree, Point::new(50.0, 50.0)), (1, Some(0)));
+        assert_eq!(level_at(&f, &tree, Point::new(150.0, 50.0)), (0, None));
+    }
+
+    #[test]
+    fn vis_04_weather_limits() {
+        let mut s: Scenario = match serde_json::from_value(serde_json::json!({
+            "format": 1, "id": "t", "name": "t", "points": 1000, "turn_limit": 6, "sides": []
+        })) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(
+            visibility_limit_cm(&s, Weather::Extreme),
+            NORMAL_VISIBILITY_CM
+        );
+        s.optional_rules = vec![OptionalRule::Weather];
+        assert_eq!(visibility_limit_cm(&s, Weather::Night), POOR_VISIBILITY_CM);
+        assert_eq!(
+            visibility_limit_cm(&s, Weather::Extreme),
+            EXTREME_VISIBILITY_CM
+        );
+    }
 }
