@@ -283,6 +283,17 @@ fn scenario_and_lists(cli: &Cli, name: &str) -> Result<(Scenario, Vec<ArmyList>)
         return Err(Failure::input(format!("{name}: no such file")));
     }
     let store = Store::open(&cli.db)?;
+    let scenario = load_stored(
+        cli,
+        &store,
+        name,
+        "is neither a scenario file nor a scenario stored in",
+    )?;
+    Ok((scenario, store.army_lists()?))
+}
+
+/// A stored scenario by id, or else by name (case-insensitive); the error lists what is stored.
+fn load_stored(cli: &Cli, store: &Store, name: &str, missing: &str) -> Result<Scenario, Failure> {
     let summaries = store.scenario_summaries()?;
     let Some(found) = summaries
         .iter()
@@ -291,12 +302,12 @@ fn scenario_and_lists(cli: &Cli, name: &str) -> Result<(Scenario, Vec<ArmyList>)
     else {
         let known: Vec<&str> = summaries.iter().map(|s| s.id.as_str()).collect();
         return Err(Failure::input(format!(
-            "'{name}' is neither a scenario file nor a scenario stored in {}; stored: {}",
+            "'{name}' {missing} {}; stored: {}",
             cli.db.display(),
             known.join(", ")
         )));
     };
-    Ok((store.load_scenario(&found.id)?, store.army_lists()?))
+    Ok(store.load_scenario(&found.id)?)
 }
 
 /// `export roster` / `export labels`: the PDF is written whole or not at all.
@@ -482,20 +493,7 @@ fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Re
         }
         ScenarioCommand::Export { name, out: path } => {
             let store = Store::open(&cli.db)?;
-            let summaries = store.scenario_summaries()?;
-            let Some(found) = summaries
-                .iter()
-                .find(|s| s.id.as_str() == name)
-                .or_else(|| summaries.iter().find(|s| s.name.eq_ignore_ascii_case(name)))
-            else {
-                let known: Vec<&str> = summaries.iter().map(|s| s.id.as_str()).collect();
-                return Err(Failure::input(format!(
-                    "no scenario '{name}' in {}; stored: {}",
-                    cli.db.display(),
-                    known.join(", ")
-                )));
-            };
-            let scenario = store.load_scenario(&found.id)?;
+            let scenario = load_stored(cli, &store, name, "is not a scenario stored in")?;
             write_scenario(&scenario, path)?;
             w(out, format!("wrote {}", path.display()))?;
             Ok(0)

@@ -272,9 +272,11 @@ pub fn scenario_to_json(s: &Scenario) -> Result<String, serde_json::Error> {
     serde_json::to_string_pretty(s)
 }
 
-fn strip_position(msg: &str) -> String {
+/// A serde_json message without its trailing " at line L column C", for messages that give
+/// the position themselves (scenario files, battle files).
+pub fn strip_position(msg: &str) -> String {
     match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
+        Some(i) => msg.get(..i).unwrap_or(msg).to_string(),
         None => msg.to_string(),
     }
 }

@@ -9,6 +9,7 @@ use super::error::ActionError;
 use super::event::Event;
 use super::state::{BattleState, Formation, Phase, PieceId};
 use crate::geom::Point;
+use crate::model::scenario::strip_position;
 use crate::model::{parse_scenario, ArmyList, Scenario};
 use serde::{Deserialize, Serialize};
 
@@ -135,13 +136,6 @@ pub fn parse_battle_file(file: &str, text: &str) -> Result<BattleFile, BattleFil
         first_player: raw.first_player,
         actions,
     })
-}
-
-fn strip_position(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg.get(..i).unwrap_or(msg).to_string(),
-        None => msg.to_string(),
-    }
 }
 
 /// An action of the file the engine refused.
