@@ -191,6 +191,7 @@ fn example_battle() -> Battle {
         0,
     )
     .unwrap()
+    .with_orders(f.orders)
 }
 
 fn arb_action() -> impl Strategy<Value = Action> {

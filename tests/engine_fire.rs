@@ -20,6 +20,7 @@ use powderhorn::rules::casualty::{
 };
 use powderhorn::rules::dice::ScriptedDice;
 use powderhorn::rules::event::{KnockOutCause, Modifier};
+use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::{
     Action, ActionError, Battle, DiceSource, Event, Formation, Phase, PieceId,
 };
@@ -163,7 +164,8 @@ impl Sc {
     /// As [`Sc::battle`], at side 0's Initiative phase.
     fn initiative(&self, dice: Vec<u8>, deploys: &[(PieceId, Formation)]) -> Battle {
         let mut b = Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
-            .expect("the test battle sets up");
+            .expect("the test battle sets up")
+            .with_orders(OrdersMode::Free);
         for (piece, formation) in deploys {
             b.perform(Action::Deploy {
                 piece: *piece,
@@ -1028,7 +1030,9 @@ fn gen_16_pipeline_order_and_no_tests_without_hits() {
 #[test]
 fn fire_01_firing_happens_in_the_initiative_and_command_phases() {
     let mut b =
-        Battle::new(duel().scenario(), lists(), DiceSource::Script(vec![]), 0).expect("sets up");
+        Battle::new(duel().scenario(), lists(), DiceSource::Script(vec![]), 0)
+            .expect("sets up")
+            .with_orders(OrdersMode::Free);
     refused(&mut b, &[F1()], T(), None, "FIRE-01");
     b.perform(Action::EndPhase).expect("to initiative");
     refused(&mut b, &[T()], F1(), None, "SEQ-02");
@@ -1418,7 +1422,9 @@ fn fire_15_cover_ladder_from_terrain_and_works() {
         .unit(1, 6, AUS_LINE, 2, 150.0, 100.0, 180.0)
         .unit(1, 7, AUS_LINE, 2, 180.0, 100.0, 180.0)
         .unit(1, 8, AUS_LINE, 2, 210.0, 100.0, 180.0);
-    let b = Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0).expect("sets up");
+    let b = Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0)
+            .expect("sets up")
+            .with_orders(OrdersMode::Free);
     let ctx = b.ctx();
     let cover = |id: u32, from: (f64, f64)| {
         let p = ctx.piece(u(1, id)).expect("unit");
@@ -2234,7 +2240,9 @@ fn move_17_no_forced_square_with_friendly_cavalry_near() {
 fn move_20_a_limbered_gun_cannot_fire() {
     let sc = duel().unit(0, 2, FIELD_ART, 1, 120.0, 90.0, 0.0);
     let mut b =
-        Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0).expect("sets up");
+        Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0)
+            .expect("sets up")
+            .with_orders(OrdersMode::Free);
     b.perform(Action::Limber { piece: u(0, 2) })
         .expect("limbers");
     b.perform(Action::EndPhase).expect("start");

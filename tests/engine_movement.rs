@@ -16,6 +16,7 @@ use powderhorn::rules::movement::{
     check_move, forced_move, legal_destinations, move_allowance, overruns, ForcedKind,
     ForcedOutcome,
 };
+use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::{
     Action, ActionError, Battle, BattleState, Ctx, DiceSource, Event, Formation, Manoeuvre, Phase,
     PieceId, Pose,
@@ -152,6 +153,7 @@ impl Sc {
     /// The battle at deployment (both sides may act).
     fn deploying(&self) -> Battle {
         Battle::new(self.scenario(), lists(), DiceSource::Script(vec![]), 0)
+            .map(|b| b.with_orders(OrdersMode::Free))
             .expect("the test battle sets up")
     }
 
@@ -764,24 +766,25 @@ fn move_08_cmd_25_moving_through_an_enemy_command_unit_overruns_it() {
         .expect("the move is otherwise legal");
         assert_eq!(o, vec![hq(1)]);
     }
-    // The command unit's escape or loss needs the command rules: reported by name.
-    refused(
-        &mut b,
-        u(0, 1),
-        pose(100.0, 60.0, 0.0),
-        Manoeuvre::Advance,
-        "CMD-25",
-    );
     // Stopping short does not overrun.
+    let mut short = one_line().hq_at(1, 100.0, 56.0, true).battle();
     assert_eq!(
         cost(mv(
-            &mut b,
+            &mut short,
             u(0, 1),
             pose(100.0, 52.0, 0.0),
             Manoeuvre::Advance
         )),
         2.0
     );
+    // CMD-25: the overrun command unit has no friendly unit within half its Move, so it is
+    // knocked out (engine_command.rs covers the escape).
+    let ev = mv(&mut b, u(0, 1), pose(100.0, 60.0, 0.0), Manoeuvre::Advance)
+        .expect("the overrun move is carried out");
+    assert!(ev.contains(&Event::UnitKnockedOut {
+        piece: hq(1),
+        cause: powderhorn::rules::event::KnockOutCause::Overrun
+    }));
 }
 
 #[test]

@@ -17,6 +17,7 @@ use powderhorn::rules::victory::{
     battle_result, decide, loss_points, objective_results, BattleResult, DefenseLossCause, Loss,
     ObjectiveLevel, Outcome, SideInput, VictoryParams,
 };
+use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::{ActionError, Battle, BattleState, Ctx, DiceSource, Event, Phase, PieceId};
 use serde_json::{json, Value};
 
@@ -126,6 +127,7 @@ impl Sc {
     /// The battle at deployment, side `first` to play first, with these dice.
     fn deploying(&self, dice: Vec<u8>, first: usize) -> Battle {
         Battle::new(self.scenario(), lists(), DiceSource::Script(dice), first)
+            .map(|b| b.with_orders(OrdersMode::Free))
             .expect("the test battle sets up")
     }
 

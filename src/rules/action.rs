@@ -63,6 +63,28 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ammunition: Option<Ammunition>,
     },
+    /// A command unit orders a formation of units (CMD-02..CMD-19, GEN-08): each unit with the
+    /// action it is to carry out and what the command modifiers read (road move CMD-11, dense
+    /// terrain CMD-12, charge or fire target CMD-13, FIRE-06). Rolls 2D6 against the modified
+    /// command value.
+    IssueOrder {
+        command: PieceId,
+        units: Vec<super::command::OrderedUnit>,
+    },
+    /// Inactive units fire at an enemy unit that moved or fired under the current order
+    /// (FIRE-30..FIRE-32); `at`, for a mover, is the point of its path where it is stopped to
+    /// be fired at (FIRE-31).
+    OpportunityFire {
+        firers: Vec<PieceId>,
+        target: PieceId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
+    },
+    /// An isolated unit gives itself an order to move towards its command (CMD-07).
+    SelfOrder { piece: PieceId },
+    /// A knocked-out command unit comes back once, at the start of its owner's next turn
+    /// (CMD-28).
+    ReplaceCommand { piece: PieceId, at: Pose },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -96,6 +118,9 @@ impl Action {
             Action::RemoveUnit { piece, .. } => Some(*piece),
             Action::RemoveDefense { .. } | Action::DeclareObjective { .. } => None,
             Action::EndPhase | Action::Concede { .. } => None,
+            Action::IssueOrder { command, .. } => Some(*command),
+            Action::OpportunityFire { firers, .. } => firers.first().copied(),
+            Action::SelfOrder { piece } | Action::ReplaceCommand { piece, .. } => Some(*piece),
         }
     }
 }

@@ -17,6 +17,7 @@ pub fn apply(state: &mut BattleState, event: &Event) {
             state.turn.game_turn = *game_turn;
             state.turn.player_turn = *player_turn;
             state.turn.active = *active;
+            super::command::on_turn_began(state);
         }
         Event::PhaseBegan { phase } => state.turn.phase = *phase,
         Event::PhaseEnded { .. } | Event::GameTurnEnded { .. } | Event::DiceRolled { .. } => {}
@@ -149,6 +150,17 @@ pub fn apply(state: &mut BattleState, event: &Event) {
             }
         }
         Event::BreakTest { .. } | Event::BattleResult(_) => {}
+        Event::OrderRolled(_)
+        | Event::UnitActed(_)
+        | Event::Blunder { .. }
+        | Event::OpportunityFireDeclared { .. }
+        | Event::MoveInterrupted { .. }
+        | Event::MoveResumed { .. }
+        | Event::SelfOrdered { .. }
+        | Event::CommandMoved { .. }
+        | Event::CommandJoined { .. }
+        | Event::CommandCarried { .. }
+        | Event::CommandReplaced { .. } => super::command::apply_command_event(state, event),
     }
 }
 

@@ -38,6 +38,9 @@ pub struct BattleLog {
     pub entries: Vec<LogEntry>,
     /// Entries before the cursor are in effect; those after it can be redone.
     pub cursor: usize,
+    /// How the battle treats orders (INIT, CMD); logs from before orders were free.
+    #[serde(default = "super::command::OrdersMode::legacy")]
+    pub orders: super::command::OrdersMode,
 }
 
 /// The read-only view rules code checks against.
@@ -107,9 +110,21 @@ impl Battle {
                 first_player: first_player.min(1),
                 entries: Vec::new(),
                 cursor: 0,
+                orders: super::command::OrdersMode::default(),
             },
             dice: source,
         })
+    }
+
+    /// The battle under another orders mode (INIT, CMD: `free` is the referee's mode, where
+    /// command is rolled on the table). Only before the first action; later it changes nothing.
+    pub fn with_orders(mut self, mode: super::command::OrdersMode) -> Battle {
+        if self.log.entries.is_empty() {
+            self.initial.command.mode = mode;
+            self.state.command.mode = mode;
+            self.log.orders = mode;
+        }
+        self
     }
 
     pub fn state(&self) -> &BattleState {
@@ -239,6 +254,14 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
     if ctx.state.turn.phase == Phase::Over {
         return Err(RuleError::new("END-03", "the battle is over").into());
     }
+    // INIT, CMD: the orders gate for every unit action; its records and the command units'
+    // shared fate (CMD-22, CMD-26) are added to the action's events.
+    let pending = super::command::authorize(ctx, action)?;
+    let events = dispatch(ctx, action, dice)?;
+    super::command::finish(ctx, pending, events)
+}
+
+fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event>, ActionError> {
     match action {
         Action::EndPhase => resolve_end_phase(ctx, dice),
         Action::Deploy { piece, formation } => {
@@ -266,7 +289,7 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
             via,
             to,
             manoeuvre,
-        } => super::movement::resolve_move(ctx, *piece, via, *to, *manoeuvre),
+        } => super::command::resolve_move(ctx, *piece, via, *to, *manoeuvre),
         Action::Fire {
             firers,
             target,
@@ -293,6 +316,16 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
         } => super::victory::resolve_remove_defense(ctx, *side, *defense, *cause),
         Action::DeclareObjective { side, level } => {
             super::victory::resolve_declare_objective(ctx, *side, *level)
+        }
+        Action::IssueOrder { command, units } => {
+            super::command::resolve_issue_order(ctx, *command, units, dice)
+        }
+        Action::OpportunityFire { firers, target, at } => {
+            super::command::resolve_opportunity_fire(ctx, firers, *target, *at, dice)
+        }
+        Action::SelfOrder { piece } => super::command::resolve_self_order(ctx, *piece, dice),
+        Action::ReplaceCommand { piece, at } => {
+            super::command::resolve_replace_command(ctx, *piece, *at)
         }
     }
 }

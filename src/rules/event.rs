@@ -201,6 +201,60 @@ pub enum Event {
         rule: String,
         reason: String,
     },
+    /// CMD-03..CMD-06, CMD-17, CMD-18: the result of a command roll (its dice and modifiers are
+    /// in the `DiceRolled` before it).
+    OrderRolled(super::command::OrderRoll),
+    /// INIT-01, CMD-04, CMD-15: a unit used its initiative action or one action of its order.
+    UnitActed(super::command::UnitAct),
+    /// CMD-18, CMD-19: the blunder table's result (the die is in the `DiceRolled` before it).
+    Blunder {
+        order: u32,
+        command: PieceId,
+        result: u8,
+        name: String,
+    },
+    /// FIRE-30, FIRE-32: opportunity fire declared (the firers' next-turn penalties start).
+    OpportunityFireDeclared {
+        firers: Vec<PieceId>,
+        target: PieceId,
+        player_turn: u32,
+        #[serde(default)]
+        at: Option<Pose>,
+    },
+    /// FIRE-31: a mover stopped at a point of its move to be fired at.
+    MoveInterrupted { piece: PieceId, from: Pose, at: Pose },
+    /// FIRE-31: the mover, not suppressed, finishes its move.
+    MoveResumed { piece: PieceId, from: Pose, to: Pose },
+    /// CMD-07: an isolated unit's self-order (its 2D6 against 7 is in the `DiceRolled` before).
+    SelfOrdered {
+        piece: PieceId,
+        player_turn: u32,
+        success: bool,
+    },
+    /// CMD-20: a command unit moved in the Command phase's command movement (the `Moved` event
+    /// follows); no more orders are issued this phase.
+    CommandMoved { piece: PieceId },
+    /// CMD-25, CMD-26: an overrun command unit joined a friendly unit, placed in base contact.
+    CommandJoined {
+        piece: PieceId,
+        unit: PieceId,
+        from: Pose,
+        to: Pose,
+    },
+    /// CMD-20 ruling, CMD-22, CMD-26: a command unit carried along by the unit it touches or
+    /// joined (its move, fall-back or retreat).
+    CommandCarried {
+        piece: PieceId,
+        unit: PieceId,
+        from: Pose,
+        to: Pose,
+    },
+    /// CMD-28: a knocked-out command unit placed back on the table, its value −1 for good.
+    CommandReplaced {
+        piece: PieceId,
+        at: Pose,
+        player_turn: u32,
+    },
 }
 
 /// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].
@@ -221,6 +275,8 @@ pub enum KnockOutCause {
     StandsLost,
     /// The referee removed it: a rule resolved on the table that the engine does not cover yet.
     Referee,
+    /// An enemy moved through or into the command unit and no friend was near (CMD-25).
+    Overrun,
 }
 
 impl KnockOutCause {
@@ -232,6 +288,7 @@ impl KnockOutCause {
             KnockOutCause::GatlingJam => "ART-01",
             KnockOutCause::StandsLost => "END-01",
             KnockOutCause::Referee => "GEN-12",
+            KnockOutCause::Overrun => "CMD-25",
         }
     }
 }

@@ -5,6 +5,7 @@
 use super::action::Action;
 use super::battle::Battle;
 use super::dice::DiceSource;
+use super::command::OrdersMode;
 use super::error::ActionError;
 use super::event::Event;
 use super::state::{BattleState, Formation, Phase, PieceId};
@@ -49,6 +50,9 @@ pub struct BattleFile {
     pub scenario: ScenarioRef,
     pub dice: DiceSpec,
     pub first_player: usize,
+    /// INIT, CMD: `full` (the rules) or `free` (orders rolled on the table). Files without the
+    /// field are free, as they were written before orders existed.
+    pub orders: OrdersMode,
     pub actions: Vec<Action>,
 }
 
@@ -59,6 +63,8 @@ struct RawFile {
     dice: DiceSpec,
     #[serde(default)]
     first_player: usize,
+    #[serde(default = "OrdersMode::legacy")]
+    orders: OrdersMode,
     #[serde(default)]
     actions: Vec<serde_json::Value>,
 }
@@ -134,6 +140,7 @@ pub fn parse_battle_file(file: &str, text: &str) -> Result<BattleFile, BattleFil
         scenario,
         dice: raw.dice,
         first_player: raw.first_player,
+        orders: raw.orders,
         actions,
     })
 }
@@ -160,6 +167,10 @@ pub fn action_summary(a: &Action) -> String {
         Action::RemoveDefense { .. } => "remove_defense",
         Action::DeclareObjective { .. } => "declare_objective",
         Action::Fire { .. } => "fire",
+        Action::IssueOrder { .. } => "issue_order",
+        Action::OpportunityFire { .. } => "opportunity_fire",
+        Action::SelfOrder { .. } => "self_order",
+        Action::ReplaceCommand { .. } => "replace_command",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),
@@ -179,7 +190,8 @@ pub fn replay(
         DiceSource::from(&file.dice),
         file.first_player,
     )
-    .map_err(|e| ReplayOutcome::Setup(e.to_string()))?;
+    .map_err(|e| ReplayOutcome::Setup(e.to_string()))?
+    .with_orders(file.orders);
     for (index, a) in file.actions.iter().enumerate() {
         if let Err(error) = battle.perform(a.clone()) {
             return Err(ReplayOutcome::Refused {

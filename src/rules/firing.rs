@@ -494,7 +494,7 @@ pub fn presence_dice(ctx: &Ctx, firers: &[PieceId]) -> BTreeMap<PieceId, u32> {
                 chain.push(h);
                 cur = s.hq(h).and_then(|x| x.parent);
             }
-            if !chain.contains(&hq_id) {
+            if !super::command::presence_counts(ctx, *f, hq.id, chain.contains(&hq_id)) {
                 continue;
             }
             let touching = ctx
@@ -580,6 +580,19 @@ pub fn check_fire(
     target: PieceId,
     ammunition: Option<Ammunition>,
 ) -> Result<FirePlan, ActionError> {
+    check_fire_as(ctx, firers, target, ammunition, false)
+}
+
+/// [`check_fire`] for fire by the inactive side (`reaction`: opportunity fire FIRE-30, and
+/// counter-initiative INIT-12 for the charge rules): the firers belong to the inactive side,
+/// and the initiative target rule (INIT-04) does not apply. The caller checks the occasion.
+pub fn check_fire_as(
+    ctx: &Ctx,
+    firers: &[PieceId],
+    target: PieceId,
+    ammunition: Option<Ammunition>,
+    reaction: bool,
+) -> Result<FirePlan, ActionError> {
     let t = ctx.state.turn;
     if t.phase == Phase::Deployment {
         return Err(err(
@@ -648,13 +661,28 @@ pub fn check_fire(
                 ),
             ));
         }
-        if t.phase == Phase::Command && fp.id.side() != t.active {
-            return Err(ActionError::Unsupported {
-                rule: "FIRE-30",
-                what: format!("opportunity fire by {} (the inactive side)", fp.name),
-            });
+        if !reaction && t.phase == Phase::Command && fp.id.side() != t.active {
+            return Err(err(
+                "FIRE-30",
+                format!(
+                    "{} belongs to the inactive side: it fires in this phase only as opportunity fire",
+                    fp.name
+                ),
+            ));
         }
-        check_may_act(ctx, fp)?;
+        if reaction {
+            if !fp.on_table() {
+                return Err(err("GEN-12", format!("{} is not in play", fp.name)));
+            }
+            if fp.id.side() == t.active {
+                return Err(err(
+                    "FIRE-30",
+                    format!("{} belongs to the active side", fp.name),
+                ));
+            }
+        } else {
+            check_may_act(ctx, fp)?;
+        }
         if fp.suppressed_at.is_some() {
             return Err(err(
                 "FIRE-23",
@@ -769,7 +797,7 @@ pub fn check_fire(
             "shell bursts in its own zone: order shell fire as a Fire action of its own",
         ));
     }
-    if t.phase == Phase::Initiative {
+    if !reaction && t.phase == Phase::Initiative {
         let [one] = plans.as_slice() else {
             return Err(err(
                 "INIT-04",
@@ -1401,7 +1429,19 @@ pub fn resolve_fire(
     ammunition: Option<Ammunition>,
     dice: &mut dyn Dice,
 ) -> Result<Vec<Event>, ActionError> {
-    let plan = check_fire(ctx, firers, target, ammunition)?;
+    resolve_fire_as(ctx, firers, target, ammunition, false, dice)
+}
+
+/// [`resolve_fire`] with the check of [`check_fire_as`] (`reaction`: fire by the inactive side).
+pub fn resolve_fire_as(
+    ctx: &Ctx,
+    firers: &[PieceId],
+    target: PieceId,
+    ammunition: Option<Ammunition>,
+    reaction: bool,
+    dice: &mut dyn Dice,
+) -> Result<Vec<Event>, ActionError> {
+    let plan = check_fire_as(ctx, firers, target, ammunition, reaction)?;
     let mut state = ctx.state.clone();
     let mut events = Vec::new();
     if plan.forced_square {

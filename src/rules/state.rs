@@ -171,6 +171,9 @@ pub struct PieceState {
     /// (VIS-17), and is the first-fire bonus's memory (FIRE-13).
     #[serde(default)]
     pub has_fired: bool,
+    /// Orders, initiative and command-unit records (INIT, CMD, FIRE-30..33; `command`).
+    #[serde(default)]
+    pub orders: super::command::UnitOrders,
 }
 
 impl PieceState {
@@ -200,6 +203,9 @@ pub struct BattleState {
     /// Losses, declared objectives and lost engineer stands (END, BRK, OBJ, VP; `victory`).
     #[serde(default)]
     pub ledger: super::victory::Ledger,
+    /// The orders mode and the current order (CMD; `command`).
+    #[serde(default)]
+    pub command: super::command::CommandState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -282,6 +288,7 @@ impl BattleState {
                         dug_in: side.field_defenses.iter().any(|d| d.occupant == Some(u.id)),
                         revealed: false,
                         has_fired: false,
+                        orders: Default::default(),
                     },
                 );
             }
@@ -310,6 +317,7 @@ impl BattleState {
                         dug_in: false,
                         revealed: false,
                         has_fired: false,
+                        orders: Default::default(),
                     },
                 );
             }
@@ -334,6 +342,7 @@ impl BattleState {
             pieces,
             sides,
             ledger: super::victory::Ledger::default(),
+            command: Default::default(),
         })
     }
 
