@@ -18,9 +18,9 @@ use powderhorn::rules::casualty::{
     self, fire_dice, ko_threshold, resolve_attack, save_plan, score_to_hit, Attack, DiceGroup,
     DiceSituation, FallBackOutcome, MoraleRule, SaveSituation, SquareBonus, TargetProfile,
 };
+use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::dice::ScriptedDice;
 use powderhorn::rules::event::{KnockOutCause, Modifier};
-use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::{
     Action, ActionError, Battle, DiceSource, Event, Formation, Phase, PieceId,
 };
@@ -1029,10 +1029,9 @@ fn gen_16_pipeline_order_and_no_tests_without_hits() {
 
 #[test]
 fn fire_01_firing_happens_in_the_initiative_and_command_phases() {
-    let mut b =
-        Battle::new(duel().scenario(), lists(), DiceSource::Script(vec![]), 0)
-            .expect("sets up")
-            .with_orders(OrdersMode::Free);
+    let mut b = Battle::new(duel().scenario(), lists(), DiceSource::Script(vec![]), 0)
+        .expect("sets up")
+        .with_orders(OrdersMode::Free);
     refused(&mut b, &[F1()], T(), None, "FIRE-01");
     b.perform(Action::EndPhase).expect("to initiative");
     refused(&mut b, &[T()], F1(), None, "SEQ-02");
@@ -1423,8 +1422,8 @@ fn fire_15_cover_ladder_from_terrain_and_works() {
         .unit(1, 7, AUS_LINE, 2, 180.0, 100.0, 180.0)
         .unit(1, 8, AUS_LINE, 2, 210.0, 100.0, 180.0);
     let b = Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0)
-            .expect("sets up")
-            .with_orders(OrdersMode::Free);
+        .expect("sets up")
+        .with_orders(OrdersMode::Free);
     let ctx = b.ctx();
     let cover = |id: u32, from: (f64, f64)| {
         let p = ctx.piece(u(1, id)).expect("unit");
@@ -2239,10 +2238,9 @@ fn move_17_no_forced_square_with_friendly_cavalry_near() {
 #[test]
 fn move_20_a_limbered_gun_cannot_fire() {
     let sc = duel().unit(0, 2, FIELD_ART, 1, 120.0, 90.0, 0.0);
-    let mut b =
-        Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0)
-            .expect("sets up")
-            .with_orders(OrdersMode::Free);
+    let mut b = Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0)
+        .expect("sets up")
+        .with_orders(OrdersMode::Free);
     b.perform(Action::Limber { piece: u(0, 2) })
         .expect("limbers");
     b.perform(Action::EndPhase).expect("start");

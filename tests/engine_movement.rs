@@ -11,12 +11,12 @@ use powderhorn::geom::Point;
 use powderhorn::model::army::shipped_lists;
 use powderhorn::model::{ArmyList, HqId, Scenario, UnitId};
 use powderhorn::rules::battle::may_form_square;
+use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::geometry::footprint_of;
 use powderhorn::rules::movement::{
     check_move, forced_move, legal_destinations, move_allowance, overruns, ForcedKind,
     ForcedOutcome,
 };
-use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::{
     Action, ActionError, Battle, BattleState, Ctx, DiceSource, Event, Formation, Manoeuvre, Phase,
     PieceId, Pose,

@@ -10,6 +10,7 @@ use powderhorn::model::{ArmyList, DefenseId, HqId, Scenario, UnitId};
 use powderhorn::rules::action::Action;
 use powderhorn::rules::apply::apply_all;
 use powderhorn::rules::battle::resolve;
+use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::dice::ScriptedDice;
 use powderhorn::rules::endphase::allocate_hits;
 use powderhorn::rules::event::{EndReason, KnockOutCause, Modifier};
@@ -17,7 +18,6 @@ use powderhorn::rules::victory::{
     battle_result, decide, loss_points, objective_results, BattleResult, DefenseLossCause, Loss,
     ObjectiveLevel, Outcome, SideInput, VictoryParams,
 };
-use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::{ActionError, Battle, BattleState, Ctx, DiceSource, Event, Phase, PieceId};
 use serde_json::{json, Value};
 

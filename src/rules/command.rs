@@ -67,9 +67,7 @@ use super::visibility::SightIndex;
 use crate::geom::footprint::{bearing_deg, heading};
 use crate::geom::segment::footprint_polyline_distance;
 use crate::geom::{edge_distance, in_contact, Footprint, Point};
-use crate::model::{
-    CommandLevel, Geometry, HqId, OptionalRule, TerrainKind, Weather,
-};
+use crate::model::{CommandLevel, Geometry, HqId, OptionalRule, TerrainKind, Weather};
 use serde::{Deserialize, Serialize};
 
 /// CMD-09, CMD-02: normal command distance.
@@ -89,7 +87,9 @@ pub const PATH_TOLERANCE_CM: f64 = 0.05;
 // Data.
 
 /// How a battle treats orders: the rules, or free (command resolved on the table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum OrdersMode {
     /// INIT and CMD in full: initiative eligibility, orders, opportunity fire (the default).
@@ -404,8 +404,9 @@ pub fn apply_command_event(state: &mut BattleState, event: &Event) {
             }
         }
         Event::MoveInterrupted { piece, at, .. } => set_pose(state, *piece, *at),
-        Event::MoveResumed { piece, to, .. }
-        | Event::CommandCarried { piece, to, .. } => set_pose(state, *piece, *to),
+        Event::MoveResumed { piece, to, .. } | Event::CommandCarried { piece, to, .. } => {
+            set_pose(state, *piece, *to)
+        }
         Event::SelfOrdered {
             piece, player_turn, ..
         } => {
@@ -421,7 +422,9 @@ pub fn apply_command_event(state: &mut BattleState, event: &Event) {
                 p.orders.moved = true;
             }
         }
-        Event::CommandJoined { piece, unit, to, .. } => {
+        Event::CommandJoined {
+            piece, unit, to, ..
+        } => {
             if let Some(p) = state.pieces.get_mut(piece) {
                 p.pose = Some(*to);
                 p.orders.joined_to = Some(*unit);
@@ -601,7 +604,8 @@ fn scenario_hq<'a>(ctx: &Ctx<'a>, id: PieceId) -> Option<&'a crate::model::Hq> {
 /// replaced in an earlier battle, or in this one).
 pub fn command_value(ctx: &Ctx, id: PieceId) -> Option<(u8, bool)> {
     let h = scenario_hq(ctx, id)?;
-    let replaced = h.commander.replaced_once || ctx.state.piece(id).is_some_and(|p| p.orders.replaced);
+    let replaced =
+        h.commander.replaced_once || ctx.state.piece(id).is_some_and(|p| p.orders.replaced);
     Some((h.commander.command_value, replaced))
 }
 
@@ -689,9 +693,9 @@ pub fn presence_counts(ctx: &Ctx, unit: PieceId, hq: PieceId, in_chain: bool) ->
 pub fn unit_action(action: &Action) -> Option<(Vec<PieceId>, UnitActionKind)> {
     match action {
         Action::Move { piece, .. } => Some((vec![*piece], UnitActionKind::Move)),
-        Action::Deploy { piece, .. } | Action::Limber { piece } | Action::Unlimber { piece, .. } => {
-            Some((vec![*piece], UnitActionKind::Deploy))
-        }
+        Action::Deploy { piece, .. }
+        | Action::Limber { piece }
+        | Action::Unlimber { piece, .. } => Some((vec![*piece], UnitActionKind::Deploy)),
         Action::Fire { firers, .. } => Some((firers.clone(), UnitActionKind::Fire)),
         _ => None,
     }
@@ -745,7 +749,10 @@ pub fn authorize(ctx: &Ctx, action: &Action) -> Result<Pending, ActionError> {
                 (Phase::Initiative, _) => {
                     return Err(refuse(
                         "INIT-03",
-                        format!("{} is a command unit; command units take no initiative action", p.name),
+                        format!(
+                            "{} is a command unit; command units take no initiative action",
+                            p.name
+                        ),
                     ))
                 }
                 (Phase::Command, UnitActionKind::Move) => {
@@ -757,7 +764,7 @@ pub fn authorize(ctx: &Ctx, action: &Action) -> Result<Pending, ActionError> {
             continue;
         }
         if t.phase == Phase::Initiative {
-            check_initiative(ctx, index.as_ref(), p, kind)?;
+            initiative_check(ctx, index.as_ref(), p, kind)?;
             pending.acts.push(UnitAct {
                 piece: id,
                 kind,
@@ -791,7 +798,10 @@ pub fn authorize(ctx: &Ctx, action: &Action) -> Result<Pending, ActionError> {
             };
             return Err(refuse(
                 "CMD-04",
-                format!("{} may act in the Command phase only under an order: {why}", p.name),
+                format!(
+                    "{} may act in the Command phase only under an order: {why}",
+                    p.name
+                ),
             ));
         }
         if let Some(allowed) = o.allowed {
@@ -826,28 +836,43 @@ pub fn authorize(ctx: &Ctx, action: &Action) -> Result<Pending, ActionError> {
     Ok(pending)
 }
 
-/// INIT-01..INIT-04, INIT-06, INIT-16, FIRE-32: may this unit take this initiative action?
-fn check_initiative(
+/// INIT-01, INIT-03, INIT-05, INIT-06, INIT-07, INIT-16, FIRE-32: may this unit take an
+/// initiative action of this kind now (its nearest visible enemy unit within 20 cm, except for
+/// an engineering task)? The charge and engineering modules call this for their actions; the
+/// target rules of each action (INIT-04, INIT-07) stay with the action's own check.
+pub fn check_initiative(ctx: &Ctx, id: PieceId, kind: UnitActionKind) -> Result<(), RuleError> {
+    let p = ctx.piece(id)?;
+    let index = SightIndex::new(ctx);
+    initiative_check(ctx, Some(&index), p, kind)
+}
+
+fn initiative_check(
     ctx: &Ctx,
     index: Option<&SightIndex>,
     p: &PieceState,
     kind: UnitActionKind,
-) -> Result<(), ActionError> {
+) -> Result<(), RuleError> {
     let t = ctx.state.turn;
     if p.orders.initiative_used {
-        return Err(refuse(
+        return Err(RuleError::new(
             "INIT-01",
-            format!("{} has already used its initiative this turn (one action)", p.name),
+            format!(
+                "{} has already used its initiative this turn (one action)",
+                p.name
+            ),
         ));
     }
     if p.suppressed_at.is_some() {
-        return Err(refuse(
+        return Err(RuleError::new(
             "INIT-03",
             format!("{} is suppressed and may not use initiative", p.name),
         ));
     }
-    if p.orders.opportunity_fired_in.is_some_and(|pt| pt + 1 == t.player_turn) {
-        return Err(refuse(
+    if p.orders
+        .opportunity_fired_in
+        .is_some_and(|pt| pt + 1 == t.player_turn)
+    {
+        return Err(RuleError::new(
             "INIT-03",
             format!(
                 "{} made opportunity fire in the opponent's last turn and may not use initiative (FIRE-32)",
@@ -859,7 +884,7 @@ fn check_initiative(
         return Ok(()); // INIT-16: no nearby enemy needed
     }
     if kind == UnitActionKind::Move {
-        return Err(refuse(
+        return Err(RuleError::new(
             "INIT-01",
             format!(
                 "{} may not move on initiative: it may fire, deploy, evade or charge; moves need an order",
@@ -871,7 +896,7 @@ fn check_initiative(
     let reach = INITIATIVE_CM * measure_scale(ctx);
     match near {
         Some((_, d)) if d <= reach + 1e-9 => Ok(()),
-        Some((e, d)) => Err(refuse(
+        Some((e, d)) => Err(RuleError::new(
             "INIT-01",
             format!(
                 "{}'s nearest visible enemy ({}) is {:.1} cm away, beyond the 20 cm of initiative",
@@ -880,7 +905,7 @@ fn check_initiative(
                 d
             ),
         )),
-        None => Err(refuse(
+        None => Err(RuleError::new(
             "INIT-01",
             format!("{} sees no enemy unit: no initiative action", p.name),
         )),
@@ -944,7 +969,9 @@ pub fn meets_dense(ctx: &Ctx, p: &PieceState, path: &[Point]) -> bool {
         .scenario
         .terrain
         .iter()
-        .filter(|f| is_dense_for(f.kind, f.dense, troops) && matches!(f.geometry, Geometry::Polygon(_)))
+        .filter(|f| {
+            is_dense_for(f.kind, f.dense, troops) && matches!(f.geometry, Geometry::Polygon(_))
+        })
         .cloned()
         .collect();
     if dense.is_empty() {
@@ -953,7 +980,11 @@ pub fn meets_dense(ctx: &Ctx, p: &PieceState, path: &[Point]) -> bool {
     if !super::terrain::path_crossings(&dense, path).is_empty() {
         return true;
     }
-    path.iter().any(|q| dense.iter().any(|f| Shape::of(&f.geometry).covers_point(*q)))
+    path.iter().any(|q| {
+        dense
+            .iter()
+            .any(|f| Shape::of(&f.geometry).covers_point(*q))
+    })
 }
 
 /// CMD-20, CMD-28: may this command unit make its command move now?
@@ -968,7 +999,10 @@ fn check_command_move(ctx: &Ctx, p: &PieceState) -> Result<(), ActionError> {
     if p.orders.arrived_in == Some(t.player_turn) {
         return Err(refuse(
             "CMD-28",
-            format!("{} came back as a replacement this turn and may not move", p.name),
+            format!(
+                "{} came back as a replacement this turn and may not move",
+                p.name
+            ),
         ));
     }
     if let Some(u) = p.orders.joined_to {
@@ -986,11 +1020,7 @@ fn check_command_move(ctx: &Ctx, p: &PieceState) -> Result<(), ActionError> {
 /// Records what the gate allowed and the consequences every action shares: a command unit
 /// touching or joined to a unit shares its suppression, fall-back and knock-out (CMD-22,
 /// CMD-26), and a joined command unit moves with its unit (CMD-20 ruling).
-pub fn finish(
-    ctx: &Ctx,
-    pending: Pending,
-    events: Vec<Event>,
-) -> Result<Vec<Event>, ActionError> {
+pub fn finish(ctx: &Ctx, pending: Pending, events: Vec<Event>) -> Result<Vec<Event>, ActionError> {
     let mut out = Vec::new();
     if let Some(hq) = pending.command_move {
         out.push(Event::CommandMoved { piece: hq });
@@ -1057,17 +1087,22 @@ fn share_fate(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
     let pt = ctx.state.turn.player_turn;
     for e in events {
         let extra: Vec<Event> = match &e {
-            Event::Suppressed { piece, .. } if !piece.is_command() => attached_commands(ctx, *piece)
-                .into_iter()
-                .filter(|(hq, _)| {
-                    !suppressed.contains(hq)
-                        && ctx.state.piece(*hq).is_some_and(|q| q.suppressed_at.is_none())
-                })
-                .map(|(hq, _)| Event::Suppressed {
-                    piece: hq,
-                    player_turn: pt,
-                })
-                .collect(),
+            Event::Suppressed { piece, .. } if !piece.is_command() => {
+                attached_commands(ctx, *piece)
+                    .into_iter()
+                    .filter(|(hq, _)| {
+                        !suppressed.contains(hq)
+                            && ctx
+                                .state
+                                .piece(*hq)
+                                .is_some_and(|q| q.suppressed_at.is_none())
+                    })
+                    .map(|(hq, _)| Event::Suppressed {
+                        piece: hq,
+                        player_turn: pt,
+                    })
+                    .collect()
+            }
             Event::UnitKnockedOut { piece, cause }
                 if !piece.is_command() && *cause != KnockOutCause::Referee =>
             {
@@ -1080,35 +1115,35 @@ fn share_fate(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
                     })
                     .collect()
             }
-            Event::FellBack { piece, from, to, .. } if !piece.is_command() => {
-                attached_commands(ctx, *piece)
-                    .into_iter()
-                    .filter_map(|(hq, _)| {
-                        let pose = ctx.state.piece(hq)?.pose?;
-                        Some(Event::CommandCarried {
-                            piece: hq,
-                            unit: *piece,
-                            from: pose,
-                            to: carried(pose, *from, *to),
-                        })
+            Event::FellBack {
+                piece, from, to, ..
+            } if !piece.is_command() => attached_commands(ctx, *piece)
+                .into_iter()
+                .filter_map(|(hq, _)| {
+                    let pose = ctx.state.piece(hq)?.pose?;
+                    Some(Event::CommandCarried {
+                        piece: hq,
+                        unit: *piece,
+                        from: pose,
+                        to: carried(pose, *from, *to),
                     })
-                    .collect()
-            }
-            Event::Moved { piece, from, to, .. } if !piece.is_command() => {
-                attached_commands(ctx, *piece)
-                    .into_iter()
-                    .filter(|(_, joined)| *joined)
-                    .filter_map(|(hq, _)| {
-                        let pose = ctx.state.piece(hq)?.pose?;
-                        Some(Event::CommandCarried {
-                            piece: hq,
-                            unit: *piece,
-                            from: pose,
-                            to: carried(pose, *from, *to),
-                        })
+                })
+                .collect(),
+            Event::Moved {
+                piece, from, to, ..
+            } if !piece.is_command() => attached_commands(ctx, *piece)
+                .into_iter()
+                .filter(|(_, joined)| *joined)
+                .filter_map(|(hq, _)| {
+                    let pose = ctx.state.piece(hq)?.pose?;
+                    Some(Event::CommandCarried {
+                        piece: hq,
+                        unit: *piece,
+                        from: pose,
+                        to: carried(pose, *from, *to),
                     })
-                    .collect()
-            }
+                })
+                .collect(),
             _ => Vec::new(),
         };
         for x in &extra {
@@ -1145,10 +1180,7 @@ pub fn order_modifiers(
         return Err(refuse("SEQ-01", format!("{} is not on the table", cp.name)));
     };
     let mut mods = Vec::new();
-    let pieces: Vec<&PieceState> = units
-        .iter()
-        .filter_map(|u| st.piece(u.piece))
-        .collect();
+    let pieces: Vec<&PieceState> = units.iter().filter_map(|u| st.piece(u.piece)).collect();
     let histories: Vec<(u8, bool)> = pieces
         .iter()
         .map(|p| (p.orders.received, p.orders.initiative_used))
@@ -1181,7 +1213,11 @@ pub fn order_modifiers(
         }
     }
     if units.iter().any(|u| u.dense) {
-        mods.push(m("CMD-12", "a move into, through or out of dense terrain", -1));
+        mods.push(m(
+            "CMD-12",
+            "a move into, through or out of dense terrain",
+            -1,
+        ));
     }
     let index = SightIndex::new(ctx);
     let charge_near = units.iter().zip(&pieces).any(|(u, p)| {
@@ -1207,12 +1243,17 @@ pub fn order_modifiers(
     }
     let is_co = commanding_officer(ctx, command.side()) == Some(command);
     if is_co && pieces.iter().any(|p| p.orders.hq_failed) {
-        mods.push(m("CMD-29", "the CO picks up units an HQ failed to order", -1));
+        mods.push(m(
+            "CMD-29",
+            "the CO picks up units an HQ failed to order",
+            -1,
+        ));
     }
-    if pieces
-        .iter()
-        .any(|p| p.orders.opportunity_fired_in.is_some_and(|pt| pt + 1 == t.player_turn))
-    {
+    if pieces.iter().any(|p| {
+        p.orders
+            .opportunity_fired_in
+            .is_some_and(|pt| pt + 1 == t.player_turn)
+    }) {
         mods.push(m(
             "FIRE-32",
             "a unit made opportunity fire in the opponent's last turn",
@@ -1257,12 +1298,18 @@ pub fn check_issue_order(
     if t.phase != Phase::Command {
         return Err(refuse(
             "CMD-03",
-            format!("orders are issued in the Command phase, not the {} phase", t.phase.label()),
+            format!(
+                "orders are issued in the Command phase, not the {} phase",
+                t.phase.label()
+            ),
         ));
     }
     let cp = ctx.piece(command)?;
     if !command.is_command() {
-        return Err(refuse("CMD-03", format!("{} is not a command unit", cp.name)));
+        return Err(refuse(
+            "CMD-03",
+            format!("{} is not a command unit", cp.name),
+        ));
     }
     super::battle::check_may_act(ctx, cp)?;
     if st.command.command_movement {
@@ -1280,7 +1327,10 @@ pub fn check_issue_order(
     if cp.orders.failed {
         return Err(refuse(
             "CMD-05",
-            format!("{} failed a command roll and may issue no more orders this turn", cp.name),
+            format!(
+                "{} failed a command roll and may issue no more orders this turn",
+                cp.name
+            ),
         ));
     }
     if cp.orders.done {
@@ -1295,13 +1345,19 @@ pub fn check_issue_order(
     if cp.orders.arrived_in == Some(t.player_turn) {
         return Err(refuse(
             "CMD-28",
-            format!("{} came back as a replacement this turn and may not issue orders", cp.name),
+            format!(
+                "{} came back as a replacement this turn and may not issue orders",
+                cp.name
+            ),
         ));
     }
     if cp.suppressed_at.is_some() {
         return Err(refuse(
             "FIRE-23",
-            format!("{} is suppressed and can do nothing in its own turn", cp.name),
+            format!(
+                "{} is suppressed and can do nothing in its own turn",
+                cp.name
+            ),
         ));
     }
     let (value, replaced) = command_value(ctx, command).unwrap_or((0, false));
@@ -1309,7 +1365,10 @@ pub fn check_issue_order(
     if cp.orders.issued >= cap {
         return Err(refuse(
             "CMD-01",
-            format!("{} has issued its {cap} orders this turn (its command value)", cp.name),
+            format!(
+                "{} has issued its {cap} orders this turn (its command value)",
+                cp.name
+            ),
         ));
     }
     if units.is_empty() {
@@ -1318,20 +1377,32 @@ pub fn check_issue_order(
     let is_co = commanding_officer(ctx, command.side()) == Some(command);
     for (k, u) in units.iter().enumerate() {
         if units.iter().skip(k + 1).any(|v| v.piece == u.piece) {
-            return Err(refuse("GEN-08", format!("{} is named twice in one order", u.piece)));
+            return Err(refuse(
+                "GEN-08",
+                format!("{} is named twice in one order", u.piece),
+            ));
         }
         let p = ctx.piece(u.piece)?;
         if u.piece.is_command() {
-            return Err(refuse("CMD-23", format!("{} is a command unit and is not ordered", p.name)));
+            return Err(refuse(
+                "CMD-23",
+                format!("{} is a command unit and is not ordered", p.name),
+            ));
         }
         if u.piece.side() != command.side() {
-            return Err(refuse("CMD-03", format!("{} is not {}'s unit", p.name, cp.name)));
+            return Err(refuse(
+                "CMD-03",
+                format!("{} is not {}'s unit", p.name, cp.name),
+            ));
         }
         super::battle::check_may_act(ctx, p)?;
         if p.suppressed_at.is_some() {
             return Err(refuse(
                 "FIRE-23",
-                format!("{} is suppressed and can do nothing in its own turn", p.name),
+                format!(
+                    "{} is suppressed and can do nothing in its own turn",
+                    p.name
+                ),
             ));
         }
         let o = &p.orders;
@@ -1344,13 +1415,19 @@ pub fn check_issue_order(
         if let Some(other) = o.commander.filter(|c| *c != command) {
             return Err(refuse(
                 "CMD-06",
-                format!("{} has been ordered by {} this turn: one commander per unit", p.name, other),
+                format!(
+                    "{} has been ordered by {} this turn: one commander per unit",
+                    p.name, other
+                ),
             ));
         }
         if o.hq_failed && !is_co {
             return Err(refuse(
                 "CMD-29",
-                format!("an HQ failed to order {}: only the CO may pick it up this turn", p.name),
+                format!(
+                    "an HQ failed to order {}: only the CO may pick it up this turn",
+                    p.name
+                ),
             ));
         }
         match u.action {
@@ -1375,12 +1452,18 @@ pub fn check_issue_order(
                 };
                 let tp = ctx.piece(target)?;
                 if target.side() == command.side() {
-                    return Err(refuse("FIRE-01", format!("{} is not an enemy unit", tp.name)));
+                    return Err(refuse(
+                        "FIRE-01",
+                        format!("{} is not an enemy unit", tp.name),
+                    ));
                 }
                 if target.is_command() {
                     return Err(refuse(
                         "CMD-24",
-                        format!("{} is a command unit and may not be chosen as a target", tp.name),
+                        format!(
+                            "{} is a command unit and may not be chosen as a target",
+                            tp.name
+                        ),
                     ));
                 }
             }
@@ -1389,7 +1472,10 @@ pub fn check_issue_order(
         if (u.road || u.dense) && u.action != UnitActionKind::Move {
             return Err(refuse(
                 if u.road { "CMD-11" } else { "CMD-12" },
-                format!("{}: road and dense-terrain declarations belong to moves", p.name),
+                format!(
+                    "{}: road and dense-terrain declarations belong to moves",
+                    p.name
+                ),
             ));
         }
     }
@@ -1498,7 +1584,12 @@ pub fn in_the_open(ctx: &Ctx, p: &PieceState) -> bool {
     }
     for s in &ctx.scenario.sides {
         for d in &s.field_defenses {
-            if d.occupant.is_some_and(|o| PieceId::Unit { side: p.id.side(), unit: o } == p.id) {
+            if d.occupant.is_some_and(|o| {
+                PieceId::Unit {
+                    side: p.id.side(),
+                    unit: o,
+                } == p.id
+            }) {
                 return false;
             }
         }
@@ -1522,7 +1613,14 @@ fn blunder_move(
         if distance <= 1e-9 {
             return Ok(());
         }
-        match forced_move(&c, id, ForcedKind::Evade, bearing, distance, from.facing_deg)? {
+        match forced_move(
+            &c,
+            id,
+            ForcedKind::Evade,
+            bearing,
+            distance,
+            from.facing_deg,
+        )? {
             ForcedOutcome::Moved {
                 to, distance_cm, ..
             }
@@ -1538,7 +1636,9 @@ fn blunder_move(
             ForcedOutcome::KnockedOut { rule, reason } => Event::NoEffect {
                 piece: id,
                 rule: "CMD-19".into(),
-                reason: format!("the blunder move would run into trouble ({rule}: {reason}); it stays"),
+                reason: format!(
+                    "the blunder move would run into trouble ({rule}: {reason}); it stays"
+                ),
             },
         }
     };
@@ -1588,7 +1688,11 @@ fn blunder_attack(
         let command = victim.is_command();
         let cover = target_cover(&c, from, p, &fp);
         let to_hit = score_to_hit(cover.cover, false, command, false);
-        let mut mods = vec![m("CMD-19", "blunder attack dice", i32::try_from(dice_n).unwrap_or(0))];
+        let mut mods = vec![m(
+            "CMD-19",
+            "blunder attack dice",
+            i32::try_from(dice_n).unwrap_or(0),
+        )];
         mods.extend(to_hit.modifiers);
         let enemy = nearest_enemy_any(&c, victim);
         let away = enemy.and_then(|e| centre_of(&c, e));
@@ -1674,7 +1778,10 @@ fn blunder(
                 near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 (
                     cfp.centroid(),
-                    near.into_iter().take(3).map(|(_, id)| id).collect::<Vec<_>>(),
+                    near.into_iter()
+                        .take(3)
+                        .map(|(_, id)| id)
+                        .collect::<Vec<_>>(),
                 )
             };
             for v in victims {
@@ -1750,7 +1857,9 @@ fn blunder(
                     Err(ActionError::Rule(e)) => staged.push(Event::NoEffect {
                         piece: *u,
                         rule: "CMD-19".into(),
-                        reason: format!("open fire!: cannot fire at its nearest visible enemy ({e})"),
+                        reason: format!(
+                            "open fire!: cannot fire at its nearest visible enemy ({e})"
+                        ),
                     }),
                     Err(other) => return Err(other),
                 }
@@ -1778,7 +1887,10 @@ pub fn resolve_opportunity_fire(
     if t.phase != Phase::Command {
         return Err(refuse(
             "FIRE-30",
-            format!("opportunity fire is made in the active player's Command phase, not the {} phase", t.phase.label()),
+            format!(
+                "opportunity fire is made in the active player's Command phase, not the {} phase",
+                t.phase.label()
+            ),
         ));
     }
     if firers.is_empty() {
@@ -1788,7 +1900,10 @@ pub fn resolve_opportunity_fire(
     if target.side() != t.active || target.is_command() || !tp.on_table() {
         return Err(refuse(
             "FIRE-30",
-            format!("{} is not an active enemy unit that can be fired at", tp.name),
+            format!(
+                "{} is not an active enemy unit that can be fired at",
+                tp.name
+            ),
         ));
     }
     for f in firers {
@@ -1796,11 +1911,17 @@ pub fn resolve_opportunity_fire(
         if f.side() == t.active {
             return Err(refuse(
                 "FIRE-30",
-                format!("{} belongs to the active side: opportunity fire is the inactive side's", fp.name),
+                format!(
+                    "{} belongs to the active side: opportunity fire is the inactive side's",
+                    fp.name
+                ),
             ));
         }
         if f.is_command() {
-            return Err(refuse("CMD-23", format!("{} is a command unit; command units never fire", fp.name)));
+            return Err(refuse(
+                "CMD-23",
+                format!("{} is a command unit; command units never fire", fp.name),
+            ));
         }
         if fp.suppressed_at.is_some() {
             return Err(refuse("FIRE-30", format!("{} is suppressed", fp.name)));
@@ -1808,24 +1929,36 @@ pub fn resolve_opportunity_fire(
         if fp.orders.opportunity_fired_in == Some(t.player_turn) {
             return Err(refuse(
                 "FIRE-30",
-                format!("{} has made its opportunity fire this enemy turn (once)", fp.name),
+                format!(
+                    "{} has made its opportunity fire this enemy turn (once)",
+                    fp.name
+                ),
             ));
         }
     }
     let full = st.command.mode == OrdersMode::Full;
     let o = &tp.orders;
     if full {
-        if matches!(o.last_kind, Some(UnitActionKind::Charge | UnitActionKind::Support)) {
+        if matches!(
+            o.last_kind,
+            Some(UnitActionKind::Charge | UnitActionKind::Support)
+        ) {
             return Err(refuse(
                 "FIRE-33",
-                format!("{} is charging: it is answered by counter-initiative, not opportunity fire", tp.name),
+                format!(
+                    "{} is charging: it is answered by counter-initiative, not opportunity fire",
+                    tp.name
+                ),
             ));
         }
         let current = st.command.current.as_ref().map(|c| c.id);
         if current.is_none() || o.acted_in_order != current {
             return Err(refuse(
                 "FIRE-31",
-                format!("{} has neither moved nor fired under the current order", tp.name),
+                format!(
+                    "{} has neither moved nor fired under the current order",
+                    tp.name
+                ),
             ));
         }
     }
@@ -1836,7 +1969,10 @@ pub fn resolve_opportunity_fire(
         let Some(trace) = trace else {
             return Err(refuse(
                 "FIRE-31",
-                format!("{} has no move under the current order to stop it on", tp.name),
+                format!(
+                    "{} has no move under the current order to stop it on",
+                    tp.name
+                ),
             ));
         };
         if tp.pose != Some(trace.to) {
@@ -1848,7 +1984,10 @@ pub fn resolve_opportunity_fire(
         if !trace.contains(point, PATH_TOLERANCE_CM * measure_scale(ctx)) {
             return Err(refuse(
                 "FIRE-31",
-                format!("({:.1}, {:.1}) is not on {}'s move", point.x, point.y, tp.name),
+                format!(
+                    "({:.1}, {:.1}) is not on {}'s move",
+                    point.x, point.y, tp.name
+                ),
             ));
         }
         let stop = Pose {
@@ -1942,10 +2081,16 @@ pub fn resolve_self_order(
     let t = st.turn;
     let p = ctx.piece(piece)?;
     if st.command.mode == OrdersMode::Free {
-        return Err(refuse("CMD-07", "this battle's orders are free (rolled on the table)"));
+        return Err(refuse(
+            "CMD-07",
+            "this battle's orders are free (rolled on the table)",
+        ));
     }
     if t.phase != Phase::Command || st.command.command_movement {
-        return Err(refuse("CMD-07", "a self-order is given in the Command phase, before command movement"));
+        return Err(refuse(
+            "CMD-07",
+            "a self-order is given in the Command phase, before command movement",
+        ));
     }
     if piece.is_command() {
         return Err(refuse("CMD-07", format!("{} is a command unit", p.name)));
@@ -1955,18 +2100,30 @@ pub fn resolve_self_order(
         return Err(refuse("FIRE-23", format!("{} is suppressed", p.name)));
     }
     if p.orders.commander.is_some() || p.orders.closed || p.orders.hq_failed {
-        return Err(refuse("CMD-07", format!("{} has been ordered (or tried) this turn", p.name)));
-    }
-    if p.orders.self_ordered_in.is_some_and(|pt| pt + 2 == t.player_turn) {
         return Err(refuse(
             "CMD-07",
-            format!("{} gave itself an order in its last turn: every second turn only", p.name),
+            format!("{} has been ordered (or tried) this turn", p.name),
+        ));
+    }
+    if p.orders
+        .self_ordered_in
+        .is_some_and(|pt| pt + 2 == t.player_turn)
+    {
+        return Err(refuse(
+            "CMD-07",
+            format!(
+                "{} gave itself an order in its last turn: every second turn only",
+                p.name
+            ),
         ));
     }
     if !is_isolated(ctx, piece) {
         return Err(refuse(
             "CMD-07",
-            format!("{} is not out of contact (a friend within 20 cm or seen by a command unit)", p.name),
+            format!(
+                "{} is not out of contact (a friend within 20 cm or seen by a command unit)",
+                p.name
+            ),
         ));
     }
     let hq = chain_of_command(ctx, piece)
@@ -1991,7 +2148,8 @@ pub fn resolve_self_order(
     if success {
         let c = staged.ctx();
         let towards = hq.and_then(|h| Some((centre_of(&c, piece)?, centre_of(&c, h)?)));
-        let full = movement::move_allowance(&c, piece, Manoeuvre::Advance).map_or(0.0, |a| a.base_cm);
+        let full =
+            movement::move_allowance(&c, piece, Manoeuvre::Advance).map_or(0.0, |a| a.base_cm);
         match towards {
             Some((me, them)) => blunder_move(&mut staged, piece, bearing_deg(me, them), full)?,
             None => staged.push(Event::NoEffect {
@@ -2085,13 +2243,22 @@ pub fn resolve_replace_command(
     let t = st.turn;
     let p = ctx.piece(piece)?;
     if !piece.is_command() {
-        return Err(refuse("CMD-28", format!("{} is not a command unit", p.name)));
+        return Err(refuse(
+            "CMD-28",
+            format!("{} is not a command unit", p.name),
+        ));
     }
     if !p.knocked_out {
-        return Err(refuse("CMD-28", format!("{} has not been knocked out", p.name)));
+        return Err(refuse(
+            "CMD-28",
+            format!("{} has not been knocked out", p.name),
+        ));
     }
     if p.orders.replaced {
-        return Err(refuse("CMD-28", format!("{} has been replaced once already", p.name)));
+        return Err(refuse(
+            "CMD-28",
+            format!("{} has been replaced once already", p.name),
+        ));
     }
     if piece.side() != t.active
         || t.phase != Phase::Initiative
@@ -2134,7 +2301,10 @@ pub fn resolve_replace_command(
             if shape.covers_point(c) || shape.covers_point(at.at) {
                 return Err(refuse(
                     "CMD-28",
-                    format!("{} would be placed in impassable terrain ({rule}: {})", p.name, f.name),
+                    format!(
+                        "{} would be placed in impassable terrain ({rule}: {})",
+                        p.name, f.name
+                    ),
                 ));
             }
         }

@@ -222,9 +222,17 @@ pub enum Event {
         at: Option<Pose>,
     },
     /// FIRE-31: a mover stopped at a point of its move to be fired at.
-    MoveInterrupted { piece: PieceId, from: Pose, at: Pose },
+    MoveInterrupted {
+        piece: PieceId,
+        from: Pose,
+        at: Pose,
+    },
     /// FIRE-31: the mover, not suppressed, finishes its move.
-    MoveResumed { piece: PieceId, from: Pose, to: Pose },
+    MoveResumed {
+        piece: PieceId,
+        from: Pose,
+        to: Pose,
+    },
     /// CMD-07: an isolated unit's self-order (its 2D6 against 7 is in the `DiceRolled` before).
     SelfOrdered {
         piece: PieceId,
@@ -233,7 +241,9 @@ pub enum Event {
     },
     /// CMD-20: a command unit moved in the Command phase's command movement (the `Moved` event
     /// follows); no more orders are issued this phase.
-    CommandMoved { piece: PieceId },
+    CommandMoved {
+        piece: PieceId,
+    },
     /// CMD-25, CMD-26: an overrun command unit joined a friendly unit, placed in base contact.
     CommandJoined {
         piece: PieceId,

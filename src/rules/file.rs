@@ -4,8 +4,8 @@
 
 use super::action::Action;
 use super::battle::Battle;
-use super::dice::DiceSource;
 use super::command::OrdersMode;
+use super::dice::DiceSource;
 use super::error::ActionError;
 use super::event::Event;
 use super::state::{BattleState, Formation, Phase, PieceId};
