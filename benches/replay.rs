@@ -15,7 +15,9 @@ fn build() -> (Battle, Vec<Action>) {
     let mut scenario = samples::scenarios().expect("sample")[0].clone();
     scenario.turn_limit = 1_000; // long enough for a 5,000-event log
     let lists = shipped_lists().expect("lists");
-    let mut battle = Battle::new(scenario, lists, DiceSource::Seed(1809), 0).expect("setup");
+    let mut battle = Battle::new(scenario, lists, DiceSource::Seed(1809), 0)
+        .expect("setup")
+        .with_orders(powderhorn::rules::command::OrdersMode::Free);
     let mut actions = Vec::new();
     let cycle = [
         Formation::MarchColumn,

@@ -77,25 +77,24 @@ fn worked_example_replays_to_the_documented_state_twice() {
 fn replay_refuses_an_illegal_action_with_its_index_and_rule_move_10() {
     let (example, _) = doc_example();
     let mut v: serde_json::Value = serde_json::from_str(&example).unwrap();
-    v["actions"].as_array_mut().unwrap().push(serde_json::json!(
-        {"action": "deploy", "piece": {"side": 1, "unit": 1}, "formation": "extended_line"}
-    ));
+    // The Austrians' ordered deploy, into attack column instead of square.
+    v["actions"][12]["formation"] = "attack_column".into();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bad.json");
     std::fs::write(&file, v.to_string()).unwrap();
     let out = replay_cli(&file, false);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("actions[10]"), "{err}");
+    assert!(err.contains("actions[12]"), "{err}");
     assert!(err.contains("MOVE-10"), "{err}");
 }
 
 #[test]
-fn replay_refuses_an_illegal_move_with_the_rule_id_move_15_move_02() {
+fn replay_refuses_an_illegal_move_with_the_rule_id_cmd_04_move_02() {
     let (example, _) = doc_example();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bad.json");
-    // The documented refusal: a square cannot move.
+    // The documented refusal: the square's order has been carried out.
     let mut v: serde_json::Value = serde_json::from_str(&example).unwrap();
     v["actions"].as_array_mut().unwrap().push(serde_json::json!(
         {"action": "move", "piece": {"side": 1, "unit": 1}, "to": {"at": {"x": 120.0, "y": 140.0}, "facing_deg": 180.0}}
@@ -104,15 +103,15 @@ fn replay_refuses_an_illegal_move_with_the_rule_id_move_15_move_02() {
     let out = replay_cli(&file, false);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("actions[10] (move 1:u1): MOVE-15"), "{err}");
+    assert!(err.contains("actions[13] (move 1:u1): CMD-04"), "{err}");
     // Beyond the allowance.
     let mut v: serde_json::Value = serde_json::from_str(&example).unwrap();
-    v["actions"][5]["to"]["at"]["y"] = 60.0.into();
+    v["actions"][6]["to"]["at"]["y"] = 60.0.into();
     std::fs::write(&file, v.to_string()).unwrap();
     let out = replay_cli(&file, false);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("actions[5] (move 0:u1): MOVE-02"), "{err}");
+    assert!(err.contains("actions[6] (move 0:u1): MOVE-02"), "{err}");
     assert!(err.contains("of a 10.00 cm allowance"), "{err}");
 }
 
@@ -131,11 +130,11 @@ fn replay_names_the_action_index_and_field_of_malformed_input() {
 
     // Unknown piece, unreadable file, a bad scenario path, a newer format, truncated JSON.
     v = serde_json::from_str(&example).unwrap();
-    v["actions"][1]["piece"]["unit"] = 99.into();
+    v["actions"][3]["piece"]["unit"] = 99.into();
     std::fs::write(&file, v.to_string()).unwrap();
     let out = replay_cli(&file, false);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("actions[1]"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("actions[3]"));
     let out = replay_cli(&dir.path().join("missing.json"), false);
     assert_eq!(out.status.code(), Some(2));
     v = serde_json::from_str(&example).unwrap();
@@ -177,10 +176,12 @@ fn a_scenario_path_is_read_relative_to_the_battle_file() {
     assert_eq!(r["turn"]["game_turn"], 1);
 }
 
-/// A battle of the doc example, built through the library.
+/// A battle of the doc example, built through the library, under free orders (the random
+/// actions below act without orders; engine_command.rs has the replay property with orders).
 fn example_battle() -> Battle {
     let (example, _) = doc_example();
     let f = parse_battle_file("example.json", &example).unwrap();
+    assert_eq!(f.orders, powderhorn::rules::command::OrdersMode::Full);
     let ScenarioRef::Inline(s) = &f.scenario else {
         panic!("inline")
     };
@@ -191,7 +192,7 @@ fn example_battle() -> Battle {
         0,
     )
     .unwrap()
-    .with_orders(f.orders)
+    .with_orders(powderhorn::rules::command::OrdersMode::Free)
 }
 
 fn arb_action() -> impl Strategy<Value = Action> {
@@ -286,4 +287,16 @@ fn replay_from_a_parsed_file_matches_the_cli() {
     };
     let got = serde_json::to_value(report(&b)).unwrap();
     assert_eq!(got, expected);
+}
+
+#[test]
+fn cmd_03_a_battle_file_without_orders_is_free_and_full_is_read() {
+    let base = r#"{"format":1,"scenario":"s.json","dice":{"seed":3},"actions":[]}"#;
+    let f = parse_battle_file("old.json", base).unwrap();
+    assert_eq!(f.orders, powderhorn::rules::command::OrdersMode::Free);
+    let full = r#"{"format":1,"scenario":"s.json","dice":{"seed":3},"orders":"full","actions":[]}"#;
+    let f = parse_battle_file("new.json", full).unwrap();
+    assert_eq!(f.orders, powderhorn::rules::command::OrdersMode::Full);
+    let bad = r#"{"format":1,"scenario":"s.json","dice":{"seed":3},"orders":"loose"}"#;
+    assert!(parse_battle_file("bad.json", bad).is_err());
 }
