@@ -149,6 +149,19 @@ pub fn apply(state: &mut BattleState, event: &Event) {
             }
         }
         Event::BreakTest { .. } | Event::BattleResult(_) => {}
+        e @ (Event::ChargeDeclared { .. }
+        | Event::ChargeResponded { .. }
+        | Event::ResponseClosed { .. }
+        | Event::ChargeContact { .. }
+        | Event::ChargeFailed { .. }
+        | Event::Supported { .. }
+        | Event::Disordered { .. }
+        | Event::CombatRound { .. }
+        | Event::CombatDecided { .. }
+        | Event::Retreated { .. }
+        | Event::ChargeEnded { .. }
+        | Event::Consolidated { .. }
+        | Event::Evaded { .. }) => super::charge::apply_charge_event(state, e),
     }
 }
 

@@ -160,6 +160,13 @@ pub fn action_summary(a: &Action) -> String {
         Action::RemoveDefense { .. } => "remove_defense",
         Action::DeclareObjective { .. } => "declare_objective",
         Action::Fire { .. } => "fire",
+        Action::Charge { .. } => "charge",
+        Action::Respond { .. } => "respond",
+        Action::CloseResponse { .. } => "close_response",
+        Action::Support { .. } => "support",
+        Action::ResolveCharge { .. } => "resolve_charge",
+        Action::Consolidate { .. } => "consolidate",
+        Action::Evade { .. } => "evade",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

@@ -580,7 +580,30 @@ pub fn check_fire(
     target: PieceId,
     ammunition: Option<Ammunition>,
 ) -> Result<FirePlan, ActionError> {
+    check_fire_as(ctx, firers, target, ammunition, FireOccasion::Action)
+}
+
+/// Why a unit fires: a Fire action of the active side, or the inactive side's response to a
+/// charge (INIT-12, CHG-09), which the charge rules have already allowed (`charge`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FireOccasion {
+    Action,
+    /// INIT-12 rulings: counter-initiative fire by the inactive side at a charger; no
+    /// initiative target rule (INIT-04), no opportunity rules (INIT-12 d), no forced square
+    /// for the charger (FIRE-33: charge reactions are their own system).
+    ChargeResponse,
+}
+
+/// [`check_fire`] for a given occasion.
+pub fn check_fire_as(
+    ctx: &Ctx,
+    firers: &[PieceId],
+    target: PieceId,
+    ammunition: Option<Ammunition>,
+    occasion: FireOccasion,
+) -> Result<FirePlan, ActionError> {
     let t = ctx.state.turn;
+    let response = occasion == FireOccasion::ChargeResponse;
     if t.phase == Phase::Deployment {
         return Err(err(
             "FIRE-01",
@@ -648,13 +671,22 @@ pub fn check_fire(
                 ),
             ));
         }
-        if t.phase == Phase::Command && fp.id.side() != t.active {
-            return Err(ActionError::Unsupported {
-                rule: "FIRE-30",
-                what: format!("opportunity fire by {} (the inactive side)", fp.name),
-            });
+        if response {
+            if fp.knocked_out || fp.pose.is_none() || fp.id.side() == t.active {
+                return Err(err(
+                    "INIT-12",
+                    format!("{} cannot respond to a charge", fp.name),
+                ));
+            }
+        } else {
+            if t.phase == Phase::Command && fp.id.side() != t.active {
+                return Err(ActionError::Unsupported {
+                    rule: "FIRE-30",
+                    what: format!("opportunity fire by {} (the inactive side)", fp.name),
+                });
+            }
+            check_may_act(ctx, fp)?;
         }
-        check_may_act(ctx, fp)?;
         if fp.suppressed_at.is_some() {
             return Err(err(
                 "FIRE-23",
@@ -769,7 +801,7 @@ pub fn check_fire(
             "shell bursts in its own zone: order shell fire as a Fire action of its own",
         ));
     }
-    if t.phase == Phase::Initiative {
+    if t.phase == Phase::Initiative && !response {
         let [one] = plans.as_slice() else {
             return Err(err(
                 "INIT-04",
@@ -806,7 +838,7 @@ pub fn check_fire(
     Ok(FirePlan {
         firers: plans,
         target,
-        forced_square: forced_square_due(ctx, tp),
+        forced_square: !response && forced_square_due(ctx, tp),
         shell,
     })
 }
@@ -913,13 +945,13 @@ fn situation(
 }
 
 /// FIRE-16: the firer's list gives its artillery the cover shift.
-fn shifts_cover(ctx: &Ctx, fp: &PieceState) -> bool {
+pub fn shifts_cover(ctx: &Ctx, fp: &PieceState) -> bool {
     ctx.has_effect(fp, |e| matches!(e, RuleEffect::ArtilleryCoverShift))
 }
 
 /// OPT-MORALE-01 (d): with morale grades in use, every unit is Regular (the scenario format has
 /// no per-unit grade yet).
-fn morale(ctx: &Ctx) -> Option<MoraleRule> {
+pub fn morale(ctx: &Ctx) -> Option<MoraleRule> {
     ctx.scenario
         .optional_rules
         .contains(&OptionalRule::MoraleGrades)
@@ -927,12 +959,12 @@ fn morale(ctx: &Ctx) -> Option<MoraleRule> {
 }
 
 /// FIRE-10 (with its overrides for march column and square): a flank or rear shot.
-fn flank_of(ctx: &Ctx, attacker: &PieceState, victim: &PieceState) -> bool {
+pub fn flank_of(ctx: &Ctx, attacker: &PieceState, victim: &PieceState) -> bool {
     aspect(ctx, attacker, victim).is_some_and(|a| a != Aspect::Front)
 }
 
 /// GEN-16, FIRE-17..FIRE-20, FIRE-26: the target's side of one attack, read from the state.
-fn target_profile(
+pub fn target_profile(
     ctx: &Ctx,
     p: &PieceState,
     flank: bool,
@@ -1401,7 +1433,19 @@ pub fn resolve_fire(
     ammunition: Option<Ammunition>,
     dice: &mut dyn Dice,
 ) -> Result<Vec<Event>, ActionError> {
-    let plan = check_fire(ctx, firers, target, ammunition)?;
+    resolve_fire_as(ctx, firers, target, ammunition, FireOccasion::Action, dice)
+}
+
+/// [`resolve_fire`] for a given occasion (INIT-12: counter-initiative fire at a charger).
+pub fn resolve_fire_as(
+    ctx: &Ctx,
+    firers: &[PieceId],
+    target: PieceId,
+    ammunition: Option<Ammunition>,
+    occasion: FireOccasion,
+    dice: &mut dyn Dice,
+) -> Result<Vec<Event>, ActionError> {
+    let plan = check_fire_as(ctx, firers, target, ammunition, occasion)?;
     let mut state = ctx.state.clone();
     let mut events = Vec::new();
     if plan.forced_square {

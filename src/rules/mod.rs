@@ -14,6 +14,7 @@ pub mod apply;
 pub mod artillery;
 pub mod battle;
 pub mod casualty;
+pub mod charge;
 pub mod dice;
 pub mod endphase;
 pub mod error;

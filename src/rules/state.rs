@@ -200,6 +200,9 @@ pub struct BattleState {
     /// Losses, declared objectives and lost engineer stands (END, BRK, OBJ, VP; `victory`).
     #[serde(default)]
     pub ledger: super::victory::Ledger,
+    /// Charges under way, supports made and consolidations owed (CHG, INIT-09; `charge`).
+    #[serde(default)]
+    pub charges: super::charge::ChargeState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -334,6 +337,7 @@ impl BattleState {
             pieces,
             sides,
             ledger: super::victory::Ledger::default(),
+            charges: super::charge::ChargeState::default(),
         })
     }
 
