@@ -919,13 +919,15 @@ fn check_charger(
     match p.formation {
         Some(Formation::AttackColumn) => {}
         Some(Formation::Line) if !attack_column_only => {}
-        Some(Formation::Line) => return Err(err(
-            "CHG-03",
-            format!(
+        Some(Formation::Line) => {
+            return Err(err(
+                "CHG-03",
+                format!(
                 "{} must charge in attack column (list note: must use attack column in a charge)",
                 p.name
             ),
-        )),
+            ))
+        }
         other => {
             return Err(err(
                 "CHG-03",
@@ -1668,21 +1670,21 @@ fn canister_events(
         .map(|e| e.cone_polygon(range))
         .collect();
     let first_fire = list.first_fire_bonus && !gun.has_fired;
-    record(
-        &mut state,
-        &mut events,
-        Event::Fired {
-            firers: vec![gun.id],
-            target: gun.id,
-            ammunition: Some(super::artillery::Ammunition::Canister),
-        },
-    );
     let chargers: Vec<PieceId> = ctx
         .state
         .charges
         .combat(gun.id)
         .map(|c| c.chargers.iter().map(|k| k.piece).collect())
         .unwrap_or_default();
+    record(
+        &mut state,
+        &mut events,
+        Event::Fired {
+            firers: vec![gun.id],
+            target: chargers.first().copied().unwrap_or(gun.id),
+            ammunition: Some(super::artillery::Ammunition::Canister),
+        },
+    );
     let victims: Vec<PieceId> = ctx
         .state
         .pieces
