@@ -2,6 +2,7 @@
 //! is legal, `resolve` turns it into events (rolling any dice), `apply` changes the state.
 
 use super::artillery::Ammunition;
+use super::charge::Response;
 use super::event::KnockOutCause;
 use super::state::{Formation, PieceId, Pose};
 use super::victory::{DefenseLossCause, ObjectiveLevel};
@@ -85,6 +86,35 @@ pub enum Action {
     /// A knocked-out command unit comes back once, at the start of its owner's next turn
     /// (CMD-28).
     ReplaceCommand { piece: PieceId, at: Pose },
+    /// Declare a charge (CHG-01..CHG-10, INIT-07..INIT-09): one unit, or several of one order,
+    /// against one enemy unit. The chargers are placed 2 cm from it and the inactive side's
+    /// response window opens (`charge`).
+    Charge {
+        chargers: Vec<PieceId>,
+        target: PieceId,
+    },
+    /// The inactive side's counter-initiative to the charge on `target` (INIT-10, INIT-12..15,
+    /// CHG-09, ART-04): one response per unit.
+    Respond {
+        piece: PieceId,
+        target: PieceId,
+        response: Response,
+    },
+    /// The inactive side is done responding to the charge on `target`: the chargers that still
+    /// can make contact (INIT-09 steps 4–5, INIT-14).
+    CloseResponse { target: PieceId },
+    /// Move a unit into support of a friendly unit in contact (CHG-07, CHG-08, INIT-11).
+    Support { piece: PieceId, friend: PieceId },
+    /// Fight the combat of the charge on `target` to a finish (SEQ-04, CHG-12..CHG-26).
+    ResolveCharge { target: PieceId },
+    /// A winner of a combat moves up to 5 cm forward (CHG-24).
+    Consolidate { piece: PieceId, to: Pose },
+    /// Initiative evade: directly away from the nearest visible enemy within 20 cm (INIT-05).
+    Evade {
+        piece: PieceId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing_deg: Option<f64>,
+    },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -121,6 +151,12 @@ impl Action {
             Action::IssueOrder { command, .. } => Some(*command),
             Action::OpportunityFire { firers, .. } => firers.first().copied(),
             Action::SelfOrder { piece } | Action::ReplaceCommand { piece, .. } => Some(*piece),
+            Action::Charge { chargers, .. } => chargers.first().copied(),
+            Action::Respond { piece, .. }
+            | Action::Support { piece, .. }
+            | Action::Consolidate { piece, .. }
+            | Action::Evade { piece, .. } => Some(*piece),
+            Action::CloseResponse { .. } | Action::ResolveCharge { .. } => None,
         }
     }
 }

@@ -161,6 +161,19 @@ pub fn apply(state: &mut BattleState, event: &Event) {
         | Event::CommandJoined { .. }
         | Event::CommandCarried { .. }
         | Event::CommandReplaced { .. } => super::command::apply_command_event(state, event),
+        e @ (Event::ChargeDeclared { .. }
+        | Event::ChargeResponded { .. }
+        | Event::ResponseClosed { .. }
+        | Event::ChargeContact { .. }
+        | Event::ChargeFailed { .. }
+        | Event::Supported { .. }
+        | Event::Disordered { .. }
+        | Event::CombatRound { .. }
+        | Event::CombatDecided { .. }
+        | Event::Retreated { .. }
+        | Event::ChargeEnded { .. }
+        | Event::Consolidated { .. }
+        | Event::Evaded { .. }) => super::charge::apply_charge_event(state, e),
     }
 }
 

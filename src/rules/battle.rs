@@ -327,6 +327,21 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
         Action::ReplaceCommand { piece, at } => {
             super::command::resolve_replace_command(ctx, *piece, *at)
         }
+        Action::Charge { chargers, target } => {
+            super::charge::resolve_charge(ctx, chargers, *target)
+        }
+        Action::Respond {
+            piece,
+            target,
+            response,
+        } => super::charge::resolve_respond(ctx, *piece, *target, response, dice),
+        Action::CloseResponse { target } => super::charge::resolve_close_response(ctx, *target),
+        Action::Support { piece, friend } => super::charge::resolve_support(ctx, *piece, *friend),
+        Action::ResolveCharge { target } => super::charge::resolve_combat(ctx, *target, dice),
+        Action::Consolidate { piece, to } => super::charge::resolve_consolidate(ctx, *piece, *to),
+        Action::Evade { piece, facing_deg } => {
+            super::charge::resolve_evade(ctx, *piece, *facing_deg)
+        }
     }
 }
 
@@ -338,6 +353,7 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
 pub fn resolve_end_phase(ctx: &Ctx, dice: &mut dyn Dice) -> Result<Vec<Event>, ActionError> {
     use super::endphase::{begin_player_turn, end_of_player_turn, expire_disorder, game_turn_end};
     let t = ctx.state.turn;
+    super::charge::check_end_phase(ctx)?;
     let mut staged = Staged::new(ctx);
     match t.phase {
         Phase::Initiative => staged.extend(expire_disorder(ctx)),

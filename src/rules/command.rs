@@ -2015,7 +2015,7 @@ pub fn resolve_opportunity_fire(
     }
     let fire = {
         let c = staged.ctx();
-        firing::resolve_fire_as(&c, firers, target, None, true, dice)
+        firing::resolve_fire_as(&c, firers, target, None, firing::FireOccasion::Opportunity, dice)
     };
     match fire {
         Ok(ev) => staged.extend(ev),

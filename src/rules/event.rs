@@ -265,6 +265,88 @@ pub enum Event {
         at: Pose,
         player_turn: u32,
     },
+    /// A charge is declared (CHG-02, INIT-09 step 1): who charges which edge, from where, and
+    /// where each is placed 2 cm short (the `Moved` events that follow carry the moves).
+    ChargeDeclared {
+        target: PieceId,
+        phase: Phase,
+        chargers: Vec<super::charge::ChargerPlan>,
+    },
+    /// A unit of the inactive side responded to the charge on `target` (INIT-12, INIT-15,
+    /// INIT-10); the response's own events follow.
+    ChargeResponded {
+        piece: PieceId,
+        target: PieceId,
+        response: super::charge::Response,
+    },
+    /// The response window of the charge on `target` is closed (INIT-09 step 3 → 4).
+    ResponseClosed {
+        target: PieceId,
+    },
+    /// A charger is placed in base contact with `edge` of the target (INIT-09 step 4, CHG-10).
+    ChargeContact {
+        piece: PieceId,
+        target: PieceId,
+        edge: super::charge::Edge,
+        to: Pose,
+    },
+    /// A charger did not get within 1 cm of its target; its charge ends (INIT-09 step 5).
+    ChargeFailed {
+        piece: PieceId,
+        target: PieceId,
+        reason: String,
+    },
+    /// A unit moved into support of `friend` in the combat of the charge on `target` (CHG-07/08).
+    Supported {
+        piece: PieceId,
+        friend: PieceId,
+        target: PieceId,
+    },
+    /// FIRE-28 (and FIRE-29 when `exhausted`): disordered until the end of the initiative phase
+    /// of player turn `until`.
+    Disordered {
+        piece: PieceId,
+        until: u32,
+        exhausted: bool,
+    },
+    /// One round of a combat fought (CHG-13..CHG-19): each side's total hits so far, by side.
+    CombatRound {
+        target: PieceId,
+        round: u32,
+        attacker_total: u32,
+        defender_total: u32,
+    },
+    /// How a combat ended (CHG-20..CHG-23); `winner` is a side, `None` when both sides were
+    /// wiped out.
+    CombatDecided {
+        target: PieceId,
+        outcome: super::charge::Outcome,
+        winner: Option<usize>,
+    },
+    /// A retreat after a lost combat (CHG-25): half a move straight away, facing kept.
+    Retreated {
+        piece: PieceId,
+        from: Pose,
+        to: Pose,
+        distance_cm: f64,
+    },
+    /// The charge on `target` is over; `consolidate` lists the units that may consolidate
+    /// (CHG-24), in the order they move.
+    ChargeEnded {
+        target: PieceId,
+        consolidate: Vec<PieceId>,
+    },
+    /// A consolidation move (CHG-24).
+    Consolidated {
+        piece: PieceId,
+        from: Pose,
+        to: Pose,
+    },
+    /// An evade (INIT-05, INIT-12, INIT-14) directly away from `away_from`; the `Moved` follows.
+    Evaded {
+        piece: PieceId,
+        away_from: PieceId,
+    },
 }
 
 /// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].
@@ -287,6 +369,9 @@ pub enum KnockOutCause {
     Referee,
     /// An enemy moved through or into the command unit and no friend was near (CMD-25).
     Overrun,
+    /// A charge rule knocked it out (CHG-22 double defeat, CHG-23, CHG-25 retreat blocked,
+    /// INIT-14 caught evading).
+    Charge { rule: String, reason: String },
 }
 
 impl KnockOutCause {
@@ -299,6 +384,7 @@ impl KnockOutCause {
             KnockOutCause::StandsLost => "END-01",
             KnockOutCause::Referee => "GEN-12",
             KnockOutCause::Overrun => "CMD-25",
+            KnockOutCause::Charge { rule, .. } => rule,
         }
     }
 }

@@ -171,6 +171,13 @@ pub fn action_summary(a: &Action) -> String {
         Action::OpportunityFire { .. } => "opportunity_fire",
         Action::SelfOrder { .. } => "self_order",
         Action::ReplaceCommand { .. } => "replace_command",
+        Action::Charge { .. } => "charge",
+        Action::Respond { .. } => "respond",
+        Action::CloseResponse { .. } => "close_response",
+        Action::Support { .. } => "support",
+        Action::ResolveCharge { .. } => "resolve_charge",
+        Action::Consolidate { .. } => "consolidate",
+        Action::Evade { .. } => "evade",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

@@ -580,20 +580,34 @@ pub fn check_fire(
     target: PieceId,
     ammunition: Option<Ammunition>,
 ) -> Result<FirePlan, ActionError> {
-    check_fire_as(ctx, firers, target, ammunition, false)
+    check_fire_as(ctx, firers, target, ammunition, FireOccasion::Action)
 }
 
-/// [`check_fire`] for fire by the inactive side (`reaction`: opportunity fire FIRE-30, and
-/// counter-initiative INIT-12 for the charge rules): the firers belong to the inactive side,
-/// and the initiative target rule (INIT-04) does not apply. The caller checks the occasion.
+/// Why a unit fires: a Fire action of the active side, the inactive side's opportunity fire
+/// (FIRE-30, allowed by `command`), or its response to a charge (INIT-12, CHG-09), which the
+/// charge rules have already allowed (`charge`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FireOccasion {
+    Action,
+    /// FIRE-30..FIRE-32: the inactive side's fire at a unit that moved or fired under the
+    /// current order; no initiative target rule (INIT-04). The caller checks the occasion.
+    Opportunity,
+    /// INIT-12 rulings: counter-initiative fire by the inactive side at a charger; no
+    /// initiative target rule (INIT-04), no opportunity rules (INIT-12 d), no forced square
+    /// for the charger (FIRE-33: charge reactions are their own system).
+    ChargeResponse,
+}
+
+/// [`check_fire`] for a given occasion.
 pub fn check_fire_as(
     ctx: &Ctx,
     firers: &[PieceId],
     target: PieceId,
     ammunition: Option<Ammunition>,
-    reaction: bool,
+    occasion: FireOccasion,
 ) -> Result<FirePlan, ActionError> {
     let t = ctx.state.turn;
+    let response = occasion == FireOccasion::ChargeResponse;
     if t.phase == Phase::Deployment {
         return Err(err(
             "FIRE-01",
@@ -661,27 +675,38 @@ pub fn check_fire_as(
                 ),
             ));
         }
-        if !reaction && t.phase == Phase::Command && fp.id.side() != t.active {
-            return Err(err(
-                "FIRE-30",
-                format!(
-                    "{} belongs to the inactive side: it fires in this phase only as opportunity fire",
-                    fp.name
-                ),
-            ));
-        }
-        if reaction {
-            if !fp.on_table() {
-                return Err(err("GEN-12", format!("{} is not in play", fp.name)));
+        match occasion {
+            FireOccasion::ChargeResponse => {
+                if fp.knocked_out || fp.pose.is_none() || fp.id.side() == t.active {
+                    return Err(err(
+                        "INIT-12",
+                        format!("{} cannot respond to a charge", fp.name),
+                    ));
+                }
             }
-            if fp.id.side() == t.active {
-                return Err(err(
-                    "FIRE-30",
-                    format!("{} belongs to the active side", fp.name),
-                ));
+            FireOccasion::Opportunity => {
+                if !fp.on_table() {
+                    return Err(err("GEN-12", format!("{} is not in play", fp.name)));
+                }
+                if fp.id.side() == t.active {
+                    return Err(err(
+                        "FIRE-30",
+                        format!("{} belongs to the active side", fp.name),
+                    ));
+                }
             }
-        } else {
-            check_may_act(ctx, fp)?;
+            FireOccasion::Action => {
+                if t.phase == Phase::Command && fp.id.side() != t.active {
+                    return Err(err(
+                        "FIRE-30",
+                        format!(
+                            "{} belongs to the inactive side: it fires in this phase only as opportunity fire",
+                            fp.name
+                        ),
+                    ));
+                }
+                check_may_act(ctx, fp)?;
+            }
         }
         if fp.suppressed_at.is_some() {
             return Err(err(
@@ -797,7 +822,7 @@ pub fn check_fire_as(
             "shell bursts in its own zone: order shell fire as a Fire action of its own",
         ));
     }
-    if !reaction && t.phase == Phase::Initiative {
+    if t.phase == Phase::Initiative && occasion == FireOccasion::Action {
         let [one] = plans.as_slice() else {
             return Err(err(
                 "INIT-04",
@@ -834,7 +859,7 @@ pub fn check_fire_as(
     Ok(FirePlan {
         firers: plans,
         target,
-        forced_square: forced_square_due(ctx, tp),
+        forced_square: !response && forced_square_due(ctx, tp),
         shell,
     })
 }
@@ -941,13 +966,13 @@ fn situation(
 }
 
 /// FIRE-16: the firer's list gives its artillery the cover shift.
-fn shifts_cover(ctx: &Ctx, fp: &PieceState) -> bool {
+pub fn shifts_cover(ctx: &Ctx, fp: &PieceState) -> bool {
     ctx.has_effect(fp, |e| matches!(e, RuleEffect::ArtilleryCoverShift))
 }
 
 /// OPT-MORALE-01 (d): with morale grades in use, every unit is Regular (the scenario format has
 /// no per-unit grade yet).
-fn morale(ctx: &Ctx) -> Option<MoraleRule> {
+pub fn morale(ctx: &Ctx) -> Option<MoraleRule> {
     ctx.scenario
         .optional_rules
         .contains(&OptionalRule::MoraleGrades)
@@ -955,12 +980,12 @@ fn morale(ctx: &Ctx) -> Option<MoraleRule> {
 }
 
 /// FIRE-10 (with its overrides for march column and square): a flank or rear shot.
-fn flank_of(ctx: &Ctx, attacker: &PieceState, victim: &PieceState) -> bool {
+pub fn flank_of(ctx: &Ctx, attacker: &PieceState, victim: &PieceState) -> bool {
     aspect(ctx, attacker, victim).is_some_and(|a| a != Aspect::Front)
 }
 
 /// GEN-16, FIRE-17..FIRE-20, FIRE-26: the target's side of one attack, read from the state.
-fn target_profile(
+pub fn target_profile(
     ctx: &Ctx,
     p: &PieceState,
     flank: bool,
@@ -1429,19 +1454,19 @@ pub fn resolve_fire(
     ammunition: Option<Ammunition>,
     dice: &mut dyn Dice,
 ) -> Result<Vec<Event>, ActionError> {
-    resolve_fire_as(ctx, firers, target, ammunition, false, dice)
+    resolve_fire_as(ctx, firers, target, ammunition, FireOccasion::Action, dice)
 }
 
-/// [`resolve_fire`] with the check of [`check_fire_as`] (`reaction`: fire by the inactive side).
+/// [`resolve_fire`] for a given occasion (INIT-12: counter-initiative fire at a charger).
 pub fn resolve_fire_as(
     ctx: &Ctx,
     firers: &[PieceId],
     target: PieceId,
     ammunition: Option<Ammunition>,
-    reaction: bool,
+    occasion: FireOccasion,
     dice: &mut dyn Dice,
 ) -> Result<Vec<Event>, ActionError> {
-    let plan = check_fire_as(ctx, firers, target, ammunition, reaction)?;
+    let plan = check_fire_as(ctx, firers, target, ammunition, occasion)?;
     let mut state = ctx.state.clone();
     let mut events = Vec::new();
     if plan.forced_square {

@@ -15,6 +15,7 @@ pub mod artillery;
 pub mod battle;
 pub mod casualty;
 pub mod command;
+pub mod charge;
 pub mod dice;
 pub mod endphase;
 pub mod error;

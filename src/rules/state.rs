@@ -206,6 +206,9 @@ pub struct BattleState {
     /// The orders mode and the current order (CMD; `command`).
     #[serde(default)]
     pub command: super::command::CommandState,
+    /// Charges under way, supports made and consolidations owed (CHG, INIT-09; `charge`).
+    #[serde(default)]
+    pub charges: super::charge::ChargeState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -343,6 +346,7 @@ impl BattleState {
             sides,
             ledger: super::victory::Ledger::default(),
             command: Default::default(),
+            charges: super::charge::ChargeState::default(),
         })
     }
 

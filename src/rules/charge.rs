@@ -1,0 +1,3159 @@
+//! Charges and close combat (catalogue §2.13 CHG-01..CHG-26, with INIT-05, INIT-07..INIT-15,
+//! SEQ-04, PIKE-01/02, ART-04 canister, FIRE-28/29 disorder and exhaustion, MOVE-18, and the
+//! list rules of CHG-15): the actions [`Action::Charge`](super::Action::Charge), `Respond`,
+//! `CloseResponse`, `Support`, `ResolveCharge`, `Consolidate` and `Evade`, their checks and
+//! their resolution.
+//!
+//! # The charge as a small state machine
+//!
+//! A charge is a [`Combat`] kept in [`ChargeState`] (one field of the battle state) from its
+//! declaration until it is fought, following INIT-09:
+//!
+//! 1. `Charge` (active side): eligibility (CHG-02/03/06, INIT-07, INIT-10, PIKE-01), the contact
+//!    edge (CHG-10), the path (CHG-04, INIT-08) — then each charger is placed 2 cm short of the
+//!    target edge and the **response window** opens (`ChargeDeclared` + `Moved`).
+//! 2. `Respond` (inactive side, only while the window is open): fire at a charger from within
+//!    10 cm, evade from within 5 cm, counter-charge (mounted cavalry), or, for the charged gun,
+//!    canister, pivot or evade (INIT-10, INIT-12, INIT-15, CHG-09, ART-04). One response per unit
+//!    and charge. While a window is open no other charge may be declared.
+//! 3. `CloseResponse` (either side may send it; it is the inactive side's "done"): the chargers
+//!    still able make contact; a charger that fell back or is otherwise short is disordered
+//!    (INIT-09 steps 4–5); an evaded target is pursued (INIT-14).
+//! 4. `Support` (either side, after contact): CHG-07, CHG-08, INIT-11.
+//! 5. `ResolveCharge` (active side): rounds until decided (CHG-13..CHG-23), then retreats and
+//!    knock-outs (CHG-25), disorder and exhaustion (CHG-26, FIRE-28/29), and the winners' right
+//!    to consolidate.
+//! 6. `Consolidate` (the winners, either side, in order, optional): CHG-24.
+//!
+//! SEQ-04 decides *when* step 5 happens: after all initiative actions for initiative charges,
+//! after the order's actions for command-phase charges, and in the Charge phase for anything
+//! left. On this branch the active player asks for it with `ResolveCharge`; ending a phase
+//! while any combat is pending is refused (SEQ-04), so no combat is ever skipped.
+//!
+//! # Rulings made here (beyond the catalogue's)
+//!
+//! * CHG-10 with several chargers: each charger, in the order named, takes the nearest visible
+//!   edge of the target that no earlier charger took.
+//! * The charge distance (CHG-04 c) is measured from the charger's front-edge centre after the
+//!   free pivot to its front-edge centre in contact.
+//! * The contact pose is centred on the edge (CHG-04 b); a contact pose that would overlap or
+//!   touch another unit is refused (CHG-10), and touching a second enemy is reported as
+//!   unsupported (CHG-05) rather than silently fought.
+//! * A second charge on a unit already in an unresolved combat is reported as unsupported.
+//! * Counter-initiative fire is never a forced-square trigger (FIRE-33: charge reactions are a
+//!   system of their own), and a charged gun fires only canister (INIT-10).
+//! * Canister attacks every non-command unit with a stand in the gun's cone within canister range,
+//!   in id order, each through the full casualty pipeline (WE-12 shows the suppression test).
+//! * The 1D6 flank allocation roll (CHG-17) is rolled in each round that needs it, just before
+//!   the defending side's dice.
+//! * Both sides' dice of a round are worked out before any hits of the round land (all dice are
+//!   rolled together, CHG-16), so a unit knocked out in a round still strikes back (WE-12).
+//! * CHG-19 totals count every unit of a side that made contact (knocked out or not) and its
+//!   supporters, using their hits this player turn.
+//! * A retreating unit that was already suppressed keeps its older marker.
+//! * Evading guns: an unlimbered gun limbers and moves half its limbered Move (INIT-05 a; the
+//!   limber is taken to be with the gun); with `limber: false` it is manhandled straight back up
+//!   to its manhandle Move (INIT-10).
+//! * Pursuit of an evader (INIT-14) stops where its straight path meets anything; the evader is
+//!   caught when it ends less than 3 cm from the charger.
+//! * A command unit in a combat's way is no special case here: CMD-22/25/26 are the command
+//!   engine's (see [`presence_call_site`]).
+//!
+//! # Not here
+//!
+//! Command presence dice (CMD-21) and commanders sharing a combat's outcome (CMD-22, CMD-26)
+//! come from the command engine; the call site is [`presence_call_site`]. Order gating (which
+//! charges and supports an order allows) is the order engine's. Skirmisher screens met by a
+//! charge (SKIR-04) are the skirmisher engine's. The OPTIONAL saber charge (OPT-SABER) is
+//! refused as unsupported. Dismounted cavalry mounting to evade (INIT-05 b) is not offered:
+//! they evade on foot.
+//!
+//! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
+//! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
+
+use super::action::Manoeuvre;
+use super::apply::apply;
+use super::artillery::{canister_dice, canister_profile};
+use super::battle::{check_may_act, Ctx};
+use super::casualty::{
+    cover_label, resolve_attack, save_plan, score_to_hit, Attack, AttackDice, DiceGroup,
+    SaveSituation,
+};
+use super::dice::Dice;
+use super::error::{ActionError, RuleError};
+use super::event::{Event, KnockOutCause, Modifier};
+use super::firing::{
+    fall_back_events, is_disordered, is_exhausted, is_mounted_cavalry, ko_threshold_of, morale,
+    range_factor, resolve_fire_as, save_of, shifts_cover, target_cover, target_profile,
+    FireOccasion, INITIATIVE_CM,
+};
+use super::geometry::{footprint_of, measure_scale, CONTACT_TOLERANCE_CM};
+use super::movement::{forced_move, move_allowance, ForcedKind, ForcedOutcome};
+use super::state::{BattleState, Formation, Phase, PieceId, PieceState, Pose};
+use super::terrain::{path_crossings, Shape};
+use super::visibility::SightIndex;
+use crate::geom::footprint::{bearing_deg, heading, normalize_deg, right_of};
+use crate::geom::segment::{segment_meets_polyline, Segment};
+use crate::geom::{edge_distance, Footprint, FrontEdge, Point};
+use crate::model::{Arm, Cover, DefenseKind, OptionalRule, RowRole, RuleEffect, TerrainKind};
+use geo::{ConvexHull, Intersects, LineString, MultiPoint, Polygon};
+use serde::{Deserialize, Serialize};
+
+/// CHG-03: the charge distance, unscaled by the representation scale (GEN-07).
+pub const CHARGE_CM: f64 = 20.0;
+/// INIT-09 step 2: chargers are placed this far from the target before the response.
+pub const PLACE_CM: f64 = 2.0;
+/// INIT-12 ruling: counter-initiative fire from within this distance of the charged unit.
+pub const RESPONSE_FIRE_CM: f64 = 10.0;
+/// INIT-12 ruling: evading from within this distance of the charged unit.
+pub const RESPONSE_EVADE_CM: f64 = 5.0;
+/// CHG-07: a supporter must be within this distance of the friend in contact.
+pub const SUPPORT_CM: f64 = 10.0;
+/// CHG-10: the narrowest gap a charger may enter.
+pub const GAP_CM: f64 = 5.0;
+/// INIT-14: an evader ending closer than this to the pursuing charger is knocked out.
+pub const CAUGHT_CM: f64 = 3.0;
+/// INIT-09 step 5: a charger must get this close to its target.
+pub const CLOSE_CM: f64 = 1.0;
+/// CHG-24: the consolidation distance and how near a visible enemy it may end.
+pub const CONSOLIDATE_CM: f64 = 5.0;
+pub const CONSOLIDATE_CLEAR_CM: f64 = 3.0;
+/// A guard against a combat that never ends (equal totals round after round): never reached
+/// with real dice.
+pub const MAX_ROUNDS: u32 = 100;
+
+// ---------------------------------------------------------------------------------------------
+// Types kept in the state and the log.
+
+/// A side of a target formation's outline (CHG-10 ruling): front, the two flanks, rear. A square
+/// has four fronts, named by the way they face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Edge {
+    Front,
+    Left,
+    Right,
+    Rear,
+}
+
+impl Edge {
+    pub fn label(self) -> &'static str {
+        match self {
+            Edge::Front => "front",
+            Edge::Left => "left flank",
+            Edge::Right => "right flank",
+            Edge::Rear => "rear",
+        }
+    }
+}
+
+/// The inactive side's answer to a charge (INIT-10, INIT-12, INIT-15, CHG-09, ART-04).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Response {
+    /// Fire at one charger (never a supporter): the charged unit or a unit within 10 cm of it.
+    Fire { at: PieceId },
+    /// Evade directly away from the nearest charger: the charged unit or a unit within 5 cm of
+    /// it. Guns: `limber` to limber and move half the limbered Move, otherwise manhandled back.
+    Evade {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing_deg: Option<f64>,
+        #[serde(default)]
+        limber: bool,
+    },
+    /// Mounted cavalry meet the charge (INIT-15): they count as charging in round 1.
+    CounterCharge,
+    /// The charged gun fires canister (ART-04).
+    Canister,
+    /// The charged gun is manhandled round up to 90° to face the charger (INIT-10).
+    Pivot { facing_deg: f64 },
+}
+
+/// One charger as declared: the edge it goes for, where it started, where it was placed 2 cm
+/// short, and the charge distance it will use.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChargerPlan {
+    pub piece: PieceId,
+    pub edge: Edge,
+    pub start: Pose,
+    pub placed: Pose,
+    pub distance_cm: f64,
+}
+
+/// How a combat was decided (CHG-21..CHG-23).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// CHG-21: the loser took more, but less than double.
+    Greater,
+    /// CHG-22: the loser took double or more (1 against 0 included).
+    Double,
+    /// CHG-23: every unit of one side in contact was knocked out: as a double win.
+    WipedOut,
+    /// CHG-23: both sides lost every unit in contact: nobody consolidates.
+    BothWipedOut,
+}
+
+/// A unit of the inactive side that has responded to this charge, and how.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResponseMark {
+    pub piece: PieceId,
+    pub response: Response,
+}
+
+/// A charger in base contact, and the edge it touches.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Contact {
+    pub piece: PieceId,
+    pub edge: Edge,
+}
+
+/// A supporter and the friend it stands behind.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SupportRec {
+    pub piece: PieceId,
+    pub friend: PieceId,
+}
+
+/// A charge between declaration and resolution (INIT-09).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Combat {
+    pub target: PieceId,
+    /// The charging side.
+    pub attacker: usize,
+    pub phase: Phase,
+    pub player_turn: u32,
+    pub chargers: Vec<ChargerPlan>,
+    /// Chargers that made contact (INIT-09 step 4).
+    #[serde(default)]
+    pub contacts: Vec<Contact>,
+    /// INIT-09 step 3: the inactive side may respond.
+    pub window_open: bool,
+    #[serde(default)]
+    pub responses: Vec<ResponseMark>,
+    #[serde(default)]
+    pub supporters: Vec<SupportRec>,
+}
+
+impl Combat {
+    fn response_of(&self, piece: PieceId) -> Option<&Response> {
+        self.responses
+            .iter()
+            .find(|r| r.piece == piece)
+            .map(|r| &r.response)
+    }
+
+    /// INIT-15: the charged mounted cavalry met the charge.
+    pub fn counter_charged(&self) -> bool {
+        matches!(self.response_of(self.target), Some(Response::CounterCharge))
+    }
+
+    /// INIT-14: the charged unit evaded.
+    pub fn target_evaded(&self) -> bool {
+        matches!(self.response_of(self.target), Some(Response::Evade { .. }))
+    }
+}
+
+/// A unit's support this turn (CHG-08: one charge per initiative phase or order; the inactive
+/// side one per enemy player turn).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SupportMark {
+    pub piece: PieceId,
+    pub player_turn: u32,
+    pub phase: Phase,
+}
+
+/// A winner's right to consolidate (CHG-24), valid in the phase it was earned.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ConsolidateRight {
+    pub piece: PieceId,
+    pub target: PieceId,
+    pub player_turn: u32,
+    pub phase: Phase,
+    /// Its place in the CHG-24 order (the attacker first).
+    pub order: u32,
+}
+
+/// Everything the charge rules remember between actions (one field of the battle state).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ChargeState {
+    /// Charges declared and not yet fought, in declaration order.
+    #[serde(default)]
+    pub combats: Vec<Combat>,
+    #[serde(default)]
+    pub supports: Vec<SupportMark>,
+    #[serde(default)]
+    pub consolidation: Vec<ConsolidateRight>,
+}
+
+impl ChargeState {
+    pub fn combat(&self, target: PieceId) -> Option<&Combat> {
+        self.combats.iter().find(|c| c.target == target)
+    }
+
+    fn combat_mut(&mut self, target: PieceId) -> Option<&mut Combat> {
+        self.combats.iter_mut().find(|c| c.target == target)
+    }
+
+    /// The unresolved combat `piece` takes part in (charger, target or supporter).
+    pub fn combat_of(&self, piece: PieceId) -> Option<&Combat> {
+        self.combats.iter().find(|c| {
+            c.target == piece
+                || c.chargers.iter().any(|k| k.piece == piece)
+                || c.supporters.iter().any(|s| s.piece == piece)
+        })
+    }
+}
+
+/// `apply` for the charge events: the only code that changes [`ChargeState`].
+pub fn apply_charge_event(state: &mut BattleState, event: &Event) {
+    let turn = state.turn;
+    match event {
+        Event::ChargeDeclared {
+            target,
+            phase,
+            chargers,
+        } => {
+            state.charges.consolidation.clear();
+            state.charges.combats.push(Combat {
+                target: *target,
+                attacker: chargers.first().map_or(turn.active, |k| k.piece.side()),
+                phase: *phase,
+                player_turn: turn.player_turn,
+                chargers: chargers.clone(),
+                contacts: Vec::new(),
+                window_open: true,
+                responses: Vec::new(),
+                supporters: Vec::new(),
+            });
+        }
+        Event::ChargeResponded {
+            piece,
+            target,
+            response,
+        } => {
+            if let Some(c) = state.charges.combat_mut(*target) {
+                c.responses.push(ResponseMark {
+                    piece: *piece,
+                    response: response.clone(),
+                });
+            }
+        }
+        Event::ResponseClosed { target } => {
+            if let Some(c) = state.charges.combat_mut(*target) {
+                c.window_open = false;
+            }
+        }
+        Event::ChargeContact {
+            piece,
+            target,
+            edge,
+            to,
+        } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.pose = Some(*to);
+            }
+            if let Some(c) = state.charges.combat_mut(*target) {
+                c.contacts.push(Contact {
+                    piece: *piece,
+                    edge: *edge,
+                });
+            }
+        }
+        Event::Supported {
+            piece,
+            friend,
+            target,
+        } => {
+            if let Some(c) = state.charges.combat_mut(*target) {
+                c.supporters.push(SupportRec {
+                    piece: *piece,
+                    friend: *friend,
+                });
+            }
+            state.charges.supports.push(SupportMark {
+                piece: *piece,
+                player_turn: turn.player_turn,
+                phase: turn.phase,
+            });
+        }
+        Event::Disordered { piece, until, .. } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.disordered_until = Some(*until);
+            }
+        }
+        Event::Retreated { piece, to, .. } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.pose = Some(*to);
+            }
+        }
+        Event::ChargeEnded {
+            target,
+            consolidate,
+        } => {
+            state.charges.combats.retain(|c| c.target != *target);
+            state.charges.consolidation.clear();
+            for (k, piece) in consolidate.iter().enumerate() {
+                state.charges.consolidation.push(ConsolidateRight {
+                    piece: *piece,
+                    target: *target,
+                    player_turn: turn.player_turn,
+                    phase: turn.phase,
+                    order: u32::try_from(k).unwrap_or(u32::MAX),
+                });
+            }
+        }
+        Event::Consolidated { piece, to, .. } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.pose = Some(*to);
+            }
+            // CHG-24: the attacker moves first; those before this unit have passed.
+            let order = state
+                .charges
+                .consolidation
+                .iter()
+                .find(|r| r.piece == *piece)
+                .map(|r| r.order);
+            if let Some(o) = order {
+                state.charges.consolidation.retain(|r| r.order > o);
+            }
+        }
+        _ => {}
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers.
+
+fn err(rule: &'static str, message: impl Into<String>) -> ActionError {
+    RuleError::new(rule, message).into()
+}
+
+fn view<'b>(ctx: &Ctx<'b>, state: &'b BattleState) -> Ctx<'b> {
+    Ctx {
+        scenario: ctx.scenario,
+        lists: ctx.lists,
+        state,
+    }
+}
+
+fn record(state: &mut BattleState, events: &mut Vec<Event>, e: Event) {
+    apply(state, &e);
+    events.push(e);
+}
+
+fn record_all(state: &mut BattleState, events: &mut Vec<Event>, es: Vec<Event>) {
+    for e in es {
+        record(state, events, e);
+    }
+}
+
+fn add(p: Point, v: Point, k: f64) -> Point {
+    Point::new(p.x + v.x * k, p.y + v.y * k)
+}
+
+fn sub(a: Point, b: Point) -> Point {
+    Point::new(a.x - b.x, a.y - b.y)
+}
+
+fn dot(a: Point, b: Point) -> f64 {
+    a.x * b.x + a.y * b.y
+}
+
+/// Rotates `p` about `c` clockwise by `deg` (the facing convention).
+fn rotate(p: Point, c: Point, deg: f64) -> Point {
+    let (s, co) = deg.to_radians().sin_cos();
+    let d = sub(p, c);
+    Point::new(c.x + d.x * co + d.y * s, c.y - d.x * s + d.y * co)
+}
+
+fn m(rule: &str, label: impl Into<String>, value: i32) -> Modifier {
+    Modifier {
+        rule: rule.to_string(),
+        label: label.into(),
+        value,
+    }
+}
+
+fn i(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    let ab = sub(b, a);
+    let len2 = dot(ab, ab);
+    let t = if len2 > 1e-12 {
+        (dot(sub(p, a), ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance(add(a, ab, t)).0
+}
+
+fn corners(fp: &Footprint) -> Vec<Point> {
+    fp.stands.iter().flat_map(|s| s.corners()).collect()
+}
+
+fn hull(points: &[Point]) -> Polygon<f64> {
+    let mp: MultiPoint<f64> = points
+        .iter()
+        .map(|p| geo::Point::new(p.x, p.y))
+        .collect::<Vec<_>>()
+        .into();
+    mp.convex_hull()
+}
+
+/// The polygon pulled in towards its centre by `by` cm at every vertex, so that shapes which
+/// only touch it do not count as meeting it.
+fn shrunk(poly: &Polygon<f64>, by: f64) -> Polygon<f64> {
+    let pts: Vec<Point> = poly
+        .exterior()
+        .points()
+        .map(|p| Point::new(p.x(), p.y()))
+        .collect();
+    if pts.is_empty() {
+        return poly.clone();
+    }
+    let n = pts.len() as f64;
+    let c = Point::new(
+        pts.iter().map(|p| p.x).sum::<f64>() / n,
+        pts.iter().map(|p| p.y).sum::<f64>() / n,
+    );
+    let inner: Vec<geo::Coord<f64>> = pts
+        .iter()
+        .map(|p| {
+            let d = p.distance(c).0;
+            let k = if d > by { (d - by) / d } else { 0.0 };
+            geo::Coord {
+                x: c.x + (p.x - c.x) * k,
+                y: c.y + (p.y - c.y) * k,
+            }
+        })
+        .collect();
+    Polygon::new(LineString::from(inner), Vec::new())
+}
+
+/// Do two footprints overlap (more than touch)?
+fn overlaps(a: &Footprint, b: &Footprint) -> bool {
+    let pa: Vec<Polygon<f64>> = a
+        .stands
+        .iter()
+        .map(|s| shrunk(&s.polygon(), 0.01))
+        .collect();
+    b.stands.iter().any(|t| {
+        let q = t.polygon();
+        pa.iter().any(|p| p.intersects(&q))
+    })
+}
+
+fn with_pose(p: &PieceState, pose: Pose) -> PieceState {
+    let mut q = p.clone();
+    q.pose = Some(pose);
+    q
+}
+
+fn row_arm(ctx: &Ctx, p: &PieceState) -> Option<Arm> {
+    ctx.row(p).map(|r| r.arm)
+}
+
+fn is_artillery(ctx: &Ctx, p: &PieceState) -> bool {
+    row_arm(ctx, p) == Some(Arm::Artillery)
+}
+
+/// The scenario's unit record of a piece (designations such as lancers, COL-13).
+fn scenario_unit<'a>(ctx: &Ctx<'a>, p: &PieceState) -> Option<&'a crate::model::Unit> {
+    let PieceId::Unit { side, unit } = p.id else {
+        return None;
+    };
+    ctx.scenario.sides.get(side)?.unit(unit)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edges and contact (CHG-04, CHG-10).
+
+/// CHG-10 ruling: the outline edges of a piece, each as a [`FrontEdge`] facing outwards. A
+/// square's four faces; otherwise the sides of the stands' bounding box in the piece's frame.
+pub fn edges_of(ctx: &Ctx, p: &PieceState) -> Vec<(Edge, FrontEdge)> {
+    let Some(fp) = footprint_of(ctx, p) else {
+        return Vec::new();
+    };
+    if p.formation == Some(Formation::Square) {
+        return fp
+            .front_edges()
+            .iter()
+            .map(|e| {
+                let d = normalize_deg(e.facing_deg - fp.facing_deg);
+                let edge = if d.abs() < 45.0 {
+                    Edge::Front
+                } else if d.abs() > 135.0 {
+                    Edge::Rear
+                } else if d > 0.0 {
+                    Edge::Right
+                } else {
+                    Edge::Left
+                };
+                (edge, *e)
+            })
+            .collect();
+    }
+    let f = heading(fp.facing_deg);
+    let r = right_of(fp.facing_deg);
+    let (mut smin, mut smax, mut tmin, mut tmax) = (
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for c in corners(&fp) {
+        let d = sub(c, fp.at);
+        smin = smin.min(dot(d, r));
+        smax = smax.max(dot(d, r));
+        tmin = tmin.min(dot(d, f));
+        tmax = tmax.max(dot(d, f));
+    }
+    let pt = |s: f64, t: f64| add(add(fp.at, r, s), f, t);
+    let face = fp.facing_deg;
+    vec![
+        (
+            Edge::Front,
+            FrontEdge {
+                left: pt(smin, tmax),
+                right: pt(smax, tmax),
+                facing_deg: face.rem_euclid(360.0),
+            },
+        ),
+        (
+            Edge::Right,
+            FrontEdge {
+                left: pt(smax, tmax),
+                right: pt(smax, tmin),
+                facing_deg: (face + 90.0).rem_euclid(360.0),
+            },
+        ),
+        (
+            Edge::Rear,
+            FrontEdge {
+                left: pt(smax, tmin),
+                right: pt(smin, tmin),
+                facing_deg: (face + 180.0).rem_euclid(360.0),
+            },
+        ),
+        (
+            Edge::Left,
+            FrontEdge {
+                left: pt(smin, tmin),
+                right: pt(smin, tmax),
+                facing_deg: (face - 90.0).rem_euclid(360.0),
+            },
+        ),
+    ]
+}
+
+/// Is contact on `edge` frontal for CHG-11/CHG-14/CHG-17? A square has no flank or rear
+/// (MOVE-15).
+fn frontal(target: &PieceState, edge: Edge) -> bool {
+    edge == Edge::Front || target.formation == Some(Formation::Square)
+}
+
+/// CHG-10, INIT-07: the nearest base edge of the target that the charger faces (its centre lies
+/// outside that edge) and that no other charger has taken.
+fn nearest_edge(
+    ctx: &Ctx,
+    charger: &PieceState,
+    target: &PieceState,
+    taken: &[Edge],
+) -> Option<(Edge, FrontEdge)> {
+    let cfp = footprint_of(ctx, charger)?;
+    let from = charger.pose?.at;
+    let centre = cfp.centroid();
+    let mut best: Option<(f64, Edge, FrontEdge)> = None;
+    for (edge, fe) in edges_of(ctx, target) {
+        if taken.contains(&edge) || fe.local(centre).1 <= 1e-6 {
+            continue;
+        }
+        let d = point_segment_distance(from, fe.left, fe.right);
+        if best.is_none_or(|(b, _, _)| d < b - 1e-9) {
+            best = Some((d, edge, fe));
+        }
+    }
+    best.map(|(_, e, fe)| (e, fe))
+}
+
+/// CHG-04 (b): flush against the edge, centred on it, facing it.
+fn contact_pose(fe: &FrontEdge) -> Pose {
+    Pose {
+        at: fe.midpoint(),
+        facing_deg: (fe.facing_deg + 180.0).rem_euclid(360.0),
+    }
+}
+
+/// CHG-04 (a): the free pivot about the footprint's centre to a new facing.
+fn pivoted(fp: &Footprint, from: Pose, facing_deg: f64) -> Pose {
+    let delta = normalize_deg(facing_deg - from.facing_deg);
+    Pose {
+        at: rotate(from.at, fp.centroid(), delta),
+        facing_deg,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Facts about units in charges.
+
+/// CHG-13: attack dice per stand in a charge (OPT-SABER is not offered).
+pub fn charge_dice_per_stand(ctx: &Ctx, p: &PieceState) -> u32 {
+    let Some(row) = ctx.row(p) else {
+        return 1;
+    };
+    match row.arm {
+        Arm::Cavalry if row.role != RowRole::DismountedMode => 3,
+        Arm::Cavalry | Arm::Infantry | Arm::Engineers => 2,
+        Arm::Artillery | Arm::Transport | Arm::Armour => 1,
+    }
+}
+
+/// What the CHG-14/CHG-15 table needs to know about one unit in one round.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChargeDiceSituation {
+    /// Stands that count (CHG-11, CHG-13 c).
+    pub stands: u32,
+    pub dice_per_stand: u32,
+    /// CHG-14: +1, the unit is charging (first round; both sides in a counter-charge).
+    pub charging: bool,
+    /// CHG-14: −1, the unit is suppressed.
+    pub suppressed: bool,
+    /// CHG-14: −2, fighting to its own flank or rear.
+    pub flank_or_rear: bool,
+    /// CHG-15: +1 heavy cavalry while charging (Nap 13, 18C 22, FPW 17).
+    pub heavy: bool,
+    /// CHG-15: +1 lancers on the initial charge attack (ACW 13, Nap 11, FPW 15, 18C 20).
+    pub lancers: bool,
+    /// CHG-15: +1 "receives +1 attack die" (Nap 22), in every attack.
+    pub extra_attack_die: bool,
+    /// CHG-15 / CMD-21: command presence dice (the command engine supplies them).
+    pub presence_dice: u32,
+    /// CHG-15 / FIRE-28: −2 disordered.
+    pub disordered: bool,
+}
+
+/// CHG-13, CHG-14, CHG-15 (with the FIRE-12 floor): one unit's dice in a charge round, and every
+/// modifier that made them. Supporters' +1 is added to the side's pool separately.
+pub fn charge_dice(s: &ChargeDiceSituation) -> AttackDice {
+    let base = s.stands * s.dice_per_stand;
+    let mut mods = vec![m(
+        "CHG-13",
+        format!(
+            "{} stand{} × {} di{}",
+            s.stands,
+            if s.stands == 1 { "" } else { "s" },
+            s.dice_per_stand,
+            if s.dice_per_stand == 1 { "e" } else { "ce" }
+        ),
+        i(base),
+    )];
+    if s.charging {
+        mods.push(m("CHG-14", "charging (first round)", 1));
+    }
+    if s.suppressed {
+        mods.push(m("CHG-14", "suppressed", -1));
+    }
+    if s.flank_or_rear {
+        mods.push(m("CHG-14", "fighting to its flank or rear", -2));
+    }
+    if s.heavy {
+        mods.push(m("CHG-15", "heavy cavalry during the charge", 1));
+    }
+    if s.lancers {
+        mods.push(m("CHG-15", "lancers on the initial charge attack", 1));
+    }
+    if s.extra_attack_die {
+        mods.push(m("CHG-15", "+1 attack die (list note)", 1));
+    }
+    if s.presence_dice > 0 {
+        mods.push(m("CMD-21", "command presence", i(s.presence_dice)));
+    }
+    if s.disordered {
+        mods.push(m("FIRE-28", "disordered", -2));
+    }
+    let total: i32 = mods.iter().map(|x| x.value).sum();
+    if total < 1 {
+        mods.push(m(
+            "FIRE-12",
+            "a unit that attacks rolls at least 1 die",
+            1 - total,
+        ));
+    }
+    AttackDice {
+        dice: u32::try_from(total.max(1)).unwrap_or(1),
+        modifiers: mods,
+    }
+}
+
+/// MOVE-18, CHG-16: one cover level better (open → soft, soft → hard; hard and full stay).
+pub fn one_level_better(c: Cover) -> Cover {
+    match c {
+        Cover::Open => Cover::Soft,
+        Cover::Soft | Cover::Hard => Cover::Hard,
+        Cover::Full => Cover::Full,
+    }
+}
+
+/// CMD-21 call site: command presence dice in a charge. The command engine (CMD-21, with
+/// CMD-22/CMD-26 for commanders sharing the outcome) supplies them; until it is merged no
+/// presence dice are added here.
+pub fn presence_call_site(_ctx: &Ctx, _piece: PieceId) -> u32 {
+    0
+}
+
+fn pike(_ctx: &Ctx, _p: &PieceState) -> bool {
+    // PIKE-01/02 ruling: pikes are a scenario flag, which the scenario format does not carry
+    // yet; no unit is a pike unit until it does.
+    false
+}
+
+/// FIRE-28 (d): disorder (and FIRE-29 exhaustion for mounted cavalry) until the end of the
+/// next player turn's initiative phase; the unit is placed in disordered formation (MOVE-19).
+fn disorder_events(ctx: &Ctx, p: &PieceState) -> Vec<Event> {
+    let mut v = vec![Event::Disordered {
+        piece: p.id,
+        until: ctx.state.turn.player_turn + 1,
+        exhausted: is_mounted_cavalry(ctx, p),
+    }];
+    if let Some(f) = p.formation.filter(|f| *f != Formation::Disordered) {
+        v.push(Event::FormationChanged {
+            piece: p.id,
+            from: Some(f),
+            to: Some(Formation::Disordered),
+        });
+    }
+    v
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declaring a charge.
+
+/// SEQ-04: no phase ends while a combat is pending.
+pub fn check_end_phase(ctx: &Ctx) -> Result<(), RuleError> {
+    if let Some(c) = ctx.state.charges.combats.first() {
+        let name = ctx
+            .state
+            .piece(c.target)
+            .map_or(c.target.to_string(), |p| p.name.clone());
+        return Err(RuleError::new(
+            "SEQ-04",
+            format!(
+                "the charge on {name} is still pending: {} it first",
+                if c.window_open {
+                    "close its response window and resolve"
+                } else {
+                    "resolve"
+                }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_no_open_window(ctx: &Ctx) -> Result<(), ActionError> {
+    if let Some(c) = ctx.state.charges.combats.iter().find(|c| c.window_open) {
+        return Err(err(
+            "INIT-09",
+            format!(
+                "the inactive side is still responding to the charge on {}; close that response first",
+                c.target
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// CHG-02, CHG-03, CHG-06, INIT-03, INIT-07, INIT-10, MOVE-19, PIKE-01: may this unit charge
+/// this target at all (before geometry)?
+fn check_charger(
+    ctx: &Ctx,
+    sight: &SightIndex,
+    p: &PieceState,
+    target: &PieceState,
+) -> Result<(), ActionError> {
+    if p.id.is_command() {
+        return Err(err(
+            "INIT-10",
+            format!("{} is a command unit; command units never charge", p.name),
+        ));
+    }
+    check_may_act(ctx, p)?;
+    let Some(row) = ctx.row(p) else {
+        return Err(err("COL-04", format!("{} has no troop row", p.name)));
+    };
+    if matches!(row.arm, Arm::Artillery | Arm::Transport) || row.role == RowRole::Limber {
+        return Err(err(
+            "INIT-10",
+            format!(
+                "{} is artillery or transport; they never start a charge",
+                p.name
+            ),
+        ));
+    }
+    if ctx.state.charges.combat_of(p.id).is_some() {
+        return Err(err(
+            "INIT-03",
+            format!("{} is already in an unresolved combat", p.name),
+        ));
+    }
+    if p.suppressed_at.is_some() {
+        return Err(err(
+            "CHG-02",
+            format!("{} is suppressed and may not charge", p.name),
+        ));
+    }
+    if is_disordered(ctx.state, p) || p.formation == Some(Formation::Disordered) {
+        return Err(err(
+            "CHG-02",
+            format!(
+                "{} is disordered and may not charge (FIRE-28, MOVE-19)",
+                p.name
+            ),
+        ));
+    }
+    let attack_column_only =
+        ctx.has_effect(p, |e| matches!(e, RuleEffect::MustChargeInAttackColumn));
+    match p.formation {
+        Some(Formation::AttackColumn) => {}
+        Some(Formation::Line) if !attack_column_only => {}
+        Some(Formation::Line) => {
+            return Err(err(
+                "CHG-03",
+                format!(
+                "{} must charge in attack column (list note: must use attack column in a charge)",
+                p.name
+            ),
+            ))
+        }
+        other => {
+            return Err(err(
+                "CHG-03",
+                format!(
+                    "{} is in {}; charging units must be in line or attack column",
+                    p.name,
+                    other.map_or("no formation", Formation::label)
+                ),
+            ))
+        }
+    }
+    let s = sight.sight(p.id, target.id);
+    if !s.visible {
+        return Err(RuleError::new(s.rule, s.detail).into());
+    }
+    let cavalry = is_mounted_cavalry(ctx, p);
+    if cavalry
+        && target.formation == Some(Formation::Square)
+        && ctx.has_effect(p, |e| matches!(e, RuleEffect::Irregular))
+    {
+        return Err(err(
+            "CHG-06",
+            format!(
+                "{} is irregular cavalry and may not charge a square (MOVE-18)",
+                p.name
+            ),
+        ));
+    }
+    if ctx.state.turn.phase == Phase::Initiative {
+        if ctx.has_effect(p, |e| matches!(e, RuleEffect::NoInitiativeCharge)) {
+            return Err(err(
+                "INIT-10",
+                format!("{} may not charge on initiative", p.name),
+            ));
+        }
+        let ms = measure_scale(ctx);
+        let candidates: Vec<(PieceId, f64)> = sight
+            .visible_enemies(p.id)
+            .into_iter()
+            .filter(|(id, _)| !id.is_command())
+            .collect();
+        let nearest = candidates.first().map(|(_, d)| *d);
+        let ok = nearest.is_some_and(|d| {
+            d <= INITIATIVE_CM * ms + 1e-9
+                && candidates
+                    .iter()
+                    .any(|(id, dd)| *id == target.id && *dd <= d + 1e-9)
+        });
+        if !ok {
+            return Err(err(
+                "INIT-07",
+                format!(
+                    "on initiative {} may charge only its nearest visible enemy within 20 cm; {} is not it",
+                    p.name, target.name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// CHG-06: crossing an obstacle (linear terrain, shallow water, a field defence) is allowed only
+/// if the charger starts in base contact with it or the target is in base contact with it.
+fn check_obstacles(
+    ctx: &Ctx,
+    charger: &PieceState,
+    cfp: &Footprint,
+    target: &PieceState,
+    tfp: &Footprint,
+) -> Result<(), ActionError> {
+    let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx);
+    let path = [cfp.centroid(), tfp.centroid()];
+    let touches =
+        |shape: &Shape| shape_distance(shape, cfp) <= tol || shape_distance(shape, tfp) <= tol;
+    for c in path_crossings(&ctx.scenario.terrain, &path) {
+        if !matches!(c.kind, TerrainKind::Linear | TerrainKind::ShallowWet) {
+            continue;
+        }
+        let Some(f) = ctx.scenario.terrain.iter().find(|f| f.id == c.feature) else {
+            continue;
+        };
+        if !touches(&Shape::of(&f.geometry)) {
+            return Err(err(
+                "CHG-06",
+                format!(
+                    "{} would charge across {}; it may only if it starts in base contact with it or {} touches it",
+                    charger.name, f.name, target.name
+                ),
+            ));
+        }
+    }
+    let seg = Segment::new(path[0], path[1]);
+    for side in &ctx.scenario.sides {
+        for d in &side.field_defenses {
+            if matches!(d.kind, DefenseKind::Trench | DefenseKind::DugOut) {
+                continue;
+            }
+            let line: LineString<f64> =
+                d.at.iter()
+                    .map(|p| geo::Coord { x: p.x, y: p.y })
+                    .collect::<Vec<_>>()
+                    .into();
+            if !segment_meets_polyline(&line, &seg) {
+                continue;
+            }
+            let shape = Shape::Line(line);
+            if !touches(&shape) {
+                return Err(err(
+                    "CHG-06",
+                    format!(
+                        "{} would charge across a field defence; it may only if it starts in base contact with it or {} touches it",
+                        charger.name, target.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn shape_distance(shape: &Shape, fp: &Footprint) -> f64 {
+    use crate::geom::segment::{footprint_polygon_distance, footprint_polyline_distance};
+    match shape {
+        Shape::Line(l) => footprint_polyline_distance(fp, l),
+        Shape::Area(p) => footprint_polygon_distance(fp, p),
+        _ => f64::INFINITY,
+    }
+}
+
+/// CHG-10, INIT-08: the swept path may not enter a gap narrower than 5 cm between two enemy
+/// units, or between an enemy unit and impassable terrain.
+fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(), ActionError> {
+    let ms = measure_scale(ctx);
+    let inner = shrunk(swept, 0.01 * ms);
+    let enemies: Vec<(&PieceState, Footprint)> = ctx
+        .state
+        .pieces
+        .values()
+        .filter(|q| q.id.side() != charger.id.side() && !q.id.is_command() && q.on_table())
+        .filter_map(|q| footprint_of(ctx, q).map(|fp| (q, fp)))
+        .collect();
+    for (k, (a, afp)) in enemies.iter().enumerate() {
+        for (b, bfp) in enemies.iter().skip(k + 1) {
+            if edge_distance(afp, bfp) >= GAP_CM * ms {
+                continue;
+            }
+            let mut pts = corners(afp);
+            pts.extend(corners(bfp));
+            if inner.intersects(&hull(&pts)) {
+                return Err(err(
+                    "CHG-10",
+                    format!(
+                        "{} would enter the gap between {} and {}, narrower than 5 cm",
+                        charger.name, a.name, b.name
+                    ),
+                ));
+            }
+        }
+        for t in &ctx.scenario.terrain {
+            if !matches!(t.kind, TerrainKind::Impassable | TerrainKind::DeepWet) {
+                continue;
+            }
+            let shape = Shape::of(&t.geometry);
+            if shape_distance(&shape, afp) >= GAP_CM * ms {
+                continue;
+            }
+            let mut pts = corners(afp);
+            pts.extend(t.geometry.points().iter().copied());
+            if inner.intersects(&hull(&pts)) {
+                return Err(err(
+                    "CHG-10",
+                    format!(
+                        "{} would enter the gap between {} and {}, narrower than 5 cm",
+                        charger.name, a.name, t.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// CHG-01..CHG-10, INIT-07..INIT-09 step 2: checks a charge and places the chargers 2 cm short
+/// of their edges; the response window opens. No dice.
+pub fn resolve_charge(
+    ctx: &Ctx,
+    chargers: &[PieceId],
+    target: PieceId,
+) -> Result<Vec<Event>, ActionError> {
+    let t = ctx.state.turn;
+    if !matches!(t.phase, Phase::Initiative | Phase::Command) {
+        return Err(err(
+            "CHG-02",
+            format!(
+                "charges are made on initiative or under orders, not in the {} phase",
+                t.phase.label()
+            ),
+        ));
+    }
+    if ctx
+        .scenario
+        .optional_rules
+        .contains(&OptionalRule::SaberCharge)
+    {
+        return Err(ActionError::Unsupported {
+            rule: "OPT-SABER-01",
+            what: "the optional saber charge".into(),
+        });
+    }
+    check_no_open_window(ctx)?;
+    if chargers.is_empty() {
+        return Err(err("CHG-02", "name at least one charging unit"));
+    }
+    for (k, c) in chargers.iter().enumerate() {
+        if chargers.iter().skip(k + 1).any(|d| d == c) {
+            return Err(err("CHG-02", format!("{c} is named twice")));
+        }
+    }
+    if t.phase == Phase::Initiative && chargers.len() > 1 {
+        return Err(err(
+            "INIT-07",
+            "on initiative each unit charges on its own, as its one initiative action",
+        ));
+    }
+    let tp = ctx.piece(target)?;
+    if tp.id.is_command() {
+        return Err(err(
+            "CMD-24",
+            format!("{} is a command unit and may not be charged", tp.name),
+        ));
+    }
+    let Some(tfp) = footprint_of(ctx, tp) else {
+        return Err(err("GEN-12", format!("{} is not on the table", tp.name)));
+    };
+    if ctx.state.charges.combat_of(target).is_some() {
+        return Err(ActionError::Unsupported {
+            rule: "CHG-05",
+            what: format!(
+                "a charge on {}, which is already in an unresolved combat",
+                tp.name
+            ),
+        });
+    }
+    let ms = measure_scale(ctx);
+    let sight = SightIndex::new(ctx);
+    let mut taken: Vec<Edge> = Vec::new();
+    let mut plans = Vec::new();
+    let mut moves = Vec::new();
+    for id in chargers {
+        let p = ctx.piece(*id)?;
+        if id.side() == tp.id.side() {
+            return Err(err(
+                "CHG-01",
+                format!("{} may charge only an enemy unit", p.name),
+            ));
+        }
+        check_charger(ctx, &sight, p, tp)?;
+        let (Some(cfp), Some(start)) = (footprint_of(ctx, p), p.pose) else {
+            return Err(err("SEQ-01", format!("{} is not on the table", p.name)));
+        };
+        let Some((edge, fe)) = nearest_edge(ctx, p, tp, &taken) else {
+            return Err(err(
+                "CHG-10",
+                format!(
+                    "{} has no free base edge of {} it can reach (each edge takes one charger)",
+                    p.name, tp.name
+                ),
+            ));
+        };
+        if is_mounted_cavalry(ctx, p) && pike(ctx, tp) && frontal(tp, edge) {
+            return Err(err(
+                "PIKE-01",
+                format!(
+                    "cavalry may not charge the front of {}, a pike unit",
+                    tp.name
+                ),
+            ));
+        }
+        let contact = contact_pose(&fe);
+        let turned = pivoted(&cfp, start, contact.facing_deg);
+        let distance = turned.at.distance(contact.at).0;
+        if distance > CHARGE_CM * ms + 1e-6 {
+            return Err(err(
+                "CHG-03",
+                format!(
+                    "{} would need {:.1} cm to reach the {} of {}; the charge distance is 20 cm",
+                    p.name,
+                    distance,
+                    edge.label(),
+                    tp.name
+                ),
+            ));
+        }
+        // INIT-09 step 2: 2 cm short, or where it is if it started closer.
+        let placed = if distance <= PLACE_CM * ms + 1e-9 {
+            start
+        } else {
+            Pose {
+                at: add(contact.at, heading(fe.facing_deg), PLACE_CM * ms),
+                facing_deg: contact.facing_deg,
+            }
+        };
+        // CHG-04 (d), INIT-08: the path meets no unit and no impassable ground.
+        let mut scratch = ctx.state.clone();
+        if let Some(q) = scratch.pieces.get_mut(id) {
+            q.pose = Some(turned);
+        }
+        let sctx = view(ctx, &scratch);
+        let run = turned.at.distance(placed.at).0;
+        if placed != start && run > 1e-9 {
+            let bearing = bearing_deg(turned.at, placed.at);
+            match forced_move(
+                &sctx,
+                *id,
+                ForcedKind::Retreat,
+                bearing,
+                run,
+                contact.facing_deg,
+            )? {
+                ForcedOutcome::Moved { .. } => {}
+                ForcedOutcome::StoppedByFriend { friend, .. } => {
+                    let name = ctx
+                        .state
+                        .piece(friend)
+                        .map_or(String::new(), |f| f.name.clone());
+                    return Err(err(
+                        "CHG-04",
+                        format!("{}'s charge path runs into {}", p.name, name),
+                    ));
+                }
+                ForcedOutcome::KnockedOut { reason, .. } => {
+                    return Err(err(
+                        "CHG-04",
+                        format!("{}'s charge path is blocked: {}", p.name, reason),
+                    ));
+                }
+            }
+        }
+        let tq = with_pose(p, turned);
+        let Some(tfp_turned) = footprint_of(&sctx, &tq) else {
+            continue;
+        };
+        let Some(contact_fp) = footprint_of(ctx, &with_pose(p, contact)) else {
+            continue;
+        };
+        check_obstacles(ctx, p, &tfp_turned, tp, &tfp)?;
+        let mut pts = corners(&tfp_turned);
+        pts.extend(corners(&contact_fp));
+        check_gaps(ctx, p, &hull(&pts))?;
+        // The contact position itself: no overlap with anyone, and only the target touched.
+        for q in ctx.state.pieces.values() {
+            if q.id == *id || q.id == target || !q.on_table() || chargers.contains(&q.id) {
+                continue;
+            }
+            let Some(qfp) = footprint_of(ctx, q) else {
+                continue;
+            };
+            if overlaps(&contact_fp, &qfp) {
+                return Err(err(
+                    "CHG-10",
+                    format!(
+                        "{} has no room to contact the {} of {}: {} is in the way",
+                        p.name,
+                        edge.label(),
+                        tp.name,
+                        q.name
+                    ),
+                ));
+            }
+            if q.id.side() != id.side()
+                && !q.id.is_command()
+                && edge_distance(&contact_fp, &qfp) <= CONTACT_TOLERANCE_CM * ms
+            {
+                return Err(ActionError::Unsupported {
+                    rule: "CHG-05",
+                    what: format!("a charge by {} that would also contact {}", p.name, q.name),
+                });
+            }
+        }
+        taken.push(edge);
+        plans.push(ChargerPlan {
+            piece: *id,
+            edge,
+            start,
+            placed,
+            distance_cm: (distance * 1000.0).round() / 1000.0,
+        });
+        if placed != start {
+            moves.push(Event::Moved {
+                piece: *id,
+                from: start,
+                to: placed,
+                path: Vec::new(),
+                cost_cm: (start.at.distance(placed.at).0 * 1000.0).round() / 1000.0,
+            });
+        }
+    }
+    let mut events = vec![Event::ChargeDeclared {
+        target,
+        phase: t.phase,
+        chargers: plans,
+    }];
+    events.extend(moves);
+    Ok(events)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The response window (INIT-09 step 3, INIT-10, INIT-12..INIT-15, CHG-09, ART-04).
+
+fn open_combat<'a>(ctx: &Ctx<'a>, target: PieceId) -> Result<&'a Combat, ActionError> {
+    let Some(c) = ctx.state.charges.combat(target) else {
+        return Err(err(
+            "INIT-09",
+            format!("there is no pending charge on {target}"),
+        ));
+    };
+    Ok(c)
+}
+
+/// INIT-05 (c), (d), FIRE-29: may this unit evade at all?
+fn check_can_evade(ctx: &Ctx, p: &PieceState) -> Result<(), ActionError> {
+    if p.formation == Some(Formation::Square) {
+        return Err(err(
+            "INIT-05",
+            format!("{} is in square and cannot evade (MOVE-15)", p.name),
+        ));
+    }
+    if is_exhausted(ctx, p) {
+        return Err(err(
+            "FIRE-29",
+            format!("{} is exhausted cavalry and cannot evade", p.name),
+        ));
+    }
+    if ctx.has_effect(p, |e| matches!(e, RuleEffect::NeverMoves))
+        || ctx
+            .row(p)
+            .is_some_and(|r| r.movement == crate::model::Move::Immobile)
+    {
+        return Err(err(
+            "INIT-05",
+            format!("{} cannot move, so it cannot evade", p.name),
+        ));
+    }
+    Ok(())
+}
+
+/// INIT-05: the evade move itself, directly away from `away` (a point: the enemy's centre),
+/// up to `allowance` cm under the normal terrain rules, ending facing `facing` (or as it
+/// was). Guns limber first when told (INIT-05 a).
+fn evade_events(
+    ctx: &Ctx,
+    p: &PieceState,
+    away_from: PieceId,
+    away: Point,
+    facing: Option<f64>,
+    limber: bool,
+) -> Result<Vec<Event>, ActionError> {
+    let mut state = ctx.state.clone();
+    let mut events = Vec::new();
+    let gun = is_artillery(ctx, p) && !p.limbered;
+    record(
+        &mut state,
+        &mut events,
+        Event::Evaded {
+            piece: p.id,
+            away_from,
+        },
+    );
+    let (allowance, manoeuvre_facing) = if gun && limber {
+        record(&mut state, &mut events, Event::Limbered { piece: p.id });
+        let c = view(ctx, &state);
+        let a = move_allowance(&c, p.id, Manoeuvre::Advance)?;
+        (a.base_cm / 2.0, None)
+    } else if gun {
+        // INIT-10: manhandled straight back, facing kept, at most the manhandle Move.
+        let a = move_allowance(ctx, p.id, Manoeuvre::Manhandle)?;
+        let Some(pose) = p.pose else {
+            return Ok(events);
+        };
+        (a.base_cm, Some((pose.facing_deg + 180.0).rem_euclid(360.0)))
+    } else {
+        let a = move_allowance(ctx, p.id, Manoeuvre::Advance)?;
+        (a.base_cm, None)
+    };
+    let c = view(ctx, &state);
+    let me = c.piece(p.id)?;
+    let (Some(fp), Some(from)) = (footprint_of(&c, me), me.pose) else {
+        return Ok(events);
+    };
+    let centre = fp.centroid();
+    let bearing = match manoeuvre_facing {
+        Some(b) => b,
+        None if away.distance(centre).0 > 1e-9 => bearing_deg(away, centre),
+        None => (from.facing_deg + 180.0).rem_euclid(360.0),
+    };
+    let end_facing = match (manoeuvre_facing, facing) {
+        (Some(_), _) => from.facing_deg,
+        (None, Some(f)) => f,
+        (None, None) => from.facing_deg,
+    };
+    let outcome = forced_move(&c, p.id, ForcedKind::Evade, bearing, allowance, end_facing)?;
+    let (to, dist) = match outcome {
+        ForcedOutcome::Moved {
+            to, distance_cm, ..
+        }
+        | ForcedOutcome::StoppedByFriend {
+            to, distance_cm, ..
+        } => (to, distance_cm),
+        ForcedOutcome::KnockedOut { reason, .. } => {
+            return Err(err(
+                "INIT-05",
+                format!("{} cannot evade that way: {}", p.name, reason),
+            ))
+        }
+    };
+    record(
+        &mut state,
+        &mut events,
+        Event::Moved {
+            piece: p.id,
+            from,
+            to,
+            path: Vec::new(),
+            cost_cm: dist,
+        },
+    );
+    Ok(events)
+}
+
+/// INIT-10, INIT-12, INIT-15, CHG-09, ART-04: one unit of the inactive side responds to the
+/// charge on `target`.
+pub fn resolve_respond(
+    ctx: &Ctx,
+    piece: PieceId,
+    target: PieceId,
+    response: &Response,
+    dice: &mut dyn Dice,
+) -> Result<Vec<Event>, ActionError> {
+    let c = open_combat(ctx, target)?;
+    if !c.window_open {
+        return Err(err(
+            "INIT-09",
+            "the response window of this charge is closed: the chargers have made contact",
+        ));
+    }
+    let p = ctx.piece(piece)?;
+    if piece.side() == c.attacker {
+        return Err(err(
+            "INIT-12",
+            format!(
+                "{} belongs to the charging side; only the inactive side responds",
+                p.name
+            ),
+        ));
+    }
+    if !p.on_table() {
+        return Err(err("GEN-12", format!("{} is not on the table", p.name)));
+    }
+    if piece.is_command() {
+        return Err(err(
+            "CMD-23",
+            format!("{} is a command unit; command units do not respond", p.name),
+        ));
+    }
+    if c.response_of(piece).is_some() {
+        return Err(err(
+            "INIT-12",
+            format!("{} has already responded to this charge", p.name),
+        ));
+    }
+    let ms = measure_scale(ctx);
+    let tp = ctx.piece(target)?;
+    let distance_to_target = match (footprint_of(ctx, p), footprint_of(ctx, tp)) {
+        (Some(a), Some(b)) if piece != target => edge_distance(&a, &b),
+        _ => 0.0,
+    };
+    let suppressed = p.suppressed_at.is_some();
+    let gun = is_artillery(ctx, p);
+    let charged_gun = gun && piece == target;
+    let mut state = ctx.state.clone();
+    let mut events = Vec::new();
+    record(
+        &mut state,
+        &mut events,
+        Event::ChargeResponded {
+            piece,
+            target,
+            response: response.clone(),
+        },
+    );
+    let nearest_charger = |c: &Combat, ctx: &Ctx| -> Option<(PieceId, Point)> {
+        let fp = footprint_of(ctx, p)?;
+        c.chargers
+            .iter()
+            .filter_map(|k| {
+                let kp = ctx.state.piece(k.piece)?;
+                let kfp = footprint_of(ctx, kp)?;
+                Some((edge_distance(&fp, &kfp), k.piece, kfp.centroid()))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+            .map(|(_, id, at)| (id, at))
+    };
+    match response {
+        Response::Fire { at } => {
+            if charged_gun {
+                return Err(err(
+                    "INIT-10",
+                    "a charged gun responds with canister, a pivot or an evade (ART-04)",
+                ));
+            }
+            if !c.chargers.iter().any(|k| k.piece == *at) {
+                return Err(err(
+                    "CHG-09",
+                    format!(
+                        "{at} is not a charger of this charge; response fire is only at chargers"
+                    ),
+                ));
+            }
+            if distance_to_target > RESPONSE_FIRE_CM * ms + 1e-9 {
+                return Err(err(
+                    "INIT-12",
+                    format!(
+                        "{} is {:.1} cm from {}; only units within 10 cm of the charged unit may fire",
+                        p.name, distance_to_target, tp.name
+                    ),
+                ));
+            }
+            let c2 = view(ctx, &state);
+            let fire =
+                resolve_fire_as(&c2, &[piece], *at, None, FireOccasion::ChargeResponse, dice)?;
+            record_all(&mut state, &mut events, fire);
+        }
+        Response::Evade { facing_deg, limber } => {
+            if distance_to_target > RESPONSE_EVADE_CM * ms + 1e-9 {
+                return Err(err(
+                    "INIT-12",
+                    format!(
+                        "{} is {:.1} cm from {}; only units within 5 cm of the charged unit may evade",
+                        p.name, distance_to_target, tp.name
+                    ),
+                ));
+            }
+            check_can_evade(ctx, p)?;
+            if *limber && !gun {
+                return Err(err("INIT-05", format!("{} is not a gun", p.name)));
+            }
+            let Some((away_from, away)) = nearest_charger(c, ctx) else {
+                return Err(err("INIT-09", "the charge has no charger left"));
+            };
+            let ev = evade_events(ctx, p, away_from, away, *facing_deg, *limber)?;
+            record_all(&mut state, &mut events, ev);
+        }
+        Response::CounterCharge => {
+            if piece != target || !is_mounted_cavalry(ctx, p) {
+                return Err(err(
+                    "INIT-15",
+                    "only the charged unit, if it is mounted cavalry, counter-charges",
+                ));
+            }
+            if suppressed {
+                return Err(err(
+                    "INIT-15",
+                    format!(
+                        "{} is suppressed: it cannot counter-charge and fights standing",
+                        p.name
+                    ),
+                ));
+            }
+        }
+        Response::Canister => {
+            if !charged_gun || p.limbered {
+                return Err(err(
+                    "ART-04",
+                    "canister is fired only by the charged gun, unlimbered",
+                ));
+            }
+            if suppressed {
+                return Err(err(
+                    "FIRE-23",
+                    format!("{} is suppressed and cannot fire", p.name),
+                ));
+            }
+            let ev = canister_events(ctx, &state, p, dice)?;
+            record_all(&mut state, &mut events, ev);
+        }
+        Response::Pivot { facing_deg } => {
+            if !charged_gun || p.limbered {
+                return Err(err(
+                    "INIT-10",
+                    "only the charged gun, unlimbered, pivots in response",
+                ));
+            }
+            let (Some(from), Some(fp)) = (p.pose, footprint_of(ctx, p)) else {
+                return Ok(events);
+            };
+            if normalize_deg(facing_deg - from.facing_deg).abs() > 90.0 + 1e-9 {
+                return Err(err(
+                    "INIT-10",
+                    format!("{} may pivot at most 90° in response", p.name),
+                ));
+            }
+            let to = pivoted(&fp, from, facing_deg.rem_euclid(360.0));
+            record(
+                &mut state,
+                &mut events,
+                Event::Moved {
+                    piece,
+                    from,
+                    to,
+                    path: Vec::new(),
+                    cost_cm: 0.0,
+                },
+            );
+        }
+    }
+    Ok(events)
+}
+
+/// ART-04 (with its rulings a–d): the charged gun's canister attacks every unit with stands in
+/// its cone within canister range, each through the casualty pipeline (GEN-16).
+fn canister_events(
+    ctx: &Ctx,
+    state: &BattleState,
+    gun: &PieceState,
+    dice: &mut dyn Dice,
+) -> Result<Vec<Event>, ActionError> {
+    let mut state = state.clone();
+    let mut events = Vec::new();
+    let (Some(list), Some(row)) = (ctx.list(gun.id.side()), ctx.row(gun)) else {
+        return Err(err("COL-04", format!("{} has no troop row", gun.name)));
+    };
+    let profile = canister_profile(list, row);
+    let range = f64::from(profile.range_cm) * range_factor(ctx, gun.id.side()) * measure_scale(ctx);
+    let Some(gfp) = footprint_of(ctx, gun) else {
+        return Ok(events);
+    };
+    let cones: Vec<Polygon<f64>> = gfp
+        .front_edges()
+        .iter()
+        .map(|e| e.cone_polygon(range))
+        .collect();
+    let first_fire = list.first_fire_bonus && !gun.has_fired;
+    let chargers: Vec<PieceId> = ctx
+        .state
+        .charges
+        .combat(gun.id)
+        .map(|c| c.chargers.iter().map(|k| k.piece).collect())
+        .unwrap_or_default();
+    record(
+        &mut state,
+        &mut events,
+        Event::Fired {
+            firers: vec![gun.id],
+            target: chargers.first().copied().unwrap_or(gun.id),
+            ammunition: Some(super::artillery::Ammunition::Canister),
+        },
+    );
+    let victims: Vec<PieceId> = ctx
+        .state
+        .pieces
+        .values()
+        .filter(|q| q.id != gun.id && q.on_table() && !q.id.is_command())
+        .map(|q| q.id)
+        .collect();
+    let shift = shifts_cover(ctx, gun);
+    let centre = gfp.centroid();
+    for v in victims {
+        let attack = {
+            let c = view(ctx, &state);
+            let Some(vp) = c.state.piece(v) else {
+                continue;
+            };
+            let Some(vfp) = footprint_of(&c, vp) else {
+                continue;
+            };
+            let n = vfp
+                .stands
+                .iter()
+                .filter(|s| cones.iter().any(|k| s.polygon().intersects(k)))
+                .count();
+            let n = u32::try_from(n).unwrap_or(0);
+            if n == 0 {
+                continue;
+            }
+            let cover = if chargers.contains(&v) {
+                Cover::Open
+            } else {
+                target_cover(&c, centre, vp, &vfp).cover
+            };
+            let to_hit = score_to_hit(cover, shift, false, false);
+            let mut mods = vec![m(
+                "ART-04",
+                format!(
+                    "canister: {} attack{} × {} stand{} in the cone within {:.0} cm",
+                    profile.attacks_per_stand,
+                    if profile.attacks_per_stand == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
+                    n,
+                    if n == 1 { "" } else { "s" },
+                    range
+                ),
+                i(canister_dice(profile, n)),
+            )];
+            if chargers.contains(&v) {
+                mods.push(m("ART-04", "a charging unit is in the open", 0));
+            }
+            mods.extend(to_hit.modifiers);
+            Attack {
+                target: target_profile(&c, vp, false, None),
+                groups: vec![DiceGroup {
+                    firers: vec![gun.id],
+                    dice: canister_dice(profile, n),
+                    modifiers: mods,
+                    needed: to_hit.needed,
+                    first_fire,
+                    jams_on_double: false,
+                    purpose: "canister".into(),
+                    rule: "ART-04".into(),
+                }],
+                away_from: Some(gun.id),
+                player_turn: c.state.turn.player_turn,
+                morale: morale(&c),
+            }
+        };
+        let out = resolve_attack(&attack, dice)?;
+        record_all(&mut state, &mut events, out.events);
+        if let Some(d) = out.fall_back_cm {
+            let c = view(ctx, &state);
+            let fb = fall_back_events(&c, v, d, centre)?;
+            record_all(&mut state, &mut events, fb);
+        }
+    }
+    Ok(events)
+}
+
+/// INIT-09 steps 4–5, INIT-14, INIT-15, MOVE-16: the inactive side is done; contact.
+pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, ActionError> {
+    let c = open_combat(ctx, target)?;
+    if !c.window_open {
+        return Err(err("INIT-09", "the response window is already closed"));
+    }
+    let tp = ctx.piece(target)?;
+    let responded = c.response_of(target).is_some();
+    let any_cavalry_charger = c.chargers.iter().any(|k| {
+        ctx.state
+            .piece(k.piece)
+            .is_some_and(|kp| kp.on_table() && is_mounted_cavalry(ctx, kp))
+    });
+    if tp.on_table() && !responded {
+        if is_mounted_cavalry(ctx, tp) && tp.suppressed_at.is_none() {
+            return Err(err(
+                "INIT-15",
+                format!(
+                    "{} is mounted cavalry: it must evade or counter-charge",
+                    tp.name
+                ),
+            ));
+        }
+        let no_square = ctx.has_effect(tp, |e| matches!(e, RuleEffect::NoSquare));
+        if no_square && any_cavalry_charger && check_can_evade(ctx, tp).is_ok() {
+            return Err(err(
+                "MOVE-16",
+                format!(
+                    "{} is irregular foot charged by cavalry: it must evade",
+                    tp.name
+                ),
+            ));
+        }
+    }
+    let mut state = ctx.state.clone();
+    let mut events = Vec::new();
+    record(&mut state, &mut events, Event::ResponseClosed { target });
+    let chargers = c.chargers.clone();
+    if c.target_evaded() || !tp.on_table() {
+        // INIT-14: pursuit; the charge is over either way (FIRE-28 (b), (c)).
+        for k in &chargers {
+            let ev = pursuit_events(ctx, &state, k, target)?;
+            record_all(&mut state, &mut events, ev);
+        }
+        record(
+            &mut state,
+            &mut events,
+            Event::ChargeEnded {
+                target,
+                consolidate: Vec::new(),
+            },
+        );
+        return Ok(events);
+    }
+    let mut taken: Vec<Edge> = Vec::new();
+    let mut made = 0;
+    for k in &chargers {
+        let c2 = view(ctx, &state);
+        let Some(kp) = c2.state.piece(k.piece) else {
+            continue;
+        };
+        if !kp.on_table() {
+            continue;
+        }
+        let able = kp.pose == Some(k.placed);
+        let tp2 = c2.piece(target)?;
+        let edge = if able {
+            nearest_edge(&c2, kp, tp2, &taken)
+        } else {
+            None
+        };
+        match edge {
+            Some((edge, fe)) => {
+                taken.push(edge);
+                made += 1;
+                record(
+                    &mut state,
+                    &mut events,
+                    Event::ChargeContact {
+                        piece: k.piece,
+                        target,
+                        edge,
+                        to: contact_pose(&fe),
+                    },
+                );
+            }
+            None => {
+                let kp = kp.clone();
+                record(
+                    &mut state,
+                    &mut events,
+                    Event::ChargeFailed {
+                        piece: k.piece,
+                        target,
+                        reason: if able {
+                            "no free edge of the target to contact".into()
+                        } else {
+                            "it fell back before contact".into()
+                        },
+                    },
+                );
+                let ev = disorder_events(&view(ctx, &state), &kp);
+                record_all(&mut state, &mut events, ev);
+            }
+        }
+    }
+    if made == 0 {
+        record(
+            &mut state,
+            &mut events,
+            Event::ChargeEnded {
+                target,
+                consolidate: Vec::new(),
+            },
+        );
+    }
+    Ok(events)
+}
+
+/// INIT-14: a charger continues towards the evader, up to 20 cm from its start; the evader is
+/// knocked out if it ends less than 3 cm from the charger; the charger is disordered either way
+/// (INIT-14 ruling, FIRE-28 (b)/(c)).
+fn pursuit_events(
+    ctx: &Ctx,
+    state: &BattleState,
+    k: &ChargerPlan,
+    target: PieceId,
+) -> Result<Vec<Event>, ActionError> {
+    let c = view(ctx, state);
+    let mut events = Vec::new();
+    let Some(kp) = c.state.piece(k.piece) else {
+        return Ok(events);
+    };
+    if !kp.on_table() {
+        return Ok(events);
+    }
+    let ms = measure_scale(&c);
+    let tp = c.piece(target)?;
+    let able = kp.pose == Some(k.placed);
+    if let (true, Some(from), Some(tfp)) = (able, kp.pose, footprint_of(&c, tp)) {
+        let spent = k.start.at.distance(from.at).0;
+        let left = (CHARGE_CM * ms - spent).max(0.0);
+        let aim = tfp.centroid();
+        let bearing = bearing_deg(from.at, aim);
+        // The longest straight run that neither overlaps the evader nor exceeds what is left.
+        let fits = |d: f64| -> bool {
+            let pose = Pose {
+                at: add(from.at, heading(bearing), d),
+                facing_deg: from.facing_deg,
+            };
+            footprint_of(&c, &with_pose(kp, pose)).is_some_and(|f| !overlaps(&f, &tfp))
+        };
+        let (mut lo, mut hi) = (0.0, left);
+        if fits(hi) {
+            lo = hi;
+        } else {
+            for _ in 0..40 {
+                let mid = (lo + hi) / 2.0;
+                if fits(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+        }
+        let mut end = from;
+        if lo > 1e-6 {
+            match forced_move(
+                &c,
+                k.piece,
+                ForcedKind::Retreat,
+                bearing,
+                lo,
+                from.facing_deg,
+            )? {
+                ForcedOutcome::Moved { to, .. } | ForcedOutcome::StoppedByFriend { to, .. } => {
+                    end = to;
+                }
+                ForcedOutcome::KnockedOut { .. } => {}
+            }
+        }
+        if end != from {
+            events.push(Event::Moved {
+                piece: k.piece,
+                from,
+                to: end,
+                path: Vec::new(),
+                cost_cm: (from.at.distance(end.at).0 * 1000.0).round() / 1000.0,
+            });
+        }
+        let gap = footprint_of(&c, &with_pose(kp, end))
+            .map_or(f64::INFINITY, |f| edge_distance(&f, &tfp));
+        let caught = gap < CAUGHT_CM * ms - 1e-9;
+        if caught {
+            events.push(Event::UnitKnockedOut {
+                piece: target,
+                cause: KnockOutCause::Charge {
+                    rule: "INIT-14".into(),
+                    reason: format!("caught evading, {gap:.1} cm from the charger"),
+                },
+            });
+        }
+        if gap > CLOSE_CM * ms + 1e-9 && !caught {
+            events.push(Event::ChargeFailed {
+                piece: k.piece,
+                target,
+                reason: "the target evaded out of reach".into(),
+            });
+        }
+    } else if !able {
+        events.push(Event::ChargeFailed {
+            piece: k.piece,
+            target,
+            reason: "it fell back before contact".into(),
+        });
+    }
+    let mut scratch = state.clone();
+    for e in &events {
+        apply(&mut scratch, e);
+    }
+    let c2 = view(ctx, &scratch);
+    if let Some(kp) = c2.state.piece(k.piece) {
+        let kp = kp.clone();
+        events.extend(disorder_events(&c2, &kp));
+    }
+    Ok(events)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Supports (CHG-07, CHG-08, INIT-11).
+
+/// CHG-07, CHG-08, INIT-11: `piece` moves into base contact behind `friend`, a unit in contact
+/// in a pending combat whose chargers have made contact.
+pub fn resolve_support(
+    ctx: &Ctx,
+    piece: PieceId,
+    friend: PieceId,
+) -> Result<Vec<Event>, ActionError> {
+    let t = ctx.state.turn;
+    let Some(c) = ctx.state.charges.combats.iter().find(|c| {
+        !c.window_open && (c.target == friend || c.contacts.iter().any(|k| k.piece == friend))
+    }) else {
+        return Err(err(
+            "CHG-07",
+            format!("{friend} is not a unit in contact in a combat awaiting supports"),
+        ));
+    };
+    let p = ctx.piece(piece)?;
+    let fp_friend = ctx.piece(friend)?;
+    if piece.side() != friend.side() {
+        return Err(err(
+            "CHG-07",
+            format!("{} may support only a friendly unit", p.name),
+        ));
+    }
+    if piece.side() == t.active {
+        check_may_act(ctx, p)?;
+    } else if !p.on_table() {
+        return Err(err("GEN-12", format!("{} is not on the table", p.name)));
+    }
+    if piece.is_command() || ctx.row(p).is_none_or(|r| r.attack.is_none()) {
+        return Err(err(
+            "CHG-07",
+            format!("{} has no Attack value and cannot support", p.name),
+        ));
+    }
+    if ctx.state.charges.combat_of(piece).is_some() {
+        return Err(err(
+            "CHG-08",
+            format!("{} is already part of a combat", p.name),
+        ));
+    }
+    let used = ctx.state.charges.supports.iter().any(|s| {
+        s.piece == piece
+            && if piece.side() == t.active {
+                s.player_turn == t.player_turn && s.phase == t.phase && t.phase == Phase::Initiative
+            } else {
+                s.player_turn == t.player_turn
+            }
+    });
+    if used {
+        return Err(err(
+            "CHG-08",
+            format!(
+                "{} has already supported a charge {}",
+                p.name,
+                if piece.side() == t.active {
+                    "this initiative phase"
+                } else {
+                    "this enemy player turn"
+                }
+            ),
+        ));
+    }
+    if p.suppressed_at.is_some()
+        || is_disordered(ctx.state, p)
+        || matches!(
+            p.formation,
+            Some(Formation::Square) | Some(Formation::Disordered)
+        )
+    {
+        return Err(err(
+            "CHG-07",
+            format!(
+                "{} is suppressed, disordered or in square and may not support",
+                p.name
+            ),
+        ));
+    }
+    if is_mounted_cavalry(ctx, fp_friend) && !is_mounted_cavalry(ctx, p) {
+        return Err(err(
+            "CHG-07",
+            format!(
+                "only mounted cavalry may support {}, mounted cavalry",
+                fp_friend.name
+            ),
+        ));
+    }
+    let ms = measure_scale(ctx);
+    let (Some(sfp), Some(ffp), Some(from)) =
+        (footprint_of(ctx, p), footprint_of(ctx, fp_friend), p.pose)
+    else {
+        return Err(err("SEQ-01", format!("{} is not on the table", p.name)));
+    };
+    let d = edge_distance(&sfp, &ffp);
+    if d > SUPPORT_CM * ms + 1e-9 {
+        return Err(err(
+            "CHG-07",
+            format!(
+                "{} is {:.1} cm from {}; a supporter must be within 10 cm",
+                p.name, d, fp_friend.name
+            ),
+        ));
+    }
+    let s = SightIndex::new(ctx).sight(piece, friend);
+    if !s.visible {
+        return Err(RuleError::new(s.rule, s.detail).into());
+    }
+    // INIT-11: centre to centre, directly behind the friend.
+    let Some((_, rear)) = edges_of(ctx, fp_friend)
+        .into_iter()
+        .find(|(e, _)| *e == Edge::Rear)
+    else {
+        return Err(err("CHG-07", "the friend has no rear edge"));
+    };
+    let to = Pose {
+        at: rear.midpoint(),
+        facing_deg: (rear.facing_deg + 180.0).rem_euclid(360.0),
+    };
+    let Some(tfp) = footprint_of(ctx, &with_pose(p, to)) else {
+        return Err(err("SEQ-01", format!("{} is not on the table", p.name)));
+    };
+    for q in ctx.state.pieces.values() {
+        if q.id == piece || q.id == friend || !q.on_table() {
+            continue;
+        }
+        let Some(qfp) = footprint_of(ctx, q) else {
+            continue;
+        };
+        if q.id.side() != piece.side()
+            && !q.id.is_command()
+            && edge_distance(&tfp, &qfp) <= CONTACT_TOLERANCE_CM * ms
+        {
+            return Err(err(
+                "CHG-07",
+                format!(
+                    "the support position behind {} touches {}, an enemy: that would be a charge",
+                    fp_friend.name, q.name
+                ),
+            ));
+        }
+        if overlaps(&tfp, &qfp) {
+            return Err(err(
+                "CHG-07",
+                format!(
+                    "there is no room behind {}: {} is in the way",
+                    fp_friend.name, q.name
+                ),
+            ));
+        }
+    }
+    Ok(vec![
+        Event::Moved {
+            piece,
+            from,
+            to,
+            path: Vec::new(),
+            cost_cm: (from.at.distance(to.at).0 * 1000.0).round() / 1000.0,
+        },
+        Event::Supported {
+            piece,
+            friend,
+            target: c.target,
+        },
+    ])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolution (CHG-12..CHG-26).
+
+/// One side of a round: its units in contact and their pool.
+struct Pool {
+    groups: Vec<DiceGroup>,
+}
+
+fn lancer(ctx: &Ctx, p: &PieceState) -> bool {
+    scenario_unit(ctx, p).is_some_and(|u| u.lancers)
+        && ctx.has_effect(p, |e| matches!(e, RuleEffect::Lancers))
+}
+
+/// CHG-13..CHG-16: the dice of one side in one round. `units` are its units in contact with
+/// `charging` telling which count as charging; `supporters` add +1 each; `needed` gives each
+/// unit's score to hit and why.
+fn side_pool(
+    ctx: &Ctx,
+    units: &[(PieceId, u32, bool, bool)],
+    supporters: &[PieceId],
+    needed: &dyn Fn(&PieceState) -> (u8, Vec<Modifier>),
+    first_round: bool,
+    purpose: &str,
+) -> Pool {
+    let mut groups: Vec<DiceGroup> = Vec::new();
+    let multi = units.len() > 1;
+    for (k, (id, stands, charging, flank)) in units.iter().enumerate() {
+        let Some(p) = ctx.state.piece(*id) else {
+            continue;
+        };
+        let charging = *charging && first_round;
+        let s = ChargeDiceSituation {
+            stands: *stands,
+            dice_per_stand: charge_dice_per_stand(ctx, p),
+            charging,
+            suppressed: p.suppressed_at.is_some(),
+            flank_or_rear: *flank,
+            heavy: charging && ctx.has_effect(p, |e| matches!(e, RuleEffect::HeavyCavalry)),
+            lancers: charging && lancer(ctx, p),
+            extra_attack_die: ctx.has_effect(p, |e| matches!(e, RuleEffect::ExtraAttackDie)),
+            presence_dice: presence_call_site(ctx, *id),
+            disordered: is_disordered(ctx.state, p),
+        };
+        let mut dice = charge_dice(&s);
+        if k == 0 {
+            for sp in supporters {
+                let name = ctx
+                    .state
+                    .piece(*sp)
+                    .map_or(sp.to_string(), |q| q.name.clone());
+                dice.modifiers
+                    .push(m("CHG-14", format!("{name} supporting"), 1));
+                dice.dice += 1;
+            }
+        }
+        let (score, mut why) = needed(p);
+        let mut mods = dice.modifiers;
+        mods.append(&mut why);
+        if multi {
+            for x in &mut mods {
+                x.label = format!("{}: {}", p.name, x.label);
+            }
+        }
+        if let Some(g) = groups.iter_mut().find(|g| g.needed == score) {
+            g.firers.push(*id);
+            g.dice += dice.dice;
+            g.modifiers.extend(mods);
+        } else {
+            groups.push(DiceGroup {
+                firers: vec![*id],
+                dice: dice.dice,
+                modifiers: mods,
+                needed: score,
+                first_fire: false,
+                jams_on_double: false,
+                purpose: purpose.to_string(),
+                rule: "CHG-16".into(),
+            });
+        }
+    }
+    Pool { groups }
+}
+
+/// Rolls a pool and returns its raw hits, recording the rolls (CHG-16).
+fn roll_pool(
+    pool: &Pool,
+    target: PieceId,
+    events: &mut Vec<Event>,
+    dice: &mut dyn Dice,
+) -> Result<u32, ActionError> {
+    let mut raw = 0u32;
+    let mut lowest: Option<u8> = None;
+    for g in &pool.groups {
+        if g.dice == 0 {
+            continue;
+        }
+        let rolled = dice.roll(usize::try_from(g.dice).unwrap_or(0), &g.purpose)?;
+        raw += u32::try_from(rolled.iter().filter(|d| **d >= g.needed).count()).unwrap_or(0);
+        lowest = Some(lowest.map_or(g.needed, |l| l.min(g.needed)));
+        events.push(Event::DiceRolled {
+            piece: match g.firers.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            },
+            purpose: g.purpose.clone(),
+            rule: g.rule.clone(),
+            dice: rolled,
+            modifiers: g.modifiers.clone(),
+        });
+    }
+    if let Some(needed) = lowest {
+        events.push(Event::HitsScored {
+            target,
+            hits: raw,
+            needed,
+        });
+    }
+    Ok(raw)
+}
+
+/// CHG-18: saves (FIRE-17..19: line bonus, attack column none, square saves normally, flank or
+/// rear one worse), hits added, knock-out; no suppression or fall-back test.
+fn land_hits(
+    ctx: &Ctx,
+    state: &mut BattleState,
+    events: &mut Vec<Event>,
+    victim: PieceId,
+    raw: u32,
+    flank: bool,
+    dice: &mut dyn Dice,
+) -> Result<(), ActionError> {
+    if raw == 0 {
+        return Ok(());
+    }
+    let (plan, hits_before, threshold) = {
+        let c = view(ctx, state);
+        let Some(vp) = c.state.piece(victim) else {
+            return Ok(());
+        };
+        let plan = save_plan(&SaveSituation {
+            save: save_of(&c, vp),
+            replacement: None,
+            flank_or_rear: flank,
+            formation: vp.formation,
+            ranged: false,
+        });
+        (plan, vp.hits, ko_threshold_of(&c, vp))
+    };
+    let mut saved = 0;
+    if let Some(sv) = plan.target {
+        let n = raw + plan.bonus_dice;
+        let rolled = dice.roll(usize::try_from(n).unwrap_or(0), "save")?;
+        saved = u32::try_from(rolled.iter().filter(|d| **d >= sv).count())
+            .unwrap_or(0)
+            .min(raw);
+        let mut mods = plan.modifiers.clone();
+        mods.push(m("CHG-18", "charge saves: no suppression test follows", 0));
+        record(
+            state,
+            events,
+            Event::DiceRolled {
+                piece: Some(victim),
+                purpose: "save".into(),
+                rule: "CHG-18".into(),
+                dice: rolled,
+                modifiers: mods,
+            },
+        );
+        record(
+            state,
+            events,
+            Event::Saved {
+                target: victim,
+                saved,
+            },
+        );
+    }
+    let hits = raw - saved;
+    if hits == 0 {
+        return Ok(());
+    }
+    let total = hits_before + hits;
+    record(
+        state,
+        events,
+        Event::HitsTaken {
+            piece: victim,
+            hits,
+            total,
+        },
+    );
+    if total >= threshold {
+        record(
+            state,
+            events,
+            Event::UnitKnockedOut {
+                piece: victim,
+                cause: KnockOutCause::Hits,
+            },
+        );
+    }
+    Ok(())
+}
+
+/// CHG-25: a retreat of half a move directly away from `away`, facing kept; into enemies, off
+/// the table or impassable ground, or an unlimbered gun or a unit in fortifications: knocked
+/// out; into an unsuppressed friend: stops, the friend is suppressed; into a suppressed friend:
+/// both knocked out.
+fn retreat_events(ctx: &Ctx, piece: PieceId, away: Point) -> Result<Vec<Event>, ActionError> {
+    let p = ctx.piece(piece)?;
+    let ko = |rule: &str, reason: String| Event::UnitKnockedOut {
+        piece,
+        cause: KnockOutCause::Charge {
+            rule: rule.to_string(),
+            reason,
+        },
+    };
+    if is_artillery(ctx, p) && !p.limbered {
+        return Ok(vec![ko(
+            "CHG-25",
+            "an unlimbered gun cannot retreat".into(),
+        )]);
+    }
+    let fortified = ctx.scenario.sides.get(piece.side()).is_some_and(|s| {
+        let PieceId::Unit { unit, .. } = piece else {
+            return false;
+        };
+        s.field_defenses.iter().any(|d| {
+            d.occupant == Some(unit)
+                && matches!(
+                    d.kind,
+                    DefenseKind::FortifiedWorks | DefenseKind::Fortification
+                )
+        })
+    });
+    if fortified {
+        return Ok(vec![ko(
+            "CHG-25",
+            "a unit in fortifications cannot retreat".into(),
+        )]);
+    }
+    let (Some(fp), Some(from)) = (footprint_of(ctx, p), p.pose) else {
+        return Ok(Vec::new());
+    };
+    let half = match move_allowance(ctx, piece, Manoeuvre::Advance) {
+        Ok(a) => a.base_cm / 2.0,
+        Err(_) => 0.0,
+    };
+    if half <= 0.0 {
+        return Ok(vec![ko(
+            "CHG-25",
+            "it cannot move, so it cannot retreat".into(),
+        )]);
+    }
+    let centre = fp.centroid();
+    let bearing = if away.distance(centre).0 > 1e-9 {
+        bearing_deg(away, centre)
+    } else {
+        (from.facing_deg + 180.0).rem_euclid(360.0)
+    };
+    Ok(
+        match forced_move(
+            ctx,
+            piece,
+            ForcedKind::Retreat,
+            bearing,
+            half,
+            from.facing_deg,
+        )? {
+            ForcedOutcome::Moved {
+                to, distance_cm, ..
+            } => vec![Event::Retreated {
+                piece,
+                from,
+                to,
+                distance_cm,
+            }],
+            ForcedOutcome::StoppedByFriend {
+                to,
+                friend,
+                distance_cm,
+            } => {
+                let mut v = vec![Event::Retreated {
+                    piece,
+                    from,
+                    to,
+                    distance_cm,
+                }];
+                let friend_suppressed = ctx
+                    .state
+                    .piece(friend)
+                    .is_some_and(|q| q.suppressed_at.is_some());
+                if friend_suppressed {
+                    let why = "retreated into a suppressed friendly unit".to_string();
+                    v.push(ko("CHG-25", why.clone()));
+                    v.push(Event::UnitKnockedOut {
+                        piece: friend,
+                        cause: KnockOutCause::Charge {
+                            rule: "CHG-25".into(),
+                            reason: why,
+                        },
+                    });
+                } else {
+                    v.push(Event::Suppressed {
+                        piece: friend,
+                        player_turn: ctx.state.turn.player_turn,
+                    });
+                }
+                v
+            }
+            ForcedOutcome::KnockedOut { rule, reason } => {
+                vec![ko(if rule == "MOVE-07" { "CHG-25" } else { rule }, reason)]
+            }
+        },
+    )
+}
+
+/// The unit's side's units in contact that are still on the table.
+fn alive(state: &BattleState, ids: &[PieceId]) -> Vec<PieceId> {
+    ids.iter()
+        .copied()
+        .filter(|id| state.piece(*id).is_some_and(PieceState::on_table))
+        .collect()
+}
+
+/// The nearest (edge to edge) of `among` to `piece`, and its centre.
+fn nearest_of(ctx: &Ctx, piece: PieceId, among: &[PieceId]) -> Option<Point> {
+    let p = ctx.state.piece(piece)?;
+    let fp = footprint_of(ctx, p)?;
+    among
+        .iter()
+        .filter_map(|id| {
+            let q = ctx.state.piece(*id)?;
+            let qfp = footprint_of(ctx, q)?;
+            Some((edge_distance(&fp, &qfp), *id, qfp.centroid()))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .map(|(_, _, c)| c)
+}
+
+/// SEQ-04, CHG-12..CHG-26: fights the combat of the charge on `target` to a finish.
+pub fn resolve_combat(
+    ctx: &Ctx,
+    target: PieceId,
+    dice: &mut dyn Dice,
+) -> Result<Vec<Event>, ActionError> {
+    let t = ctx.state.turn;
+    if !matches!(t.phase, Phase::Initiative | Phase::Command | Phase::Charge) {
+        return Err(err(
+            "SEQ-04",
+            "combats are fought in the Initiative, Command or Charge phase",
+        ));
+    }
+    let combat = open_combat(ctx, target)?.clone();
+    if combat.window_open {
+        return Err(err(
+            "INIT-09",
+            "the inactive side has not closed its response to this charge yet",
+        ));
+    }
+    let mut state = ctx.state.clone();
+    let mut events = Vec::new();
+    let attacker = combat.attacker;
+    let contacts = combat.contacts.clone();
+    let charger_ids: Vec<PieceId> = contacts.iter().map(|k| k.piece).collect();
+    let att_supporters: Vec<PieceId> = combat
+        .supporters
+        .iter()
+        .filter(|s| s.piece.side() == attacker)
+        .map(|s| s.piece)
+        .collect();
+    let def_supporters: Vec<PieceId> = combat
+        .supporters
+        .iter()
+        .filter(|s| s.piece.side() != attacker)
+        .map(|s| s.piece)
+        .collect();
+    let counter = combat.counter_charged();
+    let any_front = contacts.iter().any(|k| {
+        ctx.state
+            .piece(target)
+            .is_some_and(|tp| frontal(tp, k.edge))
+    });
+    let defender_flank = !contacts.is_empty() && !any_front;
+    let mut round = 0;
+    let outcome: (Outcome, Option<usize>) = loop {
+        round += 1;
+        if round > MAX_ROUNDS {
+            return Err(ActionError::Unsupported {
+                rule: "CHG-20",
+                what: format!("a combat still equal after {MAX_ROUNDS} rounds"),
+            });
+        }
+        let first = round == 1;
+        let c = view(ctx, &state);
+        let chargers_now = alive(c.state, &charger_ids);
+        let Some(tp) = c.state.piece(target).filter(|p| p.on_table()).cloned() else {
+            break (Outcome::WipedOut, Some(attacker));
+        };
+        let Some(tfp) = footprint_of(&c, &tp) else {
+            break (Outcome::WipedOut, Some(attacker));
+        };
+        // CHG-11: a defender contacted only on its flank or rear fights with the stands that
+        // touch the enemy.
+        let def_stands = if defender_flank {
+            let touching = tfp
+                .stands
+                .iter()
+                .filter(|s| {
+                    chargers_now.iter().any(|k| {
+                        c.state
+                            .piece(*k)
+                            .and_then(|kp| footprint_of(&c, kp))
+                            .is_some_and(|kfp| {
+                                kfp.stands.iter().any(|ks| {
+                                    let one = |x: &crate::geom::Stand| Footprint {
+                                        stands: vec![*x],
+                                        kind: kfp.kind,
+                                        arrangement: kfp.arrangement,
+                                        at: kfp.at,
+                                        facing_deg: kfp.facing_deg,
+                                        fronts: Vec::new(),
+                                    };
+                                    edge_distance(&one(s), &one(ks))
+                                        <= CONTACT_TOLERANCE_CM * measure_scale(&c) + 1e-6
+                                })
+                            })
+                    })
+                })
+                .count();
+            u32::try_from(touching.max(1)).unwrap_or(1)
+        } else {
+            u32::from(tp.stands)
+        };
+        // Attacking side: hits go to the defender, by its cover in round 1 (CHG-16).
+        let att_units: Vec<(PieceId, u32, bool, bool)> = chargers_now
+            .iter()
+            .filter_map(|k| {
+                c.state
+                    .piece(*k)
+                    .map(|p| (*k, u32::from(p.stands), true, false))
+            })
+            .collect();
+        let tp_ref = &tp;
+        let tfp_ref = &tfp;
+        let att_needed = |p: &PieceState| -> (u8, Vec<Modifier>) {
+            if !first {
+                return (
+                    4,
+                    vec![m(
+                        "CHG-16",
+                        "later round: everyone in the open, hit on 4+",
+                        4,
+                    )],
+                );
+            }
+            let from = footprint_of(&c, p).map_or(tfp_ref.centroid(), |f| f.centroid());
+            let found = target_cover(&c, from, tp_ref, tfp_ref);
+            let mut cover = found.cover;
+            let mut mods = Vec::new();
+            let cav = is_mounted_cavalry(&c, p);
+            if cav && c.has_effect(tp_ref, |e| matches!(e, RuleEffect::NoSquare)) {
+                if cover != Cover::Open {
+                    mods.push(m(
+                        "CHG-16",
+                        "defends against cavalry as in the open (list note)",
+                        0,
+                    ));
+                }
+                cover = Cover::Open;
+            } else if cav && tp_ref.formation == Some(Formation::Square) {
+                let b = one_level_better(cover);
+                mods.push(m(
+                    "MOVE-18",
+                    format!(
+                        "square against cavalry: {} counts as {}",
+                        cover_label(cover),
+                        cover_label(b)
+                    ),
+                    1,
+                ));
+                cover = b;
+            } else if !cav && pike(&c, tp_ref) {
+                let b = one_level_better(cover);
+                mods.push(m("PIKE-02", "pikes against infantry: one level better", 1));
+                cover = b;
+            }
+            let needed = match cover {
+                Cover::Open => 4,
+                Cover::Soft => 5,
+                Cover::Hard | Cover::Full => 6,
+            };
+            mods.push(m(
+                "CHG-16",
+                format!(
+                    "hit on {needed}+: defender {} ({})",
+                    cover_label(cover),
+                    found.why
+                ),
+                i32::from(needed),
+            ));
+            (needed, mods)
+        };
+        let att_pool = side_pool(
+            &c,
+            &att_units,
+            &alive(c.state, &att_supporters),
+            &att_needed,
+            first,
+            "charge: attackers to hit",
+        );
+        // Defending side: the defender (charging too when it counter-charged).
+        let def_units = vec![(target, def_stands, counter, defender_flank)];
+        let def_needed = |_: &PieceState| -> (u8, Vec<Modifier>) {
+            if first {
+                (
+                    4,
+                    vec![m("CHG-16", "chargers count as in the open: hit on 4+", 4)],
+                )
+            } else {
+                (
+                    4,
+                    vec![m(
+                        "CHG-16",
+                        "later round: everyone in the open, hit on 4+",
+                        4,
+                    )],
+                )
+            }
+        };
+        let def_pool = side_pool(
+            &c,
+            &def_units,
+            &alive(c.state, &def_supporters),
+            &def_needed,
+            first,
+            "charge: defenders to hit",
+        );
+        // CHG-17 (b): which charger takes the defenders' hits.
+        let on = |edges: &[Edge]| -> Vec<PieceId> {
+            contacts
+                .iter()
+                .filter(|k| chargers_now.contains(&k.piece) && edges.contains(&k.edge))
+                .map(|k| k.piece)
+                .collect()
+        };
+        let front = if tp.formation == Some(Formation::Square) {
+            on(&[Edge::Front, Edge::Left, Edge::Right, Edge::Rear])
+        } else {
+            on(&[Edge::Front])
+        };
+        // Roll the attackers first, then the defenders (all dice rolled together: the
+        // results land after both are known).
+        let att_raw = roll_pool(&att_pool, target, &mut events, dice)?;
+        let victim_of_defenders = if let Some(k) = front.first() {
+            Some(*k)
+        } else {
+            let right = on(&[Edge::Right]);
+            let left = on(&[Edge::Left]);
+            match (right.first(), left.first()) {
+                (Some(r), Some(l)) => {
+                    let die = dice.d6("flank allocation")?;
+                    record(
+                        &mut state,
+                        &mut events,
+                        Event::DiceRolled {
+                            piece: None,
+                            purpose: "flank allocation".into(),
+                            rule: "CHG-17".into(),
+                            dice: vec![die],
+                            modifiers: vec![m(
+                                "CHG-17",
+                                "odd: the right flank charger; even: the left",
+                                0,
+                            )],
+                        },
+                    );
+                    Some(if die % 2 == 1 { *r } else { *l })
+                }
+                (Some(r), None) => Some(*r),
+                (None, Some(l)) => Some(*l),
+                (None, None) => on(&[Edge::Rear]).first().copied(),
+            }
+        };
+        let def_victim = victim_of_defenders.unwrap_or(target);
+        // Land the attackers' hits (saves), then roll the defenders' dice, then land those.
+        let def_flank_save = defender_flank;
+        let raw_att = att_raw;
+        let mut pending_def: Vec<Event> = Vec::new();
+        let def_raw = {
+            // The defenders' dice are worked out from the state before the attackers' hits
+            // landed (def_pool above); they are rolled after the defender's saves, as WE-07
+            // records them.
+            land_hits(
+                ctx,
+                &mut state,
+                &mut events,
+                target,
+                raw_att,
+                def_flank_save,
+                dice,
+            )?;
+            let r = roll_pool(&def_pool, def_victim, &mut pending_def, dice)?;
+            record_all(&mut state, &mut events, pending_def);
+            r
+        };
+        if victim_of_defenders.is_some() {
+            land_hits(
+                ctx,
+                &mut state,
+                &mut events,
+                def_victim,
+                def_raw,
+                false,
+                dice,
+            )?;
+        }
+        // CHG-19: totals of every unit involved, hits this player turn included.
+        let total = |ids: &[PieceId]| -> u32 {
+            ids.iter()
+                .filter_map(|id| state.piece(*id).map(|p| p.hits))
+                .sum()
+        };
+        let mut att_all = charger_ids.clone();
+        att_all.extend(att_supporters.iter().copied());
+        let mut def_all = vec![target];
+        def_all.extend(def_supporters.iter().copied());
+        let (at, dt) = (total(&att_all), total(&def_all));
+        record(
+            &mut state,
+            &mut events,
+            Event::CombatRound {
+                target,
+                round,
+                attacker_total: at,
+                defender_total: dt,
+            },
+        );
+        let att_left = !alive(&state, &charger_ids).is_empty();
+        let def_left = state.piece(target).is_some_and(PieceState::on_table);
+        match (att_left, def_left) {
+            (false, false) => break (Outcome::BothWipedOut, None),
+            (true, false) => break (Outcome::WipedOut, Some(attacker)),
+            (false, true) => break (Outcome::WipedOut, Some(1 - attacker)),
+            (true, true) => {}
+        }
+        if at == dt {
+            continue;
+        }
+        let (loser_total, winner_total, winner) = if at > dt {
+            (at, dt, 1 - attacker)
+        } else {
+            (dt, at, attacker)
+        };
+        if loser_total >= 2 * winner_total {
+            break (Outcome::Double, Some(winner));
+        }
+        break (Outcome::Greater, Some(winner));
+    };
+    let (outcome, winner) = outcome;
+    record(
+        &mut state,
+        &mut events,
+        Event::CombatDecided {
+            target,
+            outcome,
+            winner,
+        },
+    );
+    let mut consolidate = Vec::new();
+    if let Some(w) = winner {
+        let (win_contact, win_support, lose_contact, lose_support) = if w == attacker {
+            (
+                charger_ids.clone(),
+                att_supporters.clone(),
+                vec![target],
+                def_supporters.clone(),
+            )
+        } else {
+            (
+                vec![target],
+                def_supporters.clone(),
+                charger_ids.clone(),
+                att_supporters.clone(),
+            )
+        };
+        let mut enemy_all = win_contact.clone();
+        enemy_all.extend(win_support.iter().copied());
+        // The losers in contact.
+        for id in alive(&state, &lose_contact) {
+            let c = view(ctx, &state);
+            match outcome {
+                Outcome::Greater => {
+                    let ev = suppress_and_retreat(&c, id, &win_contact)?;
+                    record_all(&mut state, &mut events, ev);
+                }
+                _ => record(
+                    &mut state,
+                    &mut events,
+                    Event::UnitKnockedOut {
+                        piece: id,
+                        cause: KnockOutCause::Charge {
+                            rule: "CHG-22".into(),
+                            reason: "lost a charge by double or more".into(),
+                        },
+                    },
+                ),
+            }
+        }
+        // The losers' supporters (CHG-22, CHG-23); after a greater win they stay.
+        if outcome != Outcome::Greater {
+            for id in alive(&state, &lose_support) {
+                let c = view(ctx, &state);
+                let ev = suppress_and_retreat(&c, id, &enemy_all)?;
+                record_all(&mut state, &mut events, ev);
+            }
+        }
+        // FIRE-28 (b), FIRE-29: disorder for the charging side's units in contact when it
+        // wins, and for counter-charging cavalry that win.
+        let disorder_winners = w == attacker || counter;
+        if disorder_winners {
+            for id in alive(&state, &win_contact) {
+                let c = view(ctx, &state);
+                if let Some(p) = c.state.piece(id).cloned() {
+                    let ev = disorder_events(&c, &p);
+                    record_all(&mut state, &mut events, ev);
+                }
+            }
+        }
+        consolidate = alive(&state, &win_contact);
+        consolidate.extend(alive(&state, &win_support));
+    }
+    record(
+        &mut state,
+        &mut events,
+        Event::ChargeEnded {
+            target,
+            consolidate,
+        },
+    );
+    Ok(events)
+}
+
+/// CHG-21/22/25: suppressed (keeping an older marker) and a retreat away from the nearest enemy
+/// unit that took part.
+fn suppress_and_retreat(
+    ctx: &Ctx,
+    id: PieceId,
+    enemies: &[PieceId],
+) -> Result<Vec<Event>, ActionError> {
+    let mut state = ctx.state.clone();
+    let mut events = Vec::new();
+    let Some(p) = ctx.state.piece(id) else {
+        return Ok(events);
+    };
+    if p.suppressed_at.is_none() {
+        record(
+            &mut state,
+            &mut events,
+            Event::Suppressed {
+                piece: id,
+                player_turn: ctx.state.turn.player_turn,
+            },
+        );
+    }
+    let c = view(ctx, &state);
+    let live = alive(c.state, enemies);
+    let Some(away) = nearest_of(&c, id, &live) else {
+        return Ok(events);
+    };
+    let ev = retreat_events(&c, id, away)?;
+    record_all(&mut state, &mut events, ev);
+    Ok(events)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Consolidation (CHG-24).
+
+/// CHG-24: a winner moves up to 5 cm in the direction it faces (it may change facing), not
+/// ending within 3 cm of a visible enemy, never into contact, stopping at linear and area
+/// boundaries (refused beyond them).
+pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Event>, ActionError> {
+    let t = ctx.state.turn;
+    let Some(right) = ctx
+        .state
+        .charges
+        .consolidation
+        .iter()
+        .find(|r| r.piece == piece && r.player_turn == t.player_turn && r.phase == t.phase)
+    else {
+        return Err(err(
+            "CHG-24",
+            format!("{piece} has no combat win to consolidate now"),
+        ));
+    };
+    let _ = right;
+    let p = ctx.piece(piece)?;
+    let (Some(from), Some(fp)) = (p.pose, footprint_of(ctx, p)) else {
+        return Err(err("SEQ-01", format!("{} is not on the table", p.name)));
+    };
+    let ms = measure_scale(ctx);
+    let d = sub(to.at, from.at);
+    let along = dot(d, heading(from.facing_deg));
+    let across = dot(d, right_of(from.facing_deg)).abs();
+    if along < -1e-6 || across > 0.05 * ms {
+        return Err(err(
+            "CHG-24",
+            format!("{} consolidates only in the direction it faces", p.name),
+        ));
+    }
+    if along > CONSOLIDATE_CM * ms + 1e-6 {
+        return Err(err(
+            "CHG-24",
+            format!(
+                "{} may consolidate at most 5 cm ({along:.1} cm asked)",
+                p.name
+            ),
+        ));
+    }
+    let mut scratch = ctx.state.clone();
+    if along > 1e-9 {
+        match forced_move(
+            ctx,
+            piece,
+            ForcedKind::Retreat,
+            from.facing_deg,
+            along,
+            to.facing_deg,
+        )? {
+            ForcedOutcome::Moved { .. } => {}
+            ForcedOutcome::StoppedByFriend { .. } => {
+                return Err(err("CHG-24", format!("{} would run into a friend", p.name)))
+            }
+            ForcedOutcome::KnockedOut { reason, .. } => {
+                return Err(err(
+                    "CHG-24",
+                    format!("{} cannot go there: {reason}", p.name),
+                ))
+            }
+        }
+        let end_centre = footprint_of(ctx, &with_pose(p, to)).map_or(to.at, |f| f.centroid());
+        let crossings = path_crossings(&ctx.scenario.terrain, &[fp.centroid(), end_centre]);
+        if let Some(cr) = crossings
+            .iter()
+            .find(|c| !matches!(c.kind, TerrainKind::Road | TerrainKind::Open))
+        {
+            let name = ctx
+                .scenario
+                .terrain
+                .iter()
+                .find(|f| f.id == cr.feature)
+                .map_or(String::new(), |f| f.name.clone());
+            return Err(err(
+                "CHG-24",
+                format!("a consolidation stops at the boundary of {name}"),
+            ));
+        }
+    }
+    if let Some(q) = scratch.pieces.get_mut(&piece) {
+        q.pose = Some(to);
+    }
+    let c = view(ctx, &scratch);
+    let sight = SightIndex::new(&c);
+    for (e, dist) in sight.visible_enemies(piece) {
+        if dist < CONSOLIDATE_CLEAR_CM * ms - 1e-9 {
+            let name = ctx.state.piece(e).map_or(e.to_string(), |q| q.name.clone());
+            return Err(err(
+                "CHG-24",
+                format!(
+                    "{} may not end a consolidation within 3 cm of {} ({dist:.1} cm)",
+                    p.name, name
+                ),
+            ));
+        }
+    }
+    Ok(vec![Event::Consolidated { piece, from, to }])
+}
+
+// ---------------------------------------------------------------------------------------------
+// The initiative evade (INIT-05).
+
+/// INIT-05 (with INIT-02, INIT-03, FIRE-29): the unit moves up to its full Move directly away
+/// from its nearest visible enemy within 20 cm, ending facing `facing_deg` if given.
+pub fn resolve_evade(
+    ctx: &Ctx,
+    piece: PieceId,
+    facing_deg: Option<f64>,
+) -> Result<Vec<Event>, ActionError> {
+    let t = ctx.state.turn;
+    if t.phase != Phase::Initiative {
+        return Err(err(
+            "INIT-05",
+            "an evade of one's own is an initiative action (evading a charge is a response)",
+        ));
+    }
+    check_no_open_window(ctx)?;
+    let p = ctx.piece(piece)?;
+    if piece.is_command() {
+        return Err(err(
+            "INIT-03",
+            format!("{} is a command unit and takes no initiative", p.name),
+        ));
+    }
+    check_may_act(ctx, p)?;
+    if p.suppressed_at.is_some() {
+        return Err(err(
+            "INIT-03",
+            format!("{} is suppressed and takes no initiative", p.name),
+        ));
+    }
+    if ctx.state.charges.combat_of(piece).is_some() {
+        return Err(err(
+            "INIT-03",
+            format!("{} is in an unresolved combat", p.name),
+        ));
+    }
+    check_can_evade(ctx, p)?;
+    let sight = SightIndex::new(ctx);
+    let ms = measure_scale(ctx);
+    let Some((enemy, d)) = sight
+        .visible_enemies(piece)
+        .into_iter()
+        .find(|(id, _)| !id.is_command())
+    else {
+        return Err(err("INIT-05", format!("{} sees no enemy to evade", p.name)));
+    };
+    if d > INITIATIVE_CM * ms + 1e-9 {
+        return Err(err(
+            "INIT-05",
+            format!(
+                "{}'s nearest visible enemy is {d:.1} cm away; evading needs one within 20 cm",
+                p.name
+            ),
+        ));
+    }
+    let away = ctx
+        .state
+        .piece(enemy)
+        .and_then(|e| footprint_of(ctx, e))
+        .map(|f| f.centroid());
+    let Some(away) = away else {
+        return Err(err("INIT-05", "the enemy is not on the table"));
+    };
+    evade_events(
+        ctx,
+        p,
+        enemy,
+        away,
+        facing_deg,
+        is_artillery(ctx, p) && !p.limbered,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotate_is_clockwise() {
+        let p = rotate(Point::new(0.0, 1.0), Point::new(0.0, 0.0), 90.0);
+        assert!((p.x - 1.0).abs() < 1e-12 && p.y.abs() < 1e-12);
+    }
+
+    #[test]
+    fn chg_14_chg_15_dice_table_and_floor() {
+        let s = ChargeDiceSituation {
+            stands: 4,
+            dice_per_stand: 3,
+            charging: true,
+            heavy: true,
+            ..Default::default()
+        };
+        assert_eq!(charge_dice(&s).dice, 14);
+        let s = ChargeDiceSituation {
+            stands: 1,
+            dice_per_stand: 1,
+            suppressed: true,
+            flank_or_rear: true,
+            disordered: true,
+            ..Default::default()
+        };
+        let d = charge_dice(&s);
+        assert_eq!(d.dice, 1);
+        assert_eq!(d.modifiers.last().map(|x| x.rule.as_str()), Some("FIRE-12"));
+    }
+
+    #[test]
+    fn move_18_one_level_better() {
+        assert_eq!(one_level_better(Cover::Open), Cover::Soft);
+        assert_eq!(one_level_better(Cover::Soft), Cover::Hard);
+        assert_eq!(one_level_better(Cover::Hard), Cover::Hard);
+        assert_eq!(one_level_better(Cover::Full), Cover::Full);
+    }
+}

@@ -1,0 +1,1411 @@
+//! Charges and close combat (catalogue §2.13 CHG-01..CHG-26, INIT-05, INIT-07..INIT-15, SEQ-04,
+//! ART-04 canister, FIRE-28/29, MOVE-18, worked examples WE-07, WE-08, WE-09 and WE-12).
+//!
+//! The worked examples run through `Battle::perform` with scripted dice on a table built to the
+//! example's distances, asserting the exact dice drawn and the exact result events. "Everyone
+//! has fired before" is arranged by switching the lists' first-fire bonus off (FIRE-13), which
+//! is what having fired means for these attacks.
+//!
+//! Geometry reminders (geom::footprint): a pose is the centre of the formation's front edge;
+//! facing 0 looks towards +y, 180 towards −y. An infantry stand is 2.5 × 1.5 cm, cavalry
+//! 3.5 × 2.0, a gun 2.5 × 2.5.
+
+use powderhorn::geom::Point;
+use powderhorn::model::army::shipped_lists;
+use powderhorn::model::{ArmyList, HqId, Scenario, UnitId};
+use powderhorn::rules::charge::{ChargerPlan, Edge, Outcome, Response};
+use powderhorn::rules::event::KnockOutCause;
+use powderhorn::rules::firing::ko_threshold_of;
+use powderhorn::rules::{
+    Action, ActionError, Battle, DiceSource, Event, Formation, Phase, PieceId, Pose,
+};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+// --- scenario builder ---------------------------------------------------------------------------
+
+/// The shipped lists with the first-fire bonus off: every unit "has fired before".
+fn lists() -> Vec<ArmyList> {
+    let mut l = shipped_lists().expect("the shipped army lists parse");
+    for x in &mut l {
+        x.first_fire_bonus = false;
+    }
+    l
+}
+
+fn pt(x: f64, y: f64) -> Value {
+    json!({"x": x, "y": y})
+}
+
+fn ring(points: &[(f64, f64)]) -> Value {
+    Value::Array(points.iter().map(|(x, y)| pt(*x, *y)).collect())
+}
+
+struct Sc {
+    v: Value,
+    next_feature: u32,
+}
+
+impl Sc {
+    fn new(list0: &str, list1: &str, year: u16) -> Sc {
+        let hq = |id: u32, name: &str| {
+            json!({
+                "id": id, "name": name,
+                "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
+                              "command_value": 7},
+                "mounted": true, "position": null
+            })
+        };
+        Sc {
+            v: json!({
+                "format": 1, "id": "charge-test", "name": "Charge test",
+                "points": 1500, "turn_limit": 6, "terrain": [], "year": year,
+                "sides": [
+                    {"name": "Side A", "army_list": list0, "hqs": [hq(1, "Brigade A")],
+                     "units": []},
+                    {"name": "Side B", "army_list": list1, "hqs": [hq(2, "Brigade B")],
+                     "units": []}
+                ]
+            }),
+            next_feature: 1,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn unit(mut self, side: usize, id: u32, troop: &str, stands: u8, x: f64, y: f64, f: f64) -> Sc {
+        let hq = if side == 0 { 1 } else { 2 };
+        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
+                       "stands": stands, "hq": hq,
+                       "position": {"at": pt(x, y), "facing_deg": f}});
+        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
+            units.push(u);
+        }
+        self
+    }
+
+    #[allow(dead_code)]
+    fn flag(mut self, side: usize, id: u32, key: &str) -> Sc {
+        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
+            for u in units.iter_mut().filter(|u| u["id"] == json!(id)) {
+                u[key] = json!(true);
+            }
+        }
+        self
+    }
+
+    fn hedge(self, points: &[(f64, f64)]) -> Sc {
+        self.line("linear", points)
+    }
+
+    fn line(mut self, kind: &str, points: &[(f64, f64)]) -> Sc {
+        let f = json!({"id": self.next_feature, "name": format!("{kind} {}", self.next_feature),
+                       "kind": kind,
+                       "geometry": {"polyline": {"points": ring(points), "width_cm": 0.0}}});
+        self.next_feature += 1;
+        if let Some(t) = self.v["terrain"].as_array_mut() {
+            t.push(f);
+        }
+        self
+    }
+
+    fn clone_with(&self, f: impl FnOnce(Sc) -> Sc) -> Sc {
+        f(Sc {
+            v: self.v.clone(),
+            next_feature: self.next_feature,
+        })
+    }
+
+    fn scenario(&self) -> Scenario {
+        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
+    }
+
+    /// Side 0's Initiative phase of player turn 1, after the deploys.
+    fn initiative(&self, dice: Vec<u8>, deploys: &[(PieceId, Formation)]) -> Battle {
+        self.initiative_with(DiceSource::Script(dice), deploys)
+    }
+
+    fn initiative_with(&self, dice: DiceSource, deploys: &[(PieceId, Formation)]) -> Battle {
+        let mut b =
+            Battle::new(self.scenario(), lists(), dice, 0).expect("the test battle sets up");
+        for (piece, formation) in deploys {
+            b.perform(Action::Deploy {
+                piece: *piece,
+                formation: *formation,
+            })
+            .expect("the deploy is legal");
+        }
+        b.perform(Action::EndPhase).expect("deployment ends");
+        assert_eq!(b.state().turn.phase, Phase::Initiative);
+        b
+    }
+
+    /// Side 0's Command phase of player turn 1.
+    fn command(&self, dice: Vec<u8>, deploys: &[(PieceId, Formation)]) -> Battle {
+        let mut b = self.initiative(dice, deploys);
+        b.perform(Action::EndPhase).expect("to the Command phase");
+        b
+    }
+}
+
+fn u(side: usize, id: u32) -> PieceId {
+    PieceId::Unit {
+        side,
+        unit: UnitId(id),
+    }
+}
+
+#[allow(dead_code)]
+fn hq(side: usize) -> PieceId {
+    PieceId::Hq {
+        side,
+        hq: HqId(if side == 0 { 1 } else { 2 }),
+    }
+}
+
+fn pose(x: f64, y: f64, f: f64) -> Pose {
+    Pose {
+        at: Point::new(x, y),
+        facing_deg: f,
+    }
+}
+
+fn ok(b: &mut Battle, a: Action) -> Vec<Event> {
+    match b.perform(a.clone()) {
+        Ok(ev) => ev.to_vec(),
+        Err(e) => panic!("expected {a:?} to be legal, got {e}"),
+    }
+}
+
+/// Asserts a refusal naming `expected` that leaves the battle as it was.
+fn refused(b: &mut Battle, a: Action, expected: &str) {
+    let before = b.state().clone();
+    let entries = b.entries().len();
+    let got = match b.perform(a) {
+        Ok(ev) => panic!("expected a refusal by {expected}, got {ev:?}"),
+        Err(ActionError::Rule(e)) => e.rule,
+        Err(ActionError::Unsupported { rule, .. }) => rule,
+        Err(e) => panic!("unexpected error {e}"),
+    };
+    assert_eq!(got, expected, "refusal rule");
+    assert_eq!(b.state(), &before, "a refused action changes nothing");
+    assert_eq!(b.entries().len(), entries);
+}
+
+fn rolls(ev: &[Event]) -> Vec<(String, Vec<u8>)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::DiceRolled { purpose, dice, .. } => Some((purpose.clone(), dice.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn roll(purpose: &str, dice: &[u8]) -> (String, Vec<u8>) {
+    (purpose.to_string(), dice.to_vec())
+}
+
+fn results(ev: &[Event]) -> Vec<Event> {
+    ev.iter()
+        .filter(|e| !matches!(e, Event::DiceRolled { .. }))
+        .cloned()
+        .collect()
+}
+
+/// The (rule, value) modifiers of the first roll for `purpose`.
+fn modifiers(ev: &[Event], purpose: &str) -> Vec<(String, i32)> {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::DiceRolled {
+                purpose: p,
+                modifiers,
+                ..
+            } if p == purpose => Some(
+                modifiers
+                    .iter()
+                    .map(|m| (m.rule.clone(), m.value))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn charge(chargers: &[PieceId], target: PieceId) -> Action {
+    Action::Charge {
+        chargers: chargers.to_vec(),
+        target,
+    }
+}
+
+fn respond(piece: PieceId, target: PieceId, response: Response) -> Action {
+    Action::Respond {
+        piece,
+        target,
+        response,
+    }
+}
+
+fn charge_ko(piece: PieceId, rule: &str, reason: &str) -> Event {
+    Event::UnitKnockedOut {
+        piece,
+        cause: KnockOutCause::Charge {
+            rule: rule.into(),
+            reason: reason.into(),
+        },
+    }
+}
+
+const AUS_LINE: &str = "line-infantry-07-15";
+const FR_LINE: &str = "line-infantry-08-12";
+const FIELD_ART: &str = "field-artillery";
+const FR_HEAVY: &str = "heavy-cavalry-05-06-13-15";
+
+// --- WE-07 ------------------------------------------------------------------------------------------
+
+/// WE-07 table (Austrians side 0, French side 1, 1809): A 5 stands in line at y 98.5..100
+/// facing +y; D 12.0 cm ahead facing A; DS 5 cm behind D. S stands to A's right so that it is
+/// 6 cm behind A's *contact* position (CHG-07 measures the support radius to the friend in
+/// contact; the example's "6 cm behind A" at the start would leave S 18 cm away after A's 12 cm
+/// charge — noted in the report).
+fn we_07_table(with_ds: bool) -> Sc {
+    let sc = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(0, 2, AUS_LINE, 5, 113.0, 104.5, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 112.0, 180.0);
+    if with_ds {
+        sc.unit(1, 2, FR_LINE, 5, 100.0, 118.5, 180.0)
+    } else {
+        sc
+    }
+}
+
+const WE07_ROUND: [&[u8]; 4] = [
+    &[6, 6, 5, 5, 4, 4, 4, 3, 2, 2, 1, 1],
+    &[6, 5, 4, 3, 3, 2, 1, 1],
+    &[6, 5, 4, 3, 3, 2, 2, 1, 1, 1, 1],
+    &[5, 3, 2, 1],
+];
+
+#[test]
+fn we_07_init_09_chg_13_chg_14_chg_17_chg_19_chg_22_fire_28_double_with_supports() {
+    let (a, s, d, ds) = (u(0, 1), u(0, 2), u(1, 1), u(1, 2));
+    let mut dice = vec![3, 3, 2, 2, 1, 1];
+    for r in WE07_ROUND {
+        dice.extend_from_slice(r);
+    }
+    dice.extend_from_slice(&[1, 1]); // the French breakpoint test (BRK-02) that opens turn 2
+    let mut b = we_07_table(true).command(dice, &[]);
+    // INIT-09 step 1–2: declared and placed 2 cm from D's front edge.
+    let ev = ok(&mut b, charge(&[a], d));
+    assert_eq!(
+        ev,
+        vec![
+            Event::ChargeDeclared {
+                target: d,
+                phase: Phase::Command,
+                chargers: vec![ChargerPlan {
+                    piece: a,
+                    edge: Edge::Front,
+                    start: pose(100.0, 100.0, 0.0),
+                    placed: pose(100.0, 110.0, 0.0),
+                    distance_cm: 12.0,
+                }],
+            },
+            Event::Moved {
+                piece: a,
+                from: pose(100.0, 100.0, 0.0),
+                to: pose(100.0, 110.0, 0.0),
+                path: vec![],
+                cost_cm: 10.0,
+            },
+        ]
+    );
+    // SEQ-04: no phase ends while the charge is pending.
+    refused(&mut b, Action::EndPhase, "SEQ-04");
+    // INIT-12: D fires at A at 2 cm: 5 + 1 (half range) = 6 dice at 4+: no hits.
+    let ev = ok(&mut b, respond(d, d, Response::Fire { at: a }));
+    assert_eq!(rolls(&ev), vec![roll("to hit", &[3, 3, 2, 2, 1, 1])]);
+    assert_eq!(
+        results(&ev),
+        vec![
+            Event::ChargeResponded {
+                piece: d,
+                target: d,
+                response: Response::Fire { at: a },
+            },
+            Event::Fired {
+                firers: vec![d],
+                target: a,
+                ammunition: None,
+            },
+            Event::HitsScored {
+                target: a,
+                hits: 0,
+                needed: 4,
+            },
+        ]
+    );
+    // INIT-12 (c): once per charge.
+    refused(&mut b, respond(d, d, Response::Fire { at: a }), "INIT-12");
+    // INIT-09 step 4: contact with D's front edge.
+    let ev = ok(&mut b, Action::CloseResponse { target: d });
+    assert_eq!(
+        ev,
+        vec![
+            Event::ResponseClosed { target: d },
+            Event::ChargeContact {
+                piece: a,
+                target: d,
+                edge: Edge::Front,
+                to: pose(100.0, 112.0, 0.0),
+            },
+        ]
+    );
+    // CHG-07/08, INIT-11: S behind A, DS behind D (the inactive side, without orders).
+    let ev = ok(
+        &mut b,
+        Action::Support {
+            piece: s,
+            friend: a,
+        },
+    );
+    assert_eq!(
+        ev,
+        vec![
+            Event::Moved {
+                piece: s,
+                from: pose(113.0, 104.5, 0.0),
+                to: pose(100.0, 110.5, 0.0),
+                path: vec![],
+                cost_cm: 14.318,
+            },
+            Event::Supported {
+                piece: s,
+                friend: a,
+                target: d,
+            },
+        ]
+    );
+    let ev = ok(
+        &mut b,
+        Action::Support {
+            piece: ds,
+            friend: d,
+        },
+    );
+    assert_eq!(
+        ev.last(),
+        Some(&Event::Supported {
+            piece: ds,
+            friend: d,
+            target: d,
+        })
+    );
+    assert_eq!(
+        b.state().piece(ds).and_then(|p| p.pose),
+        Some(pose(100.0, 113.5, 180.0))
+    );
+    // CHG-13/14: Austrians 5 × 2 + 1 + 1 = 12; French 5 × 2 + 1 = 11.
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    assert_eq!(
+        rolls(&ev),
+        vec![
+            roll("charge: attackers to hit", WE07_ROUND[0]),
+            roll("save", WE07_ROUND[1]),
+            roll("charge: defenders to hit", WE07_ROUND[2]),
+            roll("save", WE07_ROUND[3]),
+        ]
+    );
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), 1),
+            ("CHG-14".into(), 1),
+            ("CHG-16".into(), 4),
+        ]
+    );
+    assert_eq!(
+        modifiers(&ev, "charge: defenders to hit"),
+        vec![
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    assert_eq!(
+        results(&ev),
+        vec![
+            Event::HitsScored {
+                target: d,
+                hits: 7,
+                needed: 4
+            },
+            Event::Saved {
+                target: d,
+                saved: 1
+            },
+            Event::HitsTaken {
+                piece: d,
+                hits: 6,
+                total: 6
+            },
+            Event::HitsScored {
+                target: a,
+                hits: 3,
+                needed: 4
+            },
+            Event::Saved {
+                target: a,
+                saved: 0
+            },
+            Event::HitsTaken {
+                piece: a,
+                hits: 3,
+                total: 3
+            },
+            Event::CombatRound {
+                target: d,
+                round: 1,
+                attacker_total: 3,
+                defender_total: 6,
+            },
+            Event::CombatDecided {
+                target: d,
+                outcome: Outcome::Double,
+                winner: Some(0),
+            },
+            charge_ko(d, "CHG-22", "lost a charge by double or more"),
+            Event::Suppressed {
+                piece: ds,
+                player_turn: 1
+            },
+            Event::Retreated {
+                piece: ds,
+                from: pose(100.0, 113.5, 180.0),
+                to: pose(100.0, 118.5, 180.0),
+                distance_cm: 5.0,
+            },
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered),
+            },
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![a, s],
+            },
+        ]
+    );
+    assert!(b.state().charges.combats.is_empty());
+    // GEN-11/END-01: at the End phase A loses floor(3/3) = 1 stand.
+    ok(&mut b, Action::EndPhase);
+    ok(&mut b, Action::EndPhase);
+    let ev = ok(&mut b, Action::EndPhase);
+    assert!(ev.contains(&Event::StandsLost {
+        piece: a,
+        hits: 3,
+        stands_lost: 1,
+        stands_left: 4,
+        engineer_lost: false,
+    }));
+    assert_eq!(b.replay_events(), *b.state());
+}
+
+#[test]
+fn we_07_chg_21_variant_greater_suppressed_retreat() {
+    // D's response fire leaves one hit on A; DS is left out of this variant (placed behind D it
+    // would stop D's retreat at once, CHG-25 — see the report).
+    let (a, s, d) = (u(0, 1), u(0, 2), u(1, 1));
+    let mut dice = vec![4, 3, 2, 2, 1, 1, 1, 1, 1];
+    dice.extend_from_slice(WE07_ROUND[0]);
+    dice.extend_from_slice(WE07_ROUND[1]);
+    dice.extend_from_slice(&[6, 5, 4, 3, 3, 2, 2, 1, 1, 1]);
+    dice.extend_from_slice(WE07_ROUND[3]);
+    let mut b = we_07_table(false).command(dice, &[]);
+    ok(&mut b, charge(&[a], d));
+    let ev = ok(&mut b, respond(d, d, Response::Fire { at: a }));
+    assert!(ev.contains(&Event::HitsTaken {
+        piece: a,
+        hits: 1,
+        total: 1
+    }));
+    ok(&mut b, Action::CloseResponse { target: d });
+    ok(
+        &mut b,
+        Action::Support {
+            piece: s,
+            friend: a,
+        },
+    );
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    let tail: Vec<Event> = results(&ev).into_iter().skip(6).collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::CombatRound {
+                target: d,
+                round: 1,
+                attacker_total: 4,
+                defender_total: 6,
+            },
+            Event::CombatDecided {
+                target: d,
+                outcome: Outcome::Greater,
+                winner: Some(0),
+            },
+            Event::Suppressed {
+                piece: d,
+                player_turn: 1
+            },
+            Event::Retreated {
+                piece: d,
+                from: pose(100.0, 112.0, 180.0),
+                to: pose(100.0, 117.0, 180.0),
+                distance_cm: 5.0,
+            },
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered),
+            },
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![a, s],
+            },
+        ]
+    );
+}
+
+// --- WE-08 ------------------------------------------------------------------------------------------
+
+/// WE-08 table (French side 0, Austrians side 1, 1806): C, 4 stands of heavy cavalry in line at
+/// y 98..100 facing +y; T, 5 stands in attack column 15 cm ahead, facing C.
+fn we_08_battle(dice: Vec<u8>) -> Battle {
+    let t = u(1, 1);
+    Sc::new("nap-french", "nap-austrian", 1806)
+        .unit(0, 1, FR_HEAVY, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, "line-infantry-05-06", 5, 100.0, 115.0, 180.0)
+        .initiative(
+            dice,
+            &[(t, Formation::MarchColumn), (t, Formation::AttackColumn)],
+        )
+}
+
+#[test]
+fn we_08_init_07_chg_15_fire_28_fire_29_initiative_cavalry_double() {
+    let (c, t) = (u(0, 1), u(1, 1));
+    let french = [6, 6, 6, 5, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1];
+    let austrian = [6, 5, 3, 3, 2, 2, 1, 1, 1, 1];
+    let mut dice = vec![2, 2, 1];
+    dice.extend_from_slice(&french);
+    dice.extend_from_slice(&austrian);
+    dice.extend_from_slice(&[6, 4, 1]);
+    dice.extend_from_slice(&[1, 1]); // the Austrian breakpoint test (BRK-02) that opens turn 2
+    let mut b = we_08_battle(dice);
+    let ev = ok(&mut b, charge(&[c], t));
+    assert!(matches!(
+        ev.first(),
+        Some(Event::ChargeDeclared {
+            phase: Phase::Initiative,
+            ..
+        })
+    ));
+    // T fires: 2 front stands × 1 + 1 (half range) = 3 dice.
+    let ev = ok(&mut b, respond(t, t, Response::Fire { at: c }));
+    assert_eq!(rolls(&ev), vec![roll("to hit", &[2, 2, 1])]);
+    assert_eq!(
+        modifiers(&ev, "to hit"),
+        vec![
+            ("FIRE-08".into(), 2),
+            ("FIRE-11".into(), 1),
+            ("FIRE-14".into(), 4)
+        ]
+    );
+    ok(&mut b, Action::CloseResponse { target: t });
+    let ev = ok(&mut b, Action::ResolveCharge { target: t });
+    assert_eq!(
+        rolls(&ev),
+        vec![
+            roll("charge: attackers to hit", &french),
+            roll("charge: defenders to hit", &austrian),
+            roll("save", &[6, 4, 1]),
+        ]
+    );
+    // 4 × 3 + 1 (charging) + 1 (heavy, note 13) = 14; 5 × 2 = 10 (all stands of the column).
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 12),
+            ("CHG-14".into(), 1),
+            ("CHG-15".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    assert_eq!(
+        modifiers(&ev, "charge: defenders to hit"),
+        vec![("CHG-13".into(), 10), ("CHG-16".into(), 4)]
+    );
+    assert_eq!(
+        results(&ev),
+        vec![
+            Event::HitsScored {
+                target: t,
+                hits: 8,
+                needed: 4
+            },
+            Event::HitsTaken {
+                piece: t,
+                hits: 8,
+                total: 8
+            },
+            Event::HitsScored {
+                target: c,
+                hits: 2,
+                needed: 4
+            },
+            Event::Saved {
+                target: c,
+                saved: 1
+            },
+            Event::HitsTaken {
+                piece: c,
+                hits: 1,
+                total: 1
+            },
+            Event::CombatRound {
+                target: t,
+                round: 1,
+                attacker_total: 1,
+                defender_total: 8,
+            },
+            Event::CombatDecided {
+                target: t,
+                outcome: Outcome::Double,
+                winner: Some(0),
+            },
+            charge_ko(t, "CHG-22", "lost a charge by double or more"),
+            Event::Disordered {
+                piece: c,
+                until: 2,
+                exhausted: true
+            },
+            Event::FormationChanged {
+                piece: c,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered),
+            },
+            Event::ChargeEnded {
+                target: t,
+                consolidate: vec![c],
+            },
+        ]
+    );
+    // FIRE-28/29: KO threshold 4 × 3 − 1 − 1 = 10.
+    let cp = b.state().piece(c).cloned().expect("C");
+    assert_eq!(ko_threshold_of(&b.ctx(), &cp), 10);
+    assert_eq!(b.state().sides[1].units_lost, 1);
+    // CHG-24: up to 5 cm forward.
+    refused(
+        &mut b,
+        Action::Consolidate {
+            piece: c,
+            to: pose(100.0, 121.0, 0.0),
+        },
+        "CHG-24",
+    );
+    let ev = ok(
+        &mut b,
+        Action::Consolidate {
+            piece: c,
+            to: pose(100.0, 120.0, 90.0),
+        },
+    );
+    assert_eq!(
+        ev,
+        vec![Event::Consolidated {
+            piece: c,
+            from: pose(100.0, 115.0, 0.0),
+            to: pose(100.0, 120.0, 90.0),
+        }]
+    );
+    refused(
+        &mut b,
+        Action::Consolidate {
+            piece: c,
+            to: pose(100.0, 121.0, 90.0),
+        },
+        "CHG-24",
+    );
+    // SEQ-05: disorder ends at the end of the Austrian initiative phase (player turn 2).
+    ok(&mut b, Action::EndPhase);
+    ok(&mut b, Action::EndPhase);
+    ok(&mut b, Action::EndPhase);
+    ok(&mut b, Action::EndPhase);
+    assert_eq!(b.state().turn.player_turn, 2);
+    let ev = ok(&mut b, Action::EndPhase);
+    assert!(ev.contains(&Event::DisorderEnded { piece: c }));
+}
+
+// --- WE-09 ------------------------------------------------------------------------------------------
+
+#[test]
+fn we_09_chg_16_chg_20_chg_21_equal_then_second_round_in_the_open() {
+    let (a, r) = (u(0, 1), u(1, 1));
+    let mut dice = vec![3, 3, 2, 1, 1];
+    let rounds: [&[u8]; 8] = [
+        &[6, 5, 5, 4, 4, 3, 2, 1, 1],
+        &[5, 4, 2, 1],
+        &[6, 5, 4, 3, 2, 2, 1, 1],
+        &[4, 3, 2, 1],
+        &[5, 3, 3, 2, 2, 1, 1, 1],
+        &[3, 2],
+        &[6, 4, 3, 3, 2, 1, 1, 1],
+        &[2, 2, 1],
+    ];
+    for x in rounds {
+        dice.extend_from_slice(x);
+    }
+    let mut b = Sc::new("nap-austrian", "nap-russian", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, "line-infantry", 4, 100.0, 112.0, 180.0)
+        .hedge(&[(90.0, 111.95), (110.0, 111.95)])
+        .command(dice, &[]);
+    // CHG-06: legal across the wall because R touches it.
+    ok(&mut b, charge(&[a], r));
+    let ev = ok(&mut b, respond(r, r, Response::Fire { at: a }));
+    assert!(ev.contains(&Event::HitsScored {
+        target: a,
+        hits: 0,
+        needed: 4
+    }));
+    ok(&mut b, Action::CloseResponse { target: r });
+    let ev = ok(&mut b, Action::ResolveCharge { target: r });
+    assert_eq!(
+        rolls(&ev).into_iter().map(|(_, d)| d).collect::<Vec<_>>(),
+        rounds.iter().map(|x| x.to_vec()).collect::<Vec<_>>()
+    );
+    // Round 1: R behind the wall is hit on 5+; round 2 everyone on 4+ and no charge bonus.
+    let attack_rolls: Vec<Vec<(String, i32)>> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::DiceRolled {
+                purpose, modifiers, ..
+            } if purpose == "charge: attackers to hit" => Some(
+                modifiers
+                    .iter()
+                    .map(|m| (m.rule.clone(), m.value))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        attack_rolls,
+        vec![
+            vec![
+                ("CHG-13".into(), 8),
+                ("CHG-14".into(), 1),
+                ("CHG-16".into(), 5)
+            ],
+            vec![("CHG-13".into(), 8), ("CHG-16".into(), 4)],
+        ]
+    );
+    let r_ = results(&ev);
+    assert!(r_.contains(&Event::CombatRound {
+        target: r,
+        round: 1,
+        attacker_total: 3,
+        defender_total: 3
+    }));
+    let tail: Vec<Event> = r_.iter().rev().take(5).rev().cloned().collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::CombatRound {
+                target: r,
+                round: 2,
+                attacker_total: 5,
+                defender_total: 4
+            },
+            Event::CombatDecided {
+                target: r,
+                outcome: Outcome::Greater,
+                winner: Some(1),
+            },
+            Event::Suppressed {
+                piece: a,
+                player_turn: 1
+            },
+            Event::Retreated {
+                piece: a,
+                from: pose(100.0, 112.0, 0.0),
+                to: pose(100.0, 108.0, 0.0),
+                distance_cm: 4.0,
+            },
+            Event::ChargeEnded {
+                target: r,
+                consolidate: vec![r],
+            },
+        ]
+    );
+    // Nobody is disordered: the charge failed and R did not charge.
+    assert!(!r_.iter().any(|e| matches!(e, Event::Disordered { .. })));
+    // CHG-24: R may not consolidate across the wall.
+    refused(
+        &mut b,
+        Action::Consolidate {
+            piece: r,
+            to: pose(100.0, 110.0, 180.0),
+        },
+        "CHG-24",
+    );
+}
+
+// --- WE-12 ------------------------------------------------------------------------------------------
+
+#[test]
+fn we_12_art_04_init_09_chg_14_chg_23_canister_then_wiped_out() {
+    let (a, g) = (u(0, 1), u(1, 1));
+    let canister = [6, 6, 5, 5, 5, 4, 4, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1, 1];
+    let suppression = [1, 1, 2, 2, 3, 3, 1, 2, 3, 4];
+    let austrian = [6, 5, 5, 4, 3, 3, 2, 2, 1, 1];
+    let mut dice = canister.to_vec();
+    dice.extend_from_slice(&suppression);
+    dice.extend_from_slice(&austrian);
+    dice.push(5);
+    dice.extend_from_slice(&[1, 1]); // the French breakpoint test (BRK-02) that opens turn 2
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FIELD_ART, 1, 100.0, 114.0, 180.0)
+        .command(
+            dice,
+            &[(a, Formation::MarchColumn), (a, Formation::AttackColumn)],
+        );
+    ok(&mut b, charge(&[a], g));
+    // A gun never answers with plain fire (INIT-10).
+    refused(&mut b, respond(g, g, Response::Fire { at: a }), "INIT-10");
+    let ev = ok(&mut b, respond(g, g, Response::Canister));
+    assert_eq!(
+        rolls(&ev),
+        vec![
+            roll("canister", &canister),
+            roll("suppression", &suppression)
+        ]
+    );
+    assert_eq!(
+        modifiers(&ev, "canister"),
+        vec![
+            ("ART-04".into(), 20),
+            ("ART-04".into(), 0),
+            ("FIRE-14".into(), 4)
+        ]
+    );
+    assert_eq!(
+        results(&ev),
+        vec![
+            Event::ChargeResponded {
+                piece: g,
+                target: g,
+                response: Response::Canister,
+            },
+            Event::Fired {
+                firers: vec![g],
+                target: a,
+                ammunition: Some(powderhorn::rules::artillery::Ammunition::Canister),
+            },
+            Event::HitsScored {
+                target: a,
+                hits: 10,
+                needed: 4
+            },
+            Event::HitsTaken {
+                piece: a,
+                hits: 10,
+                total: 10
+            },
+            Event::Suppressed {
+                piece: a,
+                player_turn: 1
+            },
+        ]
+    );
+    // INIT-09 ruling: a suppressed charger still makes contact.
+    let ev = ok(&mut b, Action::CloseResponse { target: g });
+    assert!(ev.contains(&Event::ChargeContact {
+        piece: a,
+        target: g,
+        edge: Edge::Front,
+        to: pose(100.0, 114.0, 0.0),
+    }));
+    let ev = ok(&mut b, Action::ResolveCharge { target: g });
+    assert_eq!(
+        rolls(&ev),
+        vec![
+            roll("charge: attackers to hit", &austrian),
+            roll("charge: defenders to hit", &[5]),
+        ]
+    );
+    // 5 × 2 + 1 (charging) − 1 (suppressed) = 10; the gun 1 × 1.
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), 1),
+            ("CHG-14".into(), -1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    assert_eq!(
+        results(&ev),
+        vec![
+            Event::HitsScored {
+                target: g,
+                hits: 4,
+                needed: 4
+            },
+            Event::HitsTaken {
+                piece: g,
+                hits: 4,
+                total: 4
+            },
+            Event::UnitKnockedOut {
+                piece: g,
+                cause: KnockOutCause::Hits
+            },
+            Event::HitsScored {
+                target: a,
+                hits: 1,
+                needed: 4
+            },
+            Event::HitsTaken {
+                piece: a,
+                hits: 1,
+                total: 11
+            },
+            Event::CombatRound {
+                target: g,
+                round: 1,
+                attacker_total: 11,
+                defender_total: 4,
+            },
+            Event::CombatDecided {
+                target: g,
+                outcome: Outcome::WipedOut,
+                winner: Some(0),
+            },
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::AttackColumn),
+                to: Some(Formation::Disordered),
+            },
+            Event::ChargeEnded {
+                target: g,
+                consolidate: vec![a],
+            },
+        ]
+    );
+    // End phase: A loses floor(11/3) = 3 stands.
+    ok(&mut b, Action::EndPhase);
+    ok(&mut b, Action::EndPhase);
+    let ev = ok(&mut b, Action::EndPhase);
+    assert!(ev.contains(&Event::StandsLost {
+        piece: a,
+        hits: 11,
+        stands_lost: 3,
+        stands_left: 2,
+        engineer_lost: false,
+    }));
+}
+
+// --- Refusals ---------------------------------------------------------------------------------------
+
+#[test]
+fn chg_03_charge_distance_and_formation() {
+    let (a, d) = (u(0, 1), u(1, 1));
+    let sc = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 121.0, 180.0);
+    let mut b = sc.command(vec![], &[]);
+    refused(&mut b, charge(&[a], d), "CHG-03");
+    let sc = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 110.0, 180.0);
+    let mut b = sc.command(vec![], &[(a, Formation::MarchColumn)]);
+    refused(&mut b, charge(&[a], d), "CHG-03");
+}
+
+#[test]
+fn chg_03_note_21_must_charge_in_attack_column() {
+    let (f, a) = (u(0, 1), u(1, 1));
+    let sc = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, FR_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, AUS_LINE, 5, 100.0, 110.0, 180.0);
+    let mut b = sc.command(vec![], &[]);
+    refused(&mut b, charge(&[f], a), "CHG-03");
+    let mut b = sc.command(
+        vec![],
+        &[(f, Formation::MarchColumn), (f, Formation::AttackColumn)],
+    );
+    ok(&mut b, charge(&[f], a));
+}
+
+#[test]
+fn init_10_artillery_never_charges() {
+    let (g, d) = (u(0, 1), u(1, 1));
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, FIELD_ART, 1, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 110.0, 180.0)
+        .command(vec![], &[]);
+    refused(&mut b, charge(&[g], d), "INIT-10");
+}
+
+#[test]
+fn init_07_initiative_charge_only_at_the_nearest_visible_enemy() {
+    let (a, near, far) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 85.0, 108.0, 180.0)
+        .unit(1, 2, FR_LINE, 5, 115.0, 112.0, 180.0)
+        .initiative(vec![], &[]);
+    refused(&mut b, charge(&[a], far), "INIT-07");
+    ok(&mut b, charge(&[a], near));
+}
+
+#[test]
+fn chg_06_move_18_irregular_cavalry_may_not_charge_a_square() {
+    let (k, s) = (u(0, 1), u(1, 1));
+    let mut b = Sc::new("nap-russian", "nap-french", 1809)
+        .unit(0, 1, "cossack-cavalry", 3, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 110.0, 180.0)
+        .command(vec![], &[(s, Formation::Square)]);
+    refused(&mut b, charge(&[k], s), "CHG-06");
+}
+
+#[test]
+fn chg_06_obstacle_only_when_touching_it() {
+    // A stream between them, touched by neither: no charge across it.
+    let (a, r) = (u(0, 1), u(1, 1));
+    let sc = Sc::new("nap-austrian", "nap-russian", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, "line-infantry", 4, 100.0, 112.0, 180.0);
+    let mut b = sc
+        .clone_with(|s| s.line("shallow_wet", &[(90.0, 106.0), (110.0, 106.0)]))
+        .command(vec![], &[]);
+    refused(&mut b, charge(&[a], r), "CHG-06");
+    // Starting in base contact with it, the charge may cross.
+    let mut b = sc
+        .clone_with(|s| s.line("shallow_wet", &[(90.0, 100.05), (110.0, 100.05)]))
+        .command(vec![], &[]);
+    ok(&mut b, charge(&[a], r));
+    // A wall touched by neither already hides the target (VIS-09).
+    let mut b = sc
+        .clone_with(|s| s.hedge(&[(90.0, 106.0), (110.0, 106.0)]))
+        .command(vec![], &[]);
+    refused(&mut b, charge(&[a], r), "VIS-09");
+}
+
+#[test]
+fn chg_10_init_08_no_gap_narrower_than_5_cm() {
+    // E stands ahead and to the side of T, 3.9 cm from it: the charger's contact position
+    // overhangs into the gap between them.
+    let (a, t) = (u(0, 1), u(1, 1));
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 112.0, 180.0)
+        .unit(1, 2, FR_LINE, 4, 113.0, 108.0, 180.0)
+        .command(vec![], &[]);
+    refused(&mut b, charge(&[a], t), "CHG-10");
+}
+
+#[test]
+fn init_12_response_rules() {
+    let (a, s, d, far) = (u(0, 1), u(0, 2), u(1, 1), u(1, 3));
+    let mut b = we_07_table(false)
+        .unit(1, 3, FR_LINE, 5, 130.0, 112.0, 180.0)
+        .command(vec![], &[]);
+    refused(&mut b, respond(d, d, Response::Fire { at: a }), "INIT-09");
+    ok(&mut b, charge(&[a], d));
+    // Only the inactive side responds; only within 10 cm (fire) or 5 cm (evade).
+    refused(&mut b, respond(s, d, Response::Fire { at: a }), "INIT-12");
+    refused(&mut b, respond(far, d, Response::Fire { at: a }), "INIT-12");
+    refused(
+        &mut b,
+        respond(
+            far,
+            d,
+            Response::Evade {
+                facing_deg: None,
+                limber: false,
+            },
+        ),
+        "INIT-12",
+    );
+    // INIT-15: only mounted cavalry counter-charge.
+    refused(&mut b, respond(d, d, Response::CounterCharge), "INIT-15");
+    // Supports wait for contact (INIT-09 step 6).
+    refused(
+        &mut b,
+        Action::Support {
+            piece: s,
+            friend: a,
+        },
+        "CHG-07",
+    );
+    // No combat before the window closes.
+    refused(&mut b, Action::ResolveCharge { target: d }, "INIT-09");
+}
+
+#[test]
+fn init_15_cavalry_must_evade_or_counter_charge_and_both_count_as_charging() {
+    let (c, k) = (u(0, 1), u(1, 1));
+    // Attackers 14 sixes, the defender's 15 saves all fail, its 14 dice all miss.
+    let mut dice = vec![6u8; 14];
+    dice.extend_from_slice(&[1u8; 15]);
+    dice.extend_from_slice(&[1u8; 14]);
+    let mut b = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, FR_HEAVY, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, "heavy-cavalry", 4, 100.0, 110.0, 180.0)
+        .command(dice, &[]);
+    ok(&mut b, charge(&[c], k));
+    refused(&mut b, Action::CloseResponse { target: k }, "INIT-15");
+    ok(&mut b, respond(k, k, Response::CounterCharge));
+    ok(&mut b, Action::CloseResponse { target: k });
+    let ev = ok(&mut b, Action::ResolveCharge { target: k });
+    // INIT-15 (b): heavy cavalry +1 and the charging +1 on both sides in round 1.
+    let want = vec![
+        ("CHG-13".to_string(), 12),
+        ("CHG-14".to_string(), 1),
+        ("CHG-15".to_string(), 1),
+        ("CHG-16".to_string(), 4),
+    ];
+    assert_eq!(modifiers(&ev, "charge: attackers to hit"), want);
+    assert_eq!(modifiers(&ev, "charge: defenders to hit"), want);
+}
+
+#[test]
+fn init_14_evading_a_charge_leaves_the_charger_disordered() {
+    let (a, d) = (u(0, 1), u(1, 1));
+    let mut b = we_07_table(false).command(vec![], &[]);
+    ok(&mut b, charge(&[a], d));
+    let ev = ok(
+        &mut b,
+        respond(
+            d,
+            d,
+            Response::Evade {
+                facing_deg: None,
+                limber: false,
+            },
+        ),
+    );
+    // INIT-05: straight away from A, the full Move of 10 cm.
+    let moved = ev.iter().find_map(|e| match e {
+        Event::Moved { piece, to, .. } if *piece == d => Some(*to),
+        _ => None,
+    });
+    let to = moved.expect("D evaded");
+    assert!(
+        (to.at.x - 100.0).abs() < 1e-3 && (to.at.y - 122.0).abs() < 1e-3,
+        "{to:?}"
+    );
+    let ev = ok(&mut b, Action::CloseResponse { target: d });
+    // A may go on to 20 cm from its start (front edge at y 120): D's front is 2 cm from it.
+    assert!(ev.contains(&Event::Moved {
+        piece: a,
+        from: pose(100.0, 110.0, 0.0),
+        to: pose(100.0, 120.0, 0.0),
+        path: vec![],
+        cost_cm: 10.0,
+    }));
+    assert!(ev.contains(&charge_ko(
+        d,
+        "INIT-14",
+        "caught evading, 2.0 cm from the charger"
+    )));
+    assert!(ev.contains(&Event::Disordered {
+        piece: a,
+        until: 2,
+        exhausted: false
+    }));
+    assert!(b.state().charges.combats.is_empty());
+}
+
+#[test]
+fn init_05_initiative_evade_and_square_refusal() {
+    let (a, d) = (u(0, 1), u(1, 1));
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 88.0, 0.0)
+        .initiative(vec![], &[]);
+    let ev = ok(
+        &mut b,
+        Action::Evade {
+            piece: a,
+            facing_deg: Some(0.0),
+        },
+    );
+    assert_eq!(
+        ev.first(),
+        Some(&Event::Evaded {
+            piece: a,
+            away_from: d
+        })
+    );
+    let Some(Event::Moved { to, cost_cm, .. }) = ev.get(1) else {
+        panic!("expected the evade move, got {ev:?}");
+    };
+    assert!(
+        (to.at.y - 108.0).abs() < 1e-3 && (to.at.x - 100.0).abs() < 1e-3,
+        "{to:?}"
+    );
+    assert_eq!(to.facing_deg, 0.0);
+    assert!((cost_cm - 8.0).abs() < 1e-3);
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 88.0, 0.0)
+        .initiative(vec![], &[(a, Formation::Square)]);
+    refused(
+        &mut b,
+        Action::Evade {
+            piece: a,
+            facing_deg: None,
+        },
+        "INIT-05",
+    );
+}
+
+#[test]
+fn chg_11_chg_14_defender_contacted_on_its_flank() {
+    // T faces east (90): its south end is its right flank; A comes up from the south.
+    let (a, t) = (u(0, 1), u(1, 1));
+    let mut dice = vec![1u8; 10];
+    dice.extend_from_slice(&[6u8; 8]);
+    dice.extend_from_slice(&[1u8; 10]);
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 99.25, 95.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 112.0, 90.0)
+        .command(dice, &[]);
+    let ev = ok(&mut b, charge(&[a], t));
+    assert!(matches!(
+        ev.first(),
+        Some(Event::ChargeDeclared { chargers, .. }) if chargers.first().map(|k| k.edge) == Some(Edge::Right)
+    ));
+    ok(&mut b, Action::CloseResponse { target: t });
+    let ev = ok(&mut b, Action::ResolveCharge { target: t });
+    // One stand touches: 1 × 2 − 2 (flank) = 0, floor 1.
+    assert_eq!(
+        modifiers(&ev, "charge: defenders to hit"),
+        vec![
+            ("CHG-13".into(), 2),
+            ("CHG-14".into(), -2),
+            ("FIRE-12".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+}
+
+#[test]
+fn chg_07_support_limits() {
+    let (a, s, d) = (u(0, 1), u(0, 2), u(1, 1));
+    let far = u(0, 3);
+    let mut b = we_07_table(false)
+        .unit(0, 3, AUS_LINE, 5, 140.0, 100.0, 0.0)
+        .command(vec![1, 1, 1, 1, 1, 1], &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    refused(
+        &mut b,
+        Action::Support {
+            piece: far,
+            friend: a,
+        },
+        "CHG-07",
+    );
+    refused(
+        &mut b,
+        Action::Support {
+            piece: s,
+            friend: d,
+        },
+        "CHG-07",
+    );
+    ok(
+        &mut b,
+        Action::Support {
+            piece: s,
+            friend: a,
+        },
+    );
+}
+
+#[test]
+fn seq_04_charge_phase_still_requires_resolution() {
+    let (a, d) = (u(0, 1), u(1, 1));
+    let mut b = we_07_table(false).command(vec![], &[]);
+    ok(&mut b, charge(&[a], d));
+    refused(&mut b, Action::EndPhase, "SEQ-04");
+    refused(&mut b, charge(&[u(0, 2)], d), "INIT-09");
+}
+
+// --- Replay -----------------------------------------------------------------------------------------
+
+fn we_07_flow(b: &mut Battle) -> Result<(), ActionError> {
+    let (a, s, d, ds) = (u(0, 1), u(0, 2), u(1, 1), u(1, 2));
+    b.perform(charge(&[a], d))?;
+    b.perform(respond(d, d, Response::Fire { at: a }))?;
+    b.perform(Action::CloseResponse { target: d })?;
+    if b.state().charges.combat(d).is_some() {
+        b.perform(Action::Support {
+            piece: s,
+            friend: a,
+        })?;
+        b.perform(Action::Support {
+            piece: ds,
+            friend: d,
+        })?;
+        b.perform(Action::ResolveCharge { target: d })?;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Same actions and the same dice give the same events, and the event log replays to the
+    /// same state (ARCHITECTURE.md "event-sourced and replayable").
+    #[test]
+    fn chg_19_replay_same_actions_same_events(seed in any::<u64>()) {
+        let sc = we_07_table(true);
+        let run = || {
+            let mut b = sc.initiative_with(DiceSource::Seed(seed), &[]);
+            b.perform(Action::EndPhase).expect("to Command");
+            let r = we_07_flow(&mut b);
+            (b, r)
+        };
+        let (b1, r1) = run();
+        let (b2, r2) = run();
+        prop_assert_eq!(&r1, &r2);
+        prop_assert!(r1.is_ok(), "{:?}", r1);
+        let e1: Vec<Event> = b1.events().cloned().collect();
+        let e2: Vec<Event> = b2.events().cloned().collect();
+        prop_assert_eq!(e1, e2);
+        prop_assert_eq!(b1.replay_events(), b1.state().clone());
+        prop_assert!(b1.state().charges.combats.is_empty());
+    }
+}
