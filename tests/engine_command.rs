@@ -1757,3 +1757,47 @@ fn cmd_03_fire_30_replay_same_actions_and_dice_give_the_same_events() {
         assert_eq!(c.state(), &state);
     }
 }
+
+#[test]
+fn fire_31_a_suppressed_mover_stops_where_it_was_fired_at() {
+    // X retires 6 cm from 9 cm in front of the Austrians; stopped at 10 cm and suppressed.
+    let sc = Sc::nap()
+        .hq(0, 1, "brigade", "average", 7, None, (100.0, 50.0))
+        .hq(1, 1, "brigade", "average", 7, None, (60.0, 180.0))
+        .unit(0, 1, 1, FR_LINE, 4, (100.0, 66.0), 0.0)
+        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 75.0), 180.0);
+    let mut dice = vec![3, 3, 6, 6, 6, 6];
+    dice.extend([1; 6]);
+    dice.extend([6, 1, 1, 1]);
+    dice.extend([1; 10]);
+    let mut b = sc.command(dice, &[]);
+    order(&mut b, h(0, 1), vec![ou(u(0, 1), UnitActionKind::Move)]).expect("order");
+    b.perform(Action::Move {
+        piece: u(0, 1),
+        via: vec![],
+        to: pose(100.0, 60.0, 0.0),
+        manoeuvre: powderhorn::rules::Manoeuvre::Retire,
+    })
+    .expect("the retire");
+    let ev = b
+        .perform(Action::OpportunityFire {
+            firers: vec![u(1, 1)],
+            target: u(0, 1),
+            at: Some(Point::new(100.0, 65.0)),
+        })
+        .expect("opportunity fire")
+        .to_vec();
+    assert!(
+        ev.contains(&Event::Suppressed {
+            piece: u(0, 1),
+            player_turn: 1
+        }),
+        "{ev:#?}"
+    );
+    assert!(!ev.iter().any(|e| matches!(e, Event::MoveResumed { .. })));
+    assert_eq!(
+        b.state().piece(u(0, 1)).unwrap().pose,
+        Some(pose(100.0, 65.0, 0.0))
+    );
+    assert_eq!(b.replay_events(), *b.state());
+}

@@ -1067,7 +1067,8 @@ fn attached_commands(ctx: &Ctx, unit: PieceId) -> Vec<(PieceId, bool)> {
         .collect()
 }
 
-/// Carries a pose along the move `from` → `to` of the unit it is attached to.
+/// Carries a pose along the move `from` → `to` of the unit it is attached to (a rigid motion:
+/// the unit's turn about its reference point, then its shift).
 fn carried(pose: Pose, from: Pose, to: Pose) -> Pose {
     let turn = (to.facing_deg - from.facing_deg).to_radians();
     let (dx, dy) = (pose.at.x - from.at.x, pose.at.y - from.at.y);
@@ -1082,79 +1083,83 @@ fn carried(pose: Pose, from: Pose, to: Pose) -> Pose {
 
 fn share_fate(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
     let mut out = Vec::with_capacity(events.len());
+    // What the events already say of command units: the pass is idempotent, and a command unit
+    // carried twice in one action starts its second carry where the first ended.
     let mut knocked: Vec<PieceId> = Vec::new();
     let mut suppressed: Vec<PieceId> = Vec::new();
+    let mut carried_with: Vec<(PieceId, PieceId)> = Vec::new();
+    for e in &events {
+        match e {
+            Event::Suppressed { piece, .. } if piece.is_command() => suppressed.push(*piece),
+            Event::UnitKnockedOut { piece, .. } if piece.is_command() => knocked.push(*piece),
+            Event::CommandCarried { piece, unit, .. } => carried_with.push((*piece, *unit)),
+            _ => {}
+        }
+    }
+    let mut poses: std::collections::BTreeMap<PieceId, Pose> = std::collections::BTreeMap::new();
     let pt = ctx.state.turn.player_turn;
     for e in events {
-        let extra: Vec<Event> = match &e {
+        let mut extra: Vec<Event> = Vec::new();
+        match &e {
             Event::Suppressed { piece, .. } if !piece.is_command() => {
-                attached_commands(ctx, *piece)
-                    .into_iter()
-                    .filter(|(hq, _)| {
-                        !suppressed.contains(hq)
-                            && ctx
-                                .state
-                                .piece(*hq)
-                                .is_some_and(|q| q.suppressed_at.is_none())
-                    })
-                    .map(|(hq, _)| Event::Suppressed {
-                        piece: hq,
-                        player_turn: pt,
-                    })
-                    .collect()
+                for (hq, _) in attached_commands(ctx, *piece) {
+                    let free = ctx
+                        .state
+                        .piece(hq)
+                        .is_some_and(|q| q.suppressed_at.is_none());
+                    if free && !suppressed.contains(&hq) {
+                        suppressed.push(hq);
+                        extra.push(Event::Suppressed {
+                            piece: hq,
+                            player_turn: pt,
+                        });
+                    }
+                }
             }
             Event::UnitKnockedOut { piece, cause }
                 if !piece.is_command() && *cause != KnockOutCause::Referee =>
             {
-                attached_commands(ctx, *piece)
-                    .into_iter()
-                    .filter(|(hq, _)| !knocked.contains(hq))
-                    .map(|(hq, _)| Event::UnitKnockedOut {
-                        piece: hq,
-                        cause: cause.clone(),
-                    })
-                    .collect()
+                for (hq, _) in attached_commands(ctx, *piece) {
+                    if !knocked.contains(&hq) {
+                        knocked.push(hq);
+                        extra.push(Event::UnitKnockedOut {
+                            piece: hq,
+                            cause: cause.clone(),
+                        });
+                    }
+                }
             }
             Event::FellBack {
                 piece, from, to, ..
-            } if !piece.is_command() => attached_commands(ctx, *piece)
-                .into_iter()
-                .filter_map(|(hq, _)| {
-                    let pose = ctx.state.piece(hq)?.pose?;
-                    Some(Event::CommandCarried {
-                        piece: hq,
-                        unit: *piece,
-                        from: pose,
-                        to: carried(pose, *from, *to),
-                    })
-                })
-                .collect(),
-            Event::Moved {
-                piece, from, to, ..
-            } if !piece.is_command() => attached_commands(ctx, *piece)
-                .into_iter()
-                .filter(|(_, joined)| *joined)
-                .filter_map(|(hq, _)| {
-                    let pose = ctx.state.piece(hq)?.pose?;
-                    Some(Event::CommandCarried {
-                        piece: hq,
-                        unit: *piece,
-                        from: pose,
-                        to: carried(pose, *from, *to),
-                    })
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        for x in &extra {
-            match x {
-                Event::Suppressed { piece, .. } => suppressed.push(*piece),
-                Event::UnitKnockedOut { piece, .. } => knocked.push(*piece),
-                _ => {}
             }
-        }
-        if let Event::UnitKnockedOut { piece, .. } = &e {
-            knocked.push(*piece);
+            | Event::Moved {
+                piece, from, to, ..
+            } if !piece.is_command() => {
+                let forced = matches!(e, Event::FellBack { .. });
+                for (hq, joined) in attached_commands(ctx, *piece) {
+                    // CMD-22: touching, it shares a fall-back; CMD-26: joined, every move.
+                    if !(joined || forced) || carried_with.contains(&(hq, *piece)) {
+                        continue;
+                    }
+                    let Some(pose) = poses
+                        .get(&hq)
+                        .copied()
+                        .or_else(|| ctx.state.piece(hq).and_then(|q| q.pose))
+                    else {
+                        continue;
+                    };
+                    let to = carried(pose, *from, *to);
+                    poses.insert(hq, to);
+                    extra.push(Event::CommandCarried {
+                        piece: hq,
+                        unit: *piece,
+                        from: pose,
+                        to,
+                    });
+                }
+            }
+            Event::UnitKnockedOut { piece, .. } if piece.is_command() => knocked.push(*piece),
+            _ => {}
         }
         out.push(e);
         out.extend(extra);
@@ -1538,8 +1543,7 @@ pub fn resolve_issue_order(
         let unit_ids: Vec<PieceId> = units.iter().map(|u| u.piece).collect();
         blunder(&mut staged, command, &unit_ids, die, dice)?;
     }
-    let events = staged.into_events();
-    Ok(share_fate(ctx, events))
+    Ok(staged.into_events())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2045,7 +2049,7 @@ pub fn resolve_opportunity_fire(
             });
         }
     }
-    Ok(share_fate(ctx, staged.into_events()))
+    Ok(staged.into_events())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2314,4 +2318,75 @@ pub fn resolve_replace_command(
         at,
         player_turn: t.player_turn,
     }])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cmd_09_distance_modifier_edges() {
+        assert_eq!(distance_modifier(20.0), 0);
+        assert_eq!(distance_modifier(20.000_000_000_1), 0);
+        assert_eq!(distance_modifier(20.01), -1);
+        assert_eq!(distance_modifier(40.0), -1);
+        assert_eq!(distance_modifier(40.01), -2);
+        assert_eq!(distance_modifier(100.0), -4);
+    }
+
+    #[test]
+    fn cmd_19_blunder_names() {
+        let names: Vec<&str> = (1..=6).map(blunder_name).collect();
+        assert_eq!(
+            names,
+            [
+                "CEASE FIRING!",
+                "CROSS-FIRE!",
+                "RE-LOCATE!",
+                "PULL BACK!",
+                "OPEN FIRE!",
+                "LET'S GET 'EM!"
+            ]
+        );
+    }
+
+    #[test]
+    fn fire_31_move_trace_contains_points_on_its_path_only() {
+        let p = |x, y| Pose {
+            at: Point::new(x, y),
+            facing_deg: 0.0,
+        };
+        let t = MoveTrace {
+            from: p(0.0, 0.0),
+            path: vec![Point::new(0.0, 10.0)],
+            to: p(10.0, 10.0),
+        };
+        assert!(t.contains(Point::new(0.0, 5.0), 0.05));
+        assert!(t.contains(Point::new(5.0, 10.0), 0.05));
+        assert!(!t.contains(Point::new(5.0, 5.0), 0.05));
+        assert!(!t.contains(Point::new(11.0, 10.0), 0.05));
+    }
+
+    #[test]
+    fn cmd_26_carried_pose_turns_with_the_unit() {
+        let p = |x, y, f| Pose {
+            at: Point::new(x, y),
+            facing_deg: f,
+        };
+        // A command unit 3 cm behind a unit that moves 5 cm ahead.
+        let c = carried(p(0.0, -3.0, 0.0), p(0.0, 0.0, 0.0), p(0.0, 5.0, 0.0));
+        assert!(c.at.x.abs() < 1e-9 && (c.at.y - 2.0).abs() < 1e-9);
+        // The unit turns 90° clockwise (to face +x) on the spot: behind it is now −x.
+        let c = carried(p(0.0, -3.0, 0.0), p(0.0, 0.0, 0.0), p(0.0, 0.0, 90.0));
+        assert!((c.at.x + 3.0).abs() < 1e-9 && c.at.y.abs() < 1e-9, "{c:?}");
+        assert!((c.facing_deg - 90.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn cmd_03_roll_outcomes_and_successive_penalty() {
+        assert_eq!(roll_outcome([2, 5], 7), OrderOutcome::Success);
+        assert_eq!(roll_outcome([2, 6], 7), OrderOutcome::Failure);
+        assert!(OrderOutcome::Bonus.issued() && !OrderOutcome::Blunder.issued());
+        assert_eq!(successive_penalty(&[]), 0);
+    }
 }

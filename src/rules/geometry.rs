@@ -170,6 +170,7 @@ mod tests {
             dug_in: false,
             revealed: false,
             has_fired: false,
+            orders: Default::default(),
         }
     }
 
