@@ -73,6 +73,7 @@ fn table() -> Table {
             sides: vec![side("Blue"), side("Red")],
             ledger: Default::default(),
             charges: Default::default(),
+            command: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,
@@ -131,6 +132,7 @@ impl Table {
                 dug_in: false,
                 revealed: false,
                 has_fired: false,
+                orders: Default::default(),
             },
         );
         id
@@ -175,6 +177,7 @@ impl Table {
                 dug_in: false,
                 revealed: false,
                 has_fired: false,
+                orders: Default::default(),
             },
         );
         id
