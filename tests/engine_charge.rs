@@ -83,7 +83,6 @@ impl Sc {
         self
     }
 
-    #[allow(dead_code)]
     fn flag(mut self, side: usize, id: u32, key: &str) -> Sc {
         if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
             for u in units.iter_mut().filter(|u| u["id"] == json!(id)) {
@@ -1651,5 +1650,52 @@ fn chg_08_inactive_side_supports_once_per_enemy_turn() {
             friend: d,
         },
         "CHG-08",
+    );
+}
+
+#[test]
+fn pike_01_cavalry_may_not_charge_the_front_of_pikes_but_may_take_the_flank() {
+    let (c, p) = (u(0, 1), u(1, 1));
+    let sc = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, FR_HEAVY, 2, 100.0, 100.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 110.0, 180.0)
+        .flag(1, 1, "pikes");
+    let mut b = sc.command(vec![], &[]);
+    refused(&mut b, charge(&[c], p), "PIKE-01");
+    // From the side: P faces −y, so the east end is its left flank.
+    let mut b = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, FR_HEAVY, 1, 115.0, 110.75, 270.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 110.0, 180.0)
+        .flag(1, 1, "pikes")
+        .command(vec![], &[]);
+    let ev = ok(&mut b, charge(&[c], p));
+    assert!(matches!(
+        ev.first(),
+        Some(Event::ChargeDeclared { chargers, .. }) if chargers.first().map(|k| k.edge) == Some(Edge::Left)
+    ));
+}
+
+#[test]
+fn pike_02_pikes_count_one_cover_level_better_against_infantry() {
+    let (a, p) = (u(0, 1), u(1, 1));
+    let mut dice = vec![6u8; 11];
+    dice.extend_from_slice(&[1u8; 12]);
+    dice.extend_from_slice(&[1u8; 10]);
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 110.0, 180.0)
+        .flag(1, 1, "pikes")
+        .command(dice, &[]);
+    ok(&mut b, charge(&[a], p));
+    ok(&mut b, Action::CloseResponse { target: p });
+    let ev = ok(&mut b, Action::ResolveCharge { target: p });
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), 1),
+            ("PIKE-02".into(), 1),
+            ("CHG-16".into(), 5)
+        ]
     );
 }

@@ -804,10 +804,9 @@ pub fn presence_call_site(_ctx: &Ctx, _piece: PieceId) -> u32 {
     0
 }
 
-fn pike(_ctx: &Ctx, _p: &PieceState) -> bool {
-    // PIKE-01/02 ruling: pikes are a scenario flag, which the scenario format does not carry
-    // yet; no unit is a pike unit until it does.
-    false
+/// PIKE-01/02 ruling: pikes are a scenario flag on the unit.
+fn pike(ctx: &Ctx, p: &PieceState) -> bool {
+    scenario_unit(ctx, p).is_some_and(|u| u.pikes)
 }
 
 /// FIRE-28 (d): disorder (and FIRE-29 exhaustion for mounted cavalry) until the end of the
