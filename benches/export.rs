@@ -97,6 +97,7 @@ fn side(name: &str, list: &str, colour: [u8; 3], rows: &[&str], stands: u32, id0
                     regimental_guns: false,
                     lancers: false,
                     horse_artillery: false,
+                    pikes: false,
                     position: None,
                 });
                 next_unit += 1;

@@ -83,7 +83,6 @@ impl Sc {
         self
     }
 
-    #[allow(dead_code)]
     fn flag(mut self, side: usize, id: u32, key: &str) -> Sc {
         if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
             for u in units.iter_mut().filter(|u| u["id"] == json!(id)) {
@@ -1408,4 +1407,295 @@ proptest! {
         prop_assert_eq!(b1.replay_events(), b1.state().clone());
         prop_assert!(b1.state().charges.combats.is_empty());
     }
+}
+
+// --- More rules ---------------------------------------------------------------------------------
+
+#[test]
+fn chg_17_flank_roll_odd_goes_to_the_right_flank_charger() {
+    // T faces −y: its right flank is the west end. W charges the west end, E the east end.
+    let (e, w, t) = (u(0, 1), u(0, 2), u(1, 1));
+    let mut dice = vec![6u8; 10]; // attackers: 2 × (2 × 2 + 1)
+    dice.extend_from_slice(&[1u8; 11]); // T's saves (10 + the line die)
+    dice.push(3); // CHG-17: odd → the right flank charger (W)
+    dice.extend_from_slice(&[6, 6]); // T: two touching stands × 2 − 2 (flank)
+    dice.extend_from_slice(&[1, 1, 1]); // W's saves
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 2, 112.0, 112.75, 270.0)
+        .unit(0, 2, AUS_LINE, 2, 88.0, 112.75, 90.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 112.0, 180.0)
+        .command(dice, &[]);
+    let ev = ok(&mut b, charge(&[e, w], t));
+    let Some(Event::ChargeDeclared { chargers, .. }) = ev.first() else {
+        panic!("{ev:?}");
+    };
+    assert_eq!(
+        chargers
+            .iter()
+            .map(|k| (k.piece, k.edge))
+            .collect::<Vec<_>>(),
+        vec![(e, Edge::Left), (w, Edge::Right)]
+    );
+    ok(&mut b, Action::CloseResponse { target: t });
+    let ev = ok(&mut b, Action::ResolveCharge { target: t });
+    assert_eq!(
+        rolls(&ev),
+        vec![
+            roll("charge: attackers to hit", &[6; 10]),
+            roll("save", &[1; 11]),
+            roll("flank allocation", &[3]),
+            roll("charge: defenders to hit", &[6, 6]),
+            roll("save", &[1, 1, 1]),
+        ]
+    );
+    assert!(ev.contains(&Event::HitsTaken {
+        piece: w,
+        hits: 2,
+        total: 2
+    }));
+    assert_eq!(
+        modifiers(&ev, "charge: defenders to hit"),
+        vec![
+            ("CHG-13".into(), 4),
+            ("CHG-14".into(), -2),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    // 10 ≥ 2 × 2: double; both chargers in contact are disordered (FIRE-28 b).
+    assert!(ev.contains(&Event::CombatDecided {
+        target: t,
+        outcome: Outcome::Double,
+        winner: Some(0)
+    }));
+    for k in [e, w] {
+        assert!(ev.contains(&Event::Disordered {
+            piece: k,
+            until: 2,
+            exhausted: false
+        }));
+    }
+}
+
+#[test]
+fn chg_25_retreat_into_a_suppressed_friend_knocks_out_both() {
+    // F suppresses DS (2.5 cm behind D) with a flank shot; A then beats D by less than double,
+    // and D's retreat runs straight into DS.
+    let (a, f, d, ds) = (u(0, 1), u(0, 2), u(1, 1), u(1, 2));
+    let mut dice = vec![6, 1, 1, 1, 1, 1, 1]; // F: 5 + 2 (flank) dice
+    dice.extend_from_slice(&[1, 1]); // DS saves
+    dice.push(6); // DS suppression
+    dice.extend_from_slice(&[6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1]); // A: 11 dice, 3 hits
+    dice.extend_from_slice(&[1, 1, 1, 1]); // D saves
+    dice.extend_from_slice(&[6, 6, 1, 1, 1, 1, 1, 1, 1, 1]); // D: 10 dice, 2 hits
+    dice.extend_from_slice(&[1, 1, 1]); // A saves
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(0, 2, AUS_LINE, 5, 115.0, 117.0, 270.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 112.0, 180.0)
+        .unit(1, 2, FR_LINE, 5, 100.0, 116.0, 180.0)
+        .command(dice, &[]);
+    let ev = ok(
+        &mut b,
+        Action::Fire {
+            firers: vec![f],
+            target: ds,
+            ammunition: None,
+        },
+    );
+    assert!(ev.contains(&Event::Suppressed {
+        piece: ds,
+        player_turn: 1
+    }));
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    assert!(ev.contains(&Event::CombatDecided {
+        target: d,
+        outcome: Outcome::Greater,
+        winner: Some(0)
+    }));
+    let why = "retreated into a suppressed friendly unit";
+    assert!(ev.contains(&charge_ko(d, "CHG-25", why)), "{ev:?}");
+    assert!(ev.contains(&charge_ko(ds, "CHG-25", why)));
+    assert_eq!(b.state().sides[1].units_lost, 2);
+}
+
+#[test]
+fn fire_29_init_15_exhausted_cavalry_cannot_evade_and_must_counter_charge() {
+    let (c, t, x) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut dice = vec![2, 2, 1];
+    dice.extend_from_slice(&[6, 6, 6, 5, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1]);
+    dice.extend_from_slice(&[6, 5, 3, 3, 2, 2, 1, 1, 1, 1]);
+    dice.extend_from_slice(&[6, 4, 1]);
+    dice.extend_from_slice(&[1, 1]); // the Austrian breakpoint test
+    let mut b = Sc::new("nap-french", "nap-austrian", 1806)
+        .unit(0, 1, FR_HEAVY, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, "line-infantry-05-06", 5, 100.0, 115.0, 180.0)
+        .unit(1, 2, "line-infantry-05-06", 5, 100.0, 136.0, 180.0)
+        .initiative(
+            dice,
+            &[(t, Formation::MarchColumn), (t, Formation::AttackColumn)],
+        );
+    ok(&mut b, charge(&[c], t));
+    ok(&mut b, respond(t, t, Response::Fire { at: c }));
+    ok(&mut b, Action::CloseResponse { target: t });
+    ok(&mut b, Action::ResolveCharge { target: t });
+    for _ in 0..4 {
+        ok(&mut b, Action::EndPhase);
+    }
+    // The Austrian initiative phase: C is still disordered and exhausted.
+    assert_eq!(b.state().turn.active, 1);
+    ok(&mut b, charge(&[x], c));
+    refused(
+        &mut b,
+        respond(
+            c,
+            c,
+            Response::Evade {
+                facing_deg: None,
+                limber: false,
+            },
+        ),
+        "FIRE-29",
+    );
+    refused(&mut b, Action::CloseResponse { target: c }, "INIT-15");
+    ok(&mut b, respond(c, c, Response::CounterCharge));
+    ok(&mut b, Action::CloseResponse { target: c });
+}
+
+#[test]
+fn init_10_charged_gun_pivots_or_limbers_and_evades() {
+    let (a, g) = (u(0, 1), u(1, 1));
+    let sc = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FIELD_ART, 1, 100.0, 114.0, 150.0);
+    let deploys = [(a, Formation::MarchColumn), (a, Formation::AttackColumn)];
+    let mut b = sc.command(vec![], &deploys);
+    ok(&mut b, charge(&[a], g));
+    refused(
+        &mut b,
+        respond(g, g, Response::Pivot { facing_deg: 30.0 }),
+        "INIT-10",
+    );
+    let ev = ok(&mut b, respond(g, g, Response::Pivot { facing_deg: 180.0 }));
+    assert!(matches!(
+        ev.get(1),
+        Some(Event::Moved { piece, to, .. }) if *piece == g && to.facing_deg == 180.0
+    ));
+    // INIT-10 ruling: the alternatives exclude each other.
+    refused(&mut b, respond(g, g, Response::Canister), "INIT-12");
+    let mut b = sc.command(vec![], &deploys);
+    ok(&mut b, charge(&[a], g));
+    let ev = ok(
+        &mut b,
+        respond(
+            g,
+            g,
+            Response::Evade {
+                facing_deg: None,
+                limber: true,
+            },
+        ),
+    );
+    assert!(ev.contains(&Event::Limbered { piece: g }));
+    let cost = ev.iter().find_map(|e| match e {
+        Event::Moved { piece, cost_cm, .. } if *piece == g => Some(*cost_cm),
+        _ => None,
+    });
+    // INIT-05 (a): half the limbered Move (10 cm).
+    assert!(cost.is_some_and(|c| (c - 5.0).abs() < 1e-3), "{cost:?}");
+}
+
+#[test]
+fn move_16_irregular_foot_must_evade_cavalry() {
+    // Spanish line (note 24) charged by cavalry must evade if it can.
+    let (c, s) = (u(0, 1), u(1, 1));
+    let mut b = Sc::new("nap-french", "nap-spanish", 1809)
+        .unit(0, 1, FR_HEAVY, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, "line-infantry-09-15", 5, 100.0, 110.0, 180.0)
+        .command(vec![], &[]);
+    ok(&mut b, charge(&[c], s));
+    refused(&mut b, Action::CloseResponse { target: s }, "MOVE-16");
+    ok(
+        &mut b,
+        respond(
+            s,
+            s,
+            Response::Evade {
+                facing_deg: None,
+                limber: false,
+            },
+        ),
+    );
+    ok(&mut b, Action::CloseResponse { target: s });
+}
+
+#[test]
+fn chg_08_inactive_side_supports_once_per_enemy_turn() {
+    let (a, d, ds) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut b = we_07_table(true).command(vec![], &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    ok(
+        &mut b,
+        Action::Support {
+            piece: ds,
+            friend: d,
+        },
+    );
+    refused(
+        &mut b,
+        Action::Support {
+            piece: ds,
+            friend: d,
+        },
+        "CHG-08",
+    );
+}
+
+#[test]
+fn pike_01_cavalry_may_not_charge_the_front_of_pikes_but_may_take_the_flank() {
+    let (c, p) = (u(0, 1), u(1, 1));
+    let sc = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, FR_HEAVY, 2, 100.0, 100.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 110.0, 180.0)
+        .flag(1, 1, "pikes");
+    let mut b = sc.command(vec![], &[]);
+    refused(&mut b, charge(&[c], p), "PIKE-01");
+    // From the side: P faces −y, so the east end is its left flank.
+    let mut b = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, FR_HEAVY, 1, 115.0, 110.75, 270.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 110.0, 180.0)
+        .flag(1, 1, "pikes")
+        .command(vec![], &[]);
+    let ev = ok(&mut b, charge(&[c], p));
+    assert!(matches!(
+        ev.first(),
+        Some(Event::ChargeDeclared { chargers, .. }) if chargers.first().map(|k| k.edge) == Some(Edge::Left)
+    ));
+}
+
+#[test]
+fn pike_02_pikes_count_one_cover_level_better_against_infantry() {
+    let (a, p) = (u(0, 1), u(1, 1));
+    let mut dice = vec![6u8; 11];
+    dice.extend_from_slice(&[1u8; 12]);
+    dice.extend_from_slice(&[1u8; 10]);
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 110.0, 180.0)
+        .flag(1, 1, "pikes")
+        .command(dice, &[]);
+    ok(&mut b, charge(&[a], p));
+    ok(&mut b, Action::CloseResponse { target: p });
+    let ev = ok(&mut b, Action::ResolveCharge { target: p });
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), 1),
+            ("PIKE-02".into(), 1),
+            ("CHG-16".into(), 5)
+        ]
+    );
 }

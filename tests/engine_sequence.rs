@@ -271,6 +271,7 @@ fn army_15_cost_adjustments_elite_poor_and_horse_artillery() {
         regimental_guns: false,
         lancers: false,
         horse_artillery: horse,
+        pikes: false,
         position: None,
     };
     assert_eq!(unit_points(&mk(&inf, 5, Grade::Regular, false), &u), 300);

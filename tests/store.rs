@@ -91,6 +91,7 @@ fn unit(id: u32, name: &str, troop: &str, stands: u8, hq: u32) -> Unit {
         regimental_guns: false,
         lancers: false,
         horse_artillery: false,
+        pikes: false,
         position: None,
     }
 }

@@ -203,6 +203,7 @@ fn unit(id: u32, troop: &str, stands: u8, hq: u32) -> Unit {
         regimental_guns: false,
         lancers: false,
         horse_artillery: false,
+        pikes: false,
         position: None,
     }
 }

@@ -333,6 +333,7 @@ pub fn apply(
                 regimental_guns: false,
                 lancers: false,
                 horse_artillery: false,
+                pikes: false,
                 position: None,
             });
             Ok(Created::Unit(*side, id))

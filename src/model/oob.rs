@@ -106,6 +106,9 @@ pub struct Unit {
     /// ACW: a gun attached to a cavalry brigade as horse artillery (ARMY-11).
     #[serde(default)]
     pub horse_artillery: bool,
+    /// PIKE-01/02 ruling: the unit carries pikes (a scenario flag; no list row has pikes).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pikes: bool,
     #[serde(default)]
     pub position: Option<Placement>,
 }

@@ -44,8 +44,8 @@
 //!   system of their own), and a charged gun fires only canister (INIT-10).
 //! * Canister attacks every non-command unit with a stand in the gun's cone within canister range,
 //!   in id order, each through the full casualty pipeline (WE-12 shows the suppression test).
-//! * The 1D6 flank allocation roll (CHG-17) is rolled in each round that needs it, just before
-//!   the defending side's dice.
+//! * The 1D6 flank allocation roll (CHG-17) is rolled in each round that needs it, after the
+//!   attackers' dice and the defender's saves, just before the defending side's dice.
 //! * Both sides' dice of a round are worked out before any hits of the round land (all dice are
 //!   rolled together, CHG-16), so a unit knocked out in a round still strikes back (WE-12).
 //! * CHG-19 totals count every unit of a side that made contact (knocked out or not) and its
@@ -804,10 +804,9 @@ pub fn presence_call_site(_ctx: &Ctx, _piece: PieceId) -> u32 {
     0
 }
 
-fn pike(_ctx: &Ctx, _p: &PieceState) -> bool {
-    // PIKE-01/02 ruling: pikes are a scenario flag, which the scenario format does not carry
-    // yet; no unit is a pike unit until it does.
-    false
+/// PIKE-01/02 ruling: pikes are a scenario flag on the unit.
+fn pike(ctx: &Ctx, p: &PieceState) -> bool {
+    scenario_unit(ctx, p).is_some_and(|u| u.pikes)
 }
 
 /// FIRE-28 (d): disorder (and FIRE-29 exhaustion for mounted cavalry) until the end of the
@@ -2714,9 +2713,20 @@ pub fn resolve_combat(
         } else {
             on(&[Edge::Front])
         };
-        // Roll the attackers first, then the defenders (all dice rolled together: the
-        // results land after both are known).
+        // CHG-16: all dice of a round are rolled together, so both pools were worked out
+        // above, before any hits land. The attackers' dice and the defender's saves come
+        // first (as WE-07 records them), then the CHG-17 allocation die when it is needed,
+        // then the defenders' dice and the charger's saves.
         let att_raw = roll_pool(&att_pool, target, &mut events, dice)?;
+        land_hits(
+            ctx,
+            &mut state,
+            &mut events,
+            target,
+            att_raw,
+            defender_flank,
+            dice,
+        )?;
         let victim_of_defenders = if let Some(k) = front.first() {
             Some(*k)
         } else {
@@ -2735,7 +2745,7 @@ pub fn resolve_combat(
                             dice: vec![die],
                             modifiers: vec![m(
                                 "CHG-17",
-                                "odd: the right flank charger; even: the left",
+                                "odd: the right flank charger; even: the left (seen from the defender)",
                                 0,
                             )],
                         },
@@ -2748,27 +2758,9 @@ pub fn resolve_combat(
             }
         };
         let def_victim = victim_of_defenders.unwrap_or(target);
-        // Land the attackers' hits (saves), then roll the defenders' dice, then land those.
-        let def_flank_save = defender_flank;
-        let raw_att = att_raw;
         let mut pending_def: Vec<Event> = Vec::new();
-        let def_raw = {
-            // The defenders' dice are worked out from the state before the attackers' hits
-            // landed (def_pool above); they are rolled after the defender's saves, as WE-07
-            // records them.
-            land_hits(
-                ctx,
-                &mut state,
-                &mut events,
-                target,
-                raw_att,
-                def_flank_save,
-                dice,
-            )?;
-            let r = roll_pool(&def_pool, def_victim, &mut pending_def, dice)?;
-            record_all(&mut state, &mut events, pending_def);
-            r
-        };
+        let def_raw = roll_pool(&def_pool, def_victim, &mut pending_def, dice)?;
+        record_all(&mut state, &mut events, pending_def);
         if victim_of_defenders.is_some() {
             land_hits(
                 ctx,
