@@ -72,6 +72,7 @@ fn table() -> Table {
             pieces: BTreeMap::new(),
             sides: vec![side("Blue"), side("Red")],
             ledger: Default::default(),
+            engineering: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,

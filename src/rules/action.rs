@@ -63,6 +63,15 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ammunition: Option<Ammunition>,
     },
+    /// An engineer unit's initiative action (ENG-02): clear, bridge, demolish or sap one 5 cm
+    /// section at or towards `at` (ENG-03..ENG-06).
+    EngineerTask {
+        piece: PieceId,
+        task: super::engineering::EngineerTaskKind,
+        at: Point,
+    },
+    /// Artillery fire at a pontoon section (ENG-04 (c)–(d)); `work` is the section's work id.
+    FireAtBridge { firers: Vec<PieceId>, work: u32 },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -96,6 +105,8 @@ impl Action {
             Action::RemoveUnit { piece, .. } => Some(*piece),
             Action::RemoveDefense { .. } | Action::DeclareObjective { .. } => None,
             Action::EndPhase | Action::Concede { .. } => None,
+            Action::EngineerTask { piece, .. } => Some(*piece),
+            Action::FireAtBridge { firers, .. } => firers.first().copied(),
         }
     }
 }

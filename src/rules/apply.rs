@@ -149,6 +149,12 @@ pub fn apply(state: &mut BattleState, event: &Event) {
             }
         }
         Event::BreakTest { .. } | Event::BattleResult(_) => {}
+        Event::EngineerTaskTaken { .. }
+        | Event::WorkDone { .. }
+        | Event::WorkConfirmed { .. }
+        | Event::WorkCancelled { .. }
+        | Event::BridgeHit { .. }
+        | Event::BridgeDestroyed { .. } => super::engineering::apply_event(state, event),
     }
 }
 

@@ -294,6 +294,12 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
         Action::DeclareObjective { side, level } => {
             super::victory::resolve_declare_objective(ctx, *side, *level)
         }
+        Action::EngineerTask { piece, task, at } => {
+            super::engineering::resolve_engineer_task(ctx, *piece, *task, *at, dice)
+        }
+        Action::FireAtBridge { firers, work } => {
+            super::engineering::resolve_fire_at_bridge(ctx, firers, *work, dice)
+        }
     }
 }
 
@@ -307,7 +313,11 @@ pub fn resolve_end_phase(ctx: &Ctx, dice: &mut dyn Dice) -> Result<Vec<Event>, A
     let t = ctx.state.turn;
     let mut staged = Staged::new(ctx);
     match t.phase {
-        Phase::Initiative => staged.extend(expire_disorder(ctx)),
+        Phase::Initiative => {
+            staged.extend(expire_disorder(ctx));
+            // ENG-02: the phase's engineering tasks stand or are cancelled.
+            staged.extend(super::engineering::end_initiative(ctx));
+        }
         Phase::End => staged.extend(end_of_player_turn(ctx)?),
         _ => {}
     }

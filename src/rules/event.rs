@@ -201,6 +201,36 @@ pub enum Event {
         rule: String,
         reason: String,
     },
+    /// ENG-02: an engineer unit used its initiative action on a task.
+    EngineerTaskTaken {
+        piece: PieceId,
+        task: super::engineering::EngineerTaskKind,
+        player_turn: u32,
+    },
+    /// ENG-03..ENG-06: engineers changed the table (provisional until the end of the
+    /// initiative phase, ENG-02).
+    WorkDone {
+        work: super::engineering::Work,
+    },
+    /// ENG-02: the work stands (its engineers were not suppressed by the end of the phase).
+    WorkConfirmed {
+        work: u32,
+    },
+    /// ENG-02: the engineers were suppressed before the end of the phase: no effect.
+    WorkCancelled {
+        work: u32,
+        piece: PieceId,
+    },
+    /// ENG-04: hits on a pontoon section (permanent); `total` afterwards.
+    BridgeHit {
+        work: u32,
+        hits: u32,
+        total: u32,
+    },
+    /// ENG-04: a pontoon section with 4 hits is destroyed.
+    BridgeDestroyed {
+        work: u32,
+    },
 }
 
 /// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].

@@ -160,6 +160,8 @@ pub fn action_summary(a: &Action) -> String {
         Action::RemoveDefense { .. } => "remove_defense",
         Action::DeclareObjective { .. } => "declare_objective",
         Action::Fire { .. } => "fire",
+        Action::EngineerTask { .. } => "engineer_task",
+        Action::FireAtBridge { .. } => "fire_at_bridge",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

@@ -331,6 +331,10 @@ pub fn target_cover(ctx: &Ctx, from: Point, target: &PieceState, tfp: &Footprint
         if target.dug_in {
             better(&mut f, Cover::Soft, "dug in".into());
         }
+        // engineering (ENG-06): a sap is a strip of Trench, Soft cover.
+        if super::engineering::in_sap(ctx.state, centre) {
+            better(&mut f, Cover::Soft, "in a sap trench".into());
+        }
         for (si, s) in ctx.scenario.sides.iter().enumerate() {
             for d in &s.field_defenses {
                 let spec = d.kind.spec();
@@ -344,10 +348,20 @@ pub fn target_cover(ctx: &Ctx, from: Point, target: &PieceState, tfp: &Footprint
                     | DefenseKind::LogWorks
                     | DefenseKind::FortifiedWorks
                     | DefenseKind::Fortification => {
-                        let line = polyline(&d.at);
-                        let touching = footprint_polyline_distance(tfp, &line) <= tol;
-                        let inside = d.at.len() >= 3 && ring_contains(&d.at, centre);
-                        if inside || (touching && segment_meets_polyline(&line, &lof)) {
+                        // engineering (DEF-04, ENG-05): only the sections still standing; a
+                        // Fortification protects from all directions.
+                        let all_round = d.kind == DefenseKind::Fortification;
+                        let inside = d.at.len() >= 3
+                            && ring_contains(&d.at, centre)
+                            && !super::engineering::defence_lines(ctx.state, si, d).is_empty();
+                        let covered = super::engineering::defence_lines(ctx.state, si, d)
+                            .iter()
+                            .any(|run| {
+                                let line = polyline(run);
+                                footprint_polyline_distance(tfp, &line) <= tol
+                                    && (all_round || segment_meets_polyline(&line, &lof))
+                            });
+                        if inside || covered {
                             f.behind_obstacle = true;
                             better(&mut f, spec.cover, format!("behind {}", spec.label));
                         }
@@ -1062,12 +1076,15 @@ fn penetration_reach(ctx: &Ctx, corridor: &artillery::Corridor, depth: f64) -> f
             _ => {}
         }
     }
-    for s in &ctx.scenario.sides {
+    for (si, s) in ctx.scenario.sides.iter().enumerate() {
         for d in &s.field_defenses {
             if d.kind.spec().cover != Cover::Open
                 && !matches!(d.kind, DefenseKind::Trench | DefenseKind::DugOut)
             {
-                lines.push(polyline(&d.at));
+                // engineering (ENG-05): demolished sections stop no shot.
+                for run in super::engineering::defence_lines(ctx.state, si, d) {
+                    lines.push(polyline(&run));
+                }
             }
         }
     }

@@ -16,6 +16,7 @@ pub mod battle;
 pub mod casualty;
 pub mod dice;
 pub mod endphase;
+pub mod engineering;
 pub mod error;
 pub mod event;
 pub mod file;

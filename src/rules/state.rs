@@ -200,6 +200,9 @@ pub struct BattleState {
     /// Losses, declared objectives and lost engineer stands (END, BRK, OBJ, VP; `victory`).
     #[serde(default)]
     pub ledger: super::victory::Ledger,
+    /// Works engineers made (ENG-03..ENG-06) and the tasks taken (ENG-02).
+    #[serde(default)]
+    pub engineering: super::engineering::EngineeringState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -334,6 +337,7 @@ impl BattleState {
             pieces,
             sides,
             ledger: super::victory::Ledger::default(),
+            engineering: Default::default(),
         })
     }
 
