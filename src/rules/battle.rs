@@ -244,11 +244,14 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
         Action::Deploy { piece, formation } => {
             check_deploy(ctx, *piece, *formation)?;
             let p = ctx.piece(*piece)?;
-            Ok(vec![Event::FormationChanged {
+            let mut ev = vec![Event::FormationChanged {
                 piece: *piece,
                 from: p.formation,
                 to: Some(*formation),
-            }])
+            }];
+            // SKIR-02: march column or square removes the brigade's skirmisher screen.
+            ev.extend(super::skirmish::removal_on_deploy(ctx, p, *formation));
+            Ok(ev)
         }
         Action::Limber { piece } => {
             check_limber(ctx, *piece, true)?;

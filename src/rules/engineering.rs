@@ -169,13 +169,17 @@ pub struct TaskTaken {
     pub task: EngineerTaskKind,
 }
 
-/// Engineering state of the battle (one field of `BattleState`).
+/// Engineering state of the battle (one field of `BattleState`), with the brigade skirmisher
+/// screens' state (so that issue 4's table overlays share one field).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct EngineeringState {
     #[serde(default)]
     pub works: Vec<Work>,
     #[serde(default)]
     pub tasks: Vec<TaskTaken>,
+    /// Brigade skirmisher screens the battle has touched (SKIR-02, SKIR-03; `skirmish`).
+    #[serde(default)]
+    pub screens: Vec<super::skirmish::ScreenState>,
 }
 
 impl EngineeringState {

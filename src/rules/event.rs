@@ -231,6 +231,22 @@ pub enum Event {
     BridgeDestroyed {
         work: u32,
     },
+    /// SKIR-03 (b), (d): a brigade's skirmisher screen absorbed hits before its formed unit;
+    /// `total` absorbed so far, `stands_left` afterwards.
+    ScreenHit {
+        side: usize,
+        hq: crate::model::HqId,
+        hits: u32,
+        total: u32,
+        stands_left: u32,
+    },
+    /// SKIR-02, SKIR-03 (d): the screen is gone (contact, march column or square, or every
+    /// stand used up).
+    ScreenRemoved {
+        side: usize,
+        hq: crate::model::HqId,
+        rule: String,
+    },
 }
 
 /// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].

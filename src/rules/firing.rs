@@ -1045,7 +1045,29 @@ fn run_attack(
     away: Point,
     dice: &mut dyn Dice,
 ) -> Result<(), ActionError> {
-    let out = resolve_attack(attack, dice)?;
+    run_attack_screened(ctx, state, events, attack, away, None, dice)
+}
+
+/// [`run_attack`] with the hits going first to a brigade's skirmisher screen (SKIR-03).
+#[allow(clippy::too_many_arguments)]
+fn run_attack_screened(
+    ctx: &Ctx,
+    state: &mut BattleState,
+    events: &mut Vec<Event>,
+    attack: &Attack,
+    away: Point,
+    screen: Option<crate::model::HqId>,
+    dice: &mut dyn Dice,
+) -> Result<(), ActionError> {
+    let out = match screen {
+        None => resolve_attack(attack, dice)?,
+        Some(hq) => {
+            let c = view(ctx, state);
+            let side = attack.target.piece.side();
+            let absorb = |h: u32| super::skirmish::absorb(&c, side, hq, h);
+            super::casualty::resolve_attack_with(attack, &absorb, dice)?
+        }
+    };
     record_all(state, events, out.events);
     if let Some(d) = out.fall_back_cm {
         let c = view(ctx, state);
@@ -1125,6 +1147,8 @@ fn resolve_direct(
     let mut flank_any = false;
     let mut penetrated: BTreeMap<PieceId, (u32, PieceId)> = BTreeMap::new();
     let mut shooters: BTreeMap<PieceId, (Point, bool, bool)> = BTreeMap::new();
+    // SKIR-03: the brigade screen any firer's line crosses.
+    let mut screened: Option<crate::model::HqId> = None;
     let (attack, away) = {
         let c = view(ctx, state);
         let tp = c.piece(plan.target)?;
@@ -1154,6 +1178,11 @@ fn resolve_direct(
                 flank,
                 presence.get(&f.piece).copied().unwrap_or(0),
             );
+            // SKIR-03 (a): −1 die for each firing unit whose line crosses the screen.
+            if let Some(hq) = super::skirmish::screens_fire(&c, tp, centre) {
+                s.skirmish_screen = true;
+                screened = Some(hq);
+            }
             shooters.insert(f.piece, (centre, shift, f.first_fire));
             if f.ammunition == Some(Ammunition::RoundShot)
                 && !(cover.in_high_area || cover.behind_obstacle)
@@ -1219,7 +1248,7 @@ fn resolve_direct(
         };
         (attack, away)
     };
-    run_attack(ctx, state, events, &attack, away, dice)?;
+    run_attack_screened(ctx, state, events, &attack, away, screened, dice)?;
     // ART-02 (c)–(d): every other unit reached gets its own attack, 1 die per stand.
     for (victim, (n, firer)) in penetrated {
         let Some(&(origin, shift, first_fire)) = shooters.get(&firer) else {

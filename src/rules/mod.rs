@@ -23,6 +23,7 @@ pub mod file;
 pub mod firing;
 pub mod geometry;
 pub mod movement;
+pub mod skirmish;
 pub mod state;
 pub mod terrain;
 pub mod victory;
