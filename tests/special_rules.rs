@@ -351,3 +351,306 @@ fn skir_04_a_screen_is_not_a_piece_it_blocks_no_sight_and_cannot_be_targeted() {
     );
     let _ = Point::new(0.0, 0.0);
 }
+
+// --- ART-06, ART-10, COL-03 --------------------------------------------------------------------
+
+#[test]
+fn art_06_a_regimental_gun_adds_its_hits_to_the_ko_threshold_and_moves_with_its_unit() {
+    use powderhorn::rules::firing::ko_threshold_of;
+    let sc = Sc::new("nap-french", "nap-austrian")
+        .unit(0, 1, "line-infantry-08-12", 4, 1, (50.0, 28.0), 0.0)
+        .unit(0, 2, "line-infantry-08-12", 4, 1, (70.0, 28.0), 0.0)
+        .flag(0, 1, "regimental_guns");
+    let b = sc.battle(vec![], 0);
+    let c = b.ctx();
+    // 4 stands × 3 Hits, plus the French howitzer row's 2 Hits.
+    assert_eq!(ko_threshold_of(&c, c.piece(u(0, 1)).expect("u1")), 14);
+    assert_eq!(ko_threshold_of(&c, c.piece(u(0, 2)).expect("u2")), 12);
+    // The gun is no piece of its own: it goes where its battalion goes.
+    assert_eq!(b.state().pieces.len(), 2 + 2 + 2);
+}
+
+#[test]
+fn art_06_the_regimental_guns_shell_fire_is_reported_unsupported() {
+    let sc = Sc::new("nap-french", "nap-austrian")
+        .unit(0, 1, "line-infantry-08-12", 4, 1, (50.0, 28.0), 0.0)
+        .flag(0, 1, "regimental_guns")
+        .unit(1, 1, "line-infantry-07-15", 4, 1, (50.0, 36.0), 180.0);
+    let mut b = sc.battle(vec![1; 10], 0);
+    b.perform(Action::EndPhase).expect("to Command");
+    let e = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1)],
+            target: u(1, 1),
+            ammunition: Some(powderhorn::rules::artillery::Ammunition::Shell),
+        })
+        .unwrap_err();
+    assert_eq!(rule_of(e), "ART-06");
+    // Its infantry fire goes ahead without the gun: 4 stands, 4 dice.
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1)],
+            target: u(1, 1),
+            ammunition: None,
+        })
+        .expect("musketry")
+        .to_vec();
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::DiceRolled { dice, rule, .. } if rule == "FIRE-14" && dice.len() == 4)));
+}
+
+#[test]
+fn art_10_one_fao_per_six_artillery_units_and_none_for_austria() {
+    use powderhorn::rules::gunnery::{fao_allowance, fao_profile, side_fao_allowance};
+    let all = lists();
+    let french = all
+        .iter()
+        .find(|l| l.id.as_str() == "nap-french")
+        .expect("fr");
+    let austrian = all
+        .iter()
+        .find(|l| l.id.as_str() == "nap-austrian")
+        .expect("au");
+    assert_eq!(
+        [5, 6, 11, 12].map(|n| fao_allowance(french, n)),
+        [0, 1, 1, 2]
+    );
+    assert_eq!(fao_allowance(austrian, 12), 0);
+    let p = fao_profile(french).expect("Average Brigade HQ");
+    assert_eq!(
+        (p.command, p.presence_dice, p.hits, p.points),
+        (7, 1, 6, 55)
+    );
+    let mut sc = Sc::new("nap-french", "nap-austrian");
+    for i in 0..6 {
+        sc = sc.unit(
+            0,
+            i + 1,
+            "field-artillery",
+            1,
+            1,
+            (20.0 + 10.0 * f64::from(i), 20.0),
+            0.0,
+        );
+    }
+    let b = sc.battle(vec![], 0);
+    assert_eq!(side_fao_allowance(&b.ctx(), 0), 1);
+}
+
+#[test]
+fn art_10_a_grand_battery_is_touching_unlimbered_guns_of_a_list_that_forms_them() {
+    use powderhorn::rules::gunnery::check_grand_battery;
+    let sc = Sc::new("nap-french", "nap-austrian")
+        .unit(0, 1, "field-artillery", 1, 1, (50.0, 20.0), 0.0)
+        .unit(0, 2, "field-artillery", 1, 1, (52.5, 20.0), 0.0)
+        .unit(0, 3, "field-artillery", 1, 1, (55.0, 20.0), 0.0)
+        .unit(0, 4, "field-artillery", 1, 1, (80.0, 20.0), 0.0)
+        .unit(1, 1, "field-artillery", 1, 1, (50.0, 90.0), 180.0)
+        .unit(1, 2, "field-artillery", 1, 1, (52.5, 90.0), 180.0);
+    let b = sc.battle(vec![], 0);
+    let c = b.ctx();
+    check_grand_battery(&c, &[u(0, 1), u(0, 2), u(0, 3)]).expect("three touching guns");
+    assert_eq!(
+        check_grand_battery(&c, &[u(0, 1), u(0, 4)])
+            .unwrap_err()
+            .rule,
+        "ART-10"
+    );
+    assert_eq!(
+        check_grand_battery(&c, &[u(0, 1)]).unwrap_err().rule,
+        "ART-10"
+    );
+    let e = check_grand_battery(&c, &[u(1, 1), u(1, 2)]).unwrap_err();
+    assert_eq!(e.rule, "ART-10");
+    assert!(e.message.contains("never grouped"));
+}
+
+#[test]
+fn col_03_acw_15_siege_guns_and_nap_7_fortress_guns_never_move() {
+    let sc = Sc::new("acw-union", "nap-french")
+        .unit(0, 1, "smoothbore-siege-cannon", 1, 1, (50.0, 20.0), 0.0)
+        .unit(0, 2, "mortar", 1, 1, (70.0, 20.0), 0.0)
+        .unit(1, 1, "fortress-artillery", 1, 1, (50.0, 90.0), 180.0);
+    let mut b = sc.battle(vec![], 0);
+    for g in [u(0, 1), u(0, 2)] {
+        let e = b.perform(Action::Limber { piece: g }).unwrap_err();
+        assert_eq!(rule_of(e), "COL-03");
+    }
+    for _ in 0..4 {
+        b.perform(Action::EndPhase).expect("to side 1");
+    }
+    let e = b.perform(Action::Limber { piece: u(1, 1) }).unwrap_err();
+    assert_eq!(rule_of(e), "COL-03");
+}
+
+// --- per-list notes (section 5) -------------------------------------------------------------------
+
+fn range_of(list: &str, troop: &str, year: u16) -> f64 {
+    use powderhorn::rules::firing::weapon_range_cm;
+    let b = Sc::new(list, "nap-french")
+        .year(year)
+        .unit(0, 1, troop, 3, 1, (50.0, 20.0), 0.0)
+        .battle(vec![], 0);
+    let c = b.ctx();
+    weapon_range_cm(&c, c.piece(u(0, 1)).expect("unit")).expect("a ranged attack")
+}
+
+#[test]
+fn acw_2_acw_5_fpw_4_c18_5_mounted_cavalry_ranges() {
+    assert_eq!(range_of("acw-union", "us-cavalry-1861", 1861), 2.0);
+    assert_eq!(range_of("acw-union", "us-cavalry-1862", 1862), 2.0);
+    assert_eq!(range_of("fpw-french", "heavy-cavalry", 1870), 1.0);
+    assert_eq!(range_of("18c", "heavy-cavalry", 1757), 1.0);
+    // Dismounted, the carbine's range counts (COL-02).
+    assert_eq!(
+        range_of(
+            "acw-union",
+            "us-cavalry-dismounted-1862-rifled-bl-carbine",
+            1862
+        ),
+        15.0
+    );
+}
+
+#[test]
+fn acw_12_gatling_range_is_10_cm() {
+    assert_eq!(range_of("acw-union", "gatling-gun", 1864), 10.0);
+}
+
+#[test]
+fn acw_6_howitzers_reach_20_cm() {
+    assert_eq!(range_of("acw-union", "howitzers", 1863), 20.0);
+}
+
+#[test]
+fn nap_24_patriot_infantry_may_not_form_square() {
+    let sc = Sc::new("nap-spanish", "nap-french")
+        .unit(0, 1, "line-infantry-09-15", 4, 1, (50.0, 20.0), 0.0)
+        .unit(0, 2, "line-infantry-08-14", 4, 1, (80.0, 20.0), 0.0);
+    let mut b = sc.battle(vec![], 0);
+    let e = b
+        .perform(Action::Deploy {
+            piece: u(0, 1),
+            formation: Formation::Square,
+        })
+        .unwrap_err();
+    assert_eq!(rule_of(e), "MOVE-16");
+    b.perform(Action::Deploy {
+        piece: u(0, 2),
+        formation: Formation::Square,
+    })
+    .expect("Josephist line forms square");
+}
+
+fn mode(b: &Battle, id: PieceId) -> (String, u8, Option<powderhorn::model::Arm>) {
+    let p = b.state().piece(id).expect("piece");
+    (
+        p.troop_type
+            .as_ref()
+            .map(|t| t.as_str().to_string())
+            .unwrap_or_default(),
+        p.stands,
+        p.arm,
+    )
+}
+
+#[test]
+fn acw_3_dismounting_cavalry_use_the_dismounted_row_and_leave_a_horse_holder() {
+    use powderhorn::model::{Arm, TroopTypeId};
+    let sc = Sc::new("acw-union", "acw-confederate").year(1862).unit(
+        0,
+        1,
+        "us-cavalry-1862",
+        4,
+        1,
+        (50.0, 20.0),
+        0.0,
+    );
+    let mut b = sc.battle(vec![], 0);
+    // The Union list has four dismounted rows: the action must name one.
+    let e = b
+        .perform(Action::Dismount {
+            piece: u(0, 1),
+            troop_type: None,
+        })
+        .unwrap_err();
+    assert_eq!(rule_of(e), "COL-02");
+    let row = TroopTypeId::new("us-cavalry-dismounted-1862-rifled-bl-carbine");
+    let ev = b
+        .perform(Action::Dismount {
+            piece: u(0, 1),
+            troop_type: Some(row.clone()),
+        })
+        .expect("dismount")
+        .to_vec();
+    assert_eq!(
+        ev,
+        vec![Event::ModeChanged {
+            piece: u(0, 1),
+            troop_type: row,
+            arm: Arm::Infantry,
+            stands: 3,
+            mounted: false
+        }]
+    );
+    // Dismounted: the 5+ save and the carbine of the dismounted row.
+    let c = b.ctx();
+    assert_eq!(
+        powderhorn::rules::firing::save_of(&c, c.piece(u(0, 1)).expect("u")),
+        Some(5)
+    );
+    b.perform(Action::Mount { piece: u(0, 1) }).expect("mount");
+    assert_eq!(
+        mode(&b, u(0, 1)),
+        ("us-cavalry-1862".to_string(), 4, Some(Arm::Cavalry))
+    );
+    assert_eq!(
+        rule_of(b.perform(Action::Mount { piece: u(0, 1) }).unwrap_err()),
+        "COL-02"
+    );
+}
+
+#[test]
+fn nap_4_nap_5_dragoons_dismount_hussars_only_as_scouts_and_infantry_never() {
+    use powderhorn::model::Arm;
+    let sc = Sc::new("nap-french", "nap-austrian")
+        .unit(0, 1, "heavy-cavalry-07-12", 3, 1, (50.0, 20.0), 0.0)
+        .unit(0, 2, "light-cavalry-05-12", 3, 1, (70.0, 20.0), 0.0)
+        .unit(0, 3, "line-infantry-08-12", 3, 1, (90.0, 20.0), 0.0);
+    let mut b = sc.battle(vec![], 0);
+    b.perform(Action::Dismount {
+        piece: u(0, 1),
+        troop_type: None,
+    })
+    .expect("dragoons dismount");
+    assert_eq!(
+        mode(&b, u(0, 1)),
+        ("dismounted-cavalry-all".to_string(), 2, Some(Arm::Infantry))
+    );
+    for p in [u(0, 2), u(0, 3)] {
+        let e = b
+            .perform(Action::Dismount {
+                piece: p,
+                troop_type: None,
+            })
+            .unwrap_err();
+        assert_eq!(rule_of(e), "COL-02");
+    }
+}
+
+#[test]
+fn colonial_11_cavalry_dismounts_as_european_rifles_one_stand_fewer() {
+    let sc =
+        Sc::new("colonial", "colonial")
+            .year(1895)
+            .unit(0, 1, "cavalry", 6, 1, (50.0, 20.0), 0.0);
+    let mut b = sc.battle(vec![], 0);
+    b.perform(Action::Dismount {
+        piece: u(0, 1),
+        troop_type: None,
+    })
+    .expect("dismount");
+    assert_eq!(mode(&b, u(0, 1)).0, "european-magazine-rifle");
+    assert_eq!(mode(&b, u(0, 1)).1, 5);
+}

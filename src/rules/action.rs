@@ -72,6 +72,15 @@ pub enum Action {
     },
     /// Artillery fire at a pontoon section (ENG-04 (c)–(d)); `work` is the section's work id.
     FireAtBridge { firers: Vec<PieceId>, work: u32 },
+    /// Mounted cavalry dismount (COL-02 and the lists' dismounting notes): a Deploy action;
+    /// `troop_type` names the dismounted row where the list has several.
+    Dismount {
+        piece: PieceId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        troop_type: Option<crate::model::TroopTypeId>,
+    },
+    /// Dismounted cavalry mount again (COL-02): a Deploy action.
+    Mount { piece: PieceId },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -107,6 +116,7 @@ impl Action {
             Action::EndPhase | Action::Concede { .. } => None,
             Action::EngineerTask { piece, .. } => Some(*piece),
             Action::FireAtBridge { firers, .. } => firers.first().copied(),
+            Action::Dismount { piece, .. } | Action::Mount { piece } => Some(*piece),
         }
     }
 }

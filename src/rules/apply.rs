@@ -158,6 +158,7 @@ pub fn apply(state: &mut BattleState, event: &Event) {
         Event::ScreenHit { .. } | Event::ScreenRemoved { .. } => {
             super::skirmish::apply_event(state, event)
         }
+        Event::ModeChanged { .. } => super::dismount::apply_event(state, event),
     }
 }
 

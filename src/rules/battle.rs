@@ -303,6 +303,10 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
         Action::FireAtBridge { firers, work } => {
             super::engineering::resolve_fire_at_bridge(ctx, firers, *work, dice)
         }
+        Action::Dismount { piece, troop_type } => {
+            super::dismount::resolve_dismount(ctx, *piece, troop_type.as_ref())
+        }
+        Action::Mount { piece } => super::dismount::resolve_mount(ctx, *piece),
     }
 }
 

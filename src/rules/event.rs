@@ -247,6 +247,15 @@ pub enum Event {
         hq: crate::model::HqId,
         rule: String,
     },
+    /// COL-02: cavalry dismounted (the horse holder leaves: one stand fewer) or mounted again;
+    /// the unit now uses `troop_type`'s row.
+    ModeChanged {
+        piece: PieceId,
+        troop_type: crate::model::TroopTypeId,
+        arm: crate::model::Arm,
+        stands: u8,
+        mounted: bool,
+    },
 }
 
 /// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].

@@ -162,6 +162,8 @@ pub fn action_summary(a: &Action) -> String {
         Action::Fire { .. } => "fire",
         Action::EngineerTask { .. } => "engineer_task",
         Action::FireAtBridge { .. } => "fire_at_bridge",
+        Action::Dismount { .. } => "dismount",
+        Action::Mount { .. } => "mount",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

@@ -159,7 +159,7 @@ pub fn ko_threshold_of(ctx: &Ctx, p: &PieceState) -> u32 {
         p.grade == crate::model::Grade::Elite,
         disordered,
         is_exhausted(ctx, p),
-    )
+    ) + super::gunnery::regimental_gun_hits(ctx, p) // ART-06: an attached gun's own Hits
 }
 
 /// FIRE-17, FIRE-18: the piece's own save (None: no save).
@@ -767,6 +767,12 @@ pub fn check_fire(
             seen,
             first_fire: list.first_fire_bonus && !fp.has_fired,
         });
+    }
+    // ART-06: shell asked of an infantry unit is its regimental gun's fire (not yet supported).
+    if ammunition.is_some() {
+        for f in &plans {
+            super::gunnery::check_regimental_gun_fire(ctx, ctx.piece(f.piece)?)?;
+        }
     }
     if ammunition.is_some() && !plans.iter().any(|p| p.class.is_ordnance()) {
         return Err(err(
