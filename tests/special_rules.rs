@@ -654,3 +654,58 @@ fn colonial_11_cavalry_dismounts_as_european_rifles_one_stand_fewer() {
     assert_eq!(mode(&b, u(0, 1)).0, "european-magazine-rifle");
     assert_eq!(mode(&b, u(0, 1)).1, 5);
 }
+
+#[test]
+fn acw_1_poor_infantry_may_not_skirmish() {
+    let mut sc = Sc::new("acw-union", "acw-confederate")
+        .year(1862)
+        .unit(0, 1, "regular-infantry-rifled-bl", 4, 1, (50.0, 20.0), 0.0)
+        .unit(0, 2, "regular-infantry-rifled-bl", 4, 1, (80.0, 20.0), 0.0);
+    sc.v["sides"][0]["units"][0]["grade"] = json!("poor");
+    let mut b = sc.battle(vec![], 0);
+    let e = b
+        .perform(Action::Deploy {
+            piece: u(0, 1),
+            formation: Formation::ExtendedLine,
+        })
+        .unwrap_err();
+    assert_eq!(rule_of(e), "ARMY-09");
+    b.perform(Action::Deploy {
+        piece: u(0, 2),
+        formation: Formation::ExtendedLine,
+    })
+    .expect("regular infantry skirmish");
+}
+
+#[test]
+fn colonial_4_colonial_6_zulus_and_swordsmen_never_fire() {
+    let sc = Sc::new("colonial", "colonial")
+        .year(1879)
+        .unit(0, 1, "zulu", 6, 1, (50.0, 20.0), 0.0)
+        .unit(0, 2, "native-sword", 6, 1, (70.0, 20.0), 0.0)
+        .unit(1, 1, "european-breech-loader", 6, 1, (60.0, 25.0), 180.0);
+    let mut b = sc.battle(vec![], 0);
+    b.perform(Action::EndPhase).expect("to Command");
+    for f in [u(0, 1), u(0, 2)] {
+        let e = b
+            .perform(Action::Fire {
+                firers: vec![f],
+                target: u(1, 1),
+                ammunition: None,
+            })
+            .unwrap_err();
+        assert_eq!(rule_of(e), "COL-04");
+    }
+}
+
+#[test]
+fn colonial_22_col_03_colonial_guns_move_by_limber_but_are_not_manhandled() {
+    let sc =
+        Sc::new("colonial", "colonial")
+            .year(1885)
+            .unit(0, 1, "gun-mlr", 1, 1, (50.0, 20.0), 0.0);
+    let mut b = sc.battle(vec![], 0);
+    b.perform(Action::Limber { piece: u(0, 1) })
+        .expect("Colonial guns limber (Move '-': only by limber)");
+    assert!(b.state().piece(u(0, 1)).is_some_and(|p| p.limbered));
+}

@@ -500,7 +500,12 @@ pub fn check_limber(ctx: &Ctx, id: PieceId, limber: bool) -> Result<(), RuleErro
             format!("{} is not artillery", piece.name),
         ));
     };
-    if row.movement == Move::Immobile
+    // COL-03, §5.5 ruling and Colonial note 22: Colonial guns (Move "-") move only by limber,
+    // so they may limber; siege and fortress guns (and other Move 0 rows) never do.
+    let colonial = ctx
+        .list(id.side())
+        .is_some_and(|l| l.period == Period::Colonial);
+    if (row.movement == Move::Immobile && !colonial)
         || ctx.has_effect(piece, |e| matches!(e, RuleEffect::NeverMoves))
     {
         return Err(RuleError::new(
