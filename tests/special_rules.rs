@@ -709,3 +709,122 @@ fn colonial_22_col_03_colonial_guns_move_by_limber_but_are_not_manhandled() {
         .expect("Colonial guns limber (Move '-': only by limber)");
     assert!(b.state().piece(u(0, 1)).is_some_and(|p| p.limbered));
 }
+
+// --- the audit document ---------------------------------------------------------------------------
+
+/// Every test function name in tests/ and src/ (a `fn` right after `#[test]`, or inside
+/// `proptest!`), as `tests/rules_coverage.rs` reads them.
+fn test_names() -> std::collections::BTreeSet<String> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    walk(&root.join("tests"), &mut files);
+    walk(&root.join("src"), &mut files);
+    let mut names = std::collections::BTreeSet::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        let mut armed = false;
+        let mut in_proptest = false;
+        for line in text.lines() {
+            let t = line.trim();
+            if t.starts_with("proptest!") {
+                in_proptest = true;
+            }
+            if t.starts_with("#[test]") {
+                armed = true;
+                continue;
+            }
+            if let Some(rest) = t.strip_prefix("fn ").or_else(|| t.strip_prefix("pub fn ")) {
+                if armed || in_proptest {
+                    names.insert(
+                        rest.chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect(),
+                    );
+                }
+                armed = false;
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn special_rules_doc_names_only_tests_that_exist_and_covers_every_note() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/special-rules.md")).expect("the audit doc");
+    let names = test_names();
+    let mut missing = Vec::new();
+    let mut rows = 0;
+    for line in doc
+        .lines()
+        .filter(|l| l.starts_with('|') && !l.starts_with("|---"))
+    {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        let Some(test_cell) = cells.last() else {
+            continue;
+        };
+        if *test_cell == "Test" {
+            continue;
+        }
+        rows += 1;
+        for (k, part) in test_cell.split('`').enumerate() {
+            if k % 2 == 1 && !names.contains(part) {
+                missing.push(part.to_string());
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/special-rules.md names tests that do not exist: {missing:?}"
+    );
+    // Every note of every list set has a row (ACW 17, Napoleonic 25, FPW 19, 18C 25 with 11–13
+    // on one row, Colonial 23 with 16–19 on one row) plus the preamble and period rows.
+    assert!(rows >= 17 + 25 + 19 + 23 + 20, "{rows} rows");
+    // Each shipped special rule appears in its list set's table.
+    let sections = [
+        ("## American Civil War", "acw"),
+        ("## Napoleonic", "napoleonic"),
+        ("## Franco-Prussian", "franco-prussian"),
+        ("## 18th Century", "eighteenth-century"),
+        ("## Colonial", "colonial"),
+    ];
+    for (i, (head, file)) in sections.iter().enumerate() {
+        let start = doc.find(head).expect("section");
+        let end = sections
+            .get(i + 1)
+            .and_then(|(h, _)| doc.find(h))
+            .unwrap_or(doc.len());
+        let section = &doc[start..end];
+        let text = std::fs::read_to_string(root.join(format!("assets/armies/{file}.json")))
+            .expect("list file");
+        let book: Value = serde_json::from_str(&text).expect("json");
+        for r in book["special_rules"].as_array().expect("rules") {
+            let no = r["no"].as_u64().expect("no");
+            let listed = section.lines().any(|l| {
+                let first = l.trim_matches('|').split('|').next().unwrap_or("").trim();
+                first == no.to_string()
+                    || first.split_once('–').is_some_and(|(a, b)| {
+                        let (a, b) = (a.parse::<u64>(), b.parse::<u64>());
+                        matches!((a, b), (Ok(a), Ok(b)) if a <= no && no <= b)
+                    })
+            });
+            assert!(
+                listed,
+                "{file}: note {no} has no row in docs/special-rules.md"
+            );
+        }
+    }
+}
