@@ -788,3 +788,30 @@ fn def_04_def_06_a_work_the_referee_removed_gives_no_cover_and_blocks_nothing() 
         .iter()
         .any(|p| matches!(p.source, Source::Defense { .. })));
 }
+
+#[test]
+fn def_05_defences_stand_in_the_deployment_area_at_10_cm_a_section() {
+    use powderhorn::model::validate::validate_scenario;
+    let mut sc = Sc::new()
+        .unit(1, 1, "line-infantry-07-15", 2, (50.0, 90.0), 180.0)
+        .defense(1, "breast_works", &[(30.0, 90.0), (40.0, 90.0)], None)
+        .defense(2, "stakes", &[(30.0, 95.0), (52.0, 95.0)], None)
+        .defense(3, "log_works", &[(30.0, 20.0), (40.0, 20.0)], None)
+        .defense(4, "trench", &[], None)
+        .defense(5, "trench", &[], Some(1));
+    sc.v["sides"][1]["deployment_zone"] =
+        json!([p(0.0, 80.0), p(200.0, 80.0), p(200.0, 120.0), p(0.0, 120.0)]);
+    let v = validate_scenario(&sc.scenario(), &lists());
+    let def05: Vec<String> = v
+        .iter()
+        .filter(|x| x.rule == "DEF-05")
+        .map(|x| x.message.clone())
+        .collect();
+    assert_eq!(
+        def05,
+        vec![
+            "Stakes 2 is drawn 22.0 cm long; 1 section(s) of 10 cm reach 10 cm".to_string(),
+            "Log Works 3 lies outside its side's deployment area".to_string(),
+        ]
+    );
+}
