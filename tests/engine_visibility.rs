@@ -74,6 +74,7 @@ fn table() -> Table {
             ledger: Default::default(),
             charges: Default::default(),
             command: Default::default(),
+            engineering: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,

@@ -113,6 +113,7 @@ fn test_list() -> ArmyList {
             grade_costs: None,
             lancer_units_max: None,
             hq_per_stands: None,
+            no_grand_batteries: false,
         },
         troop_types: vec![
             row("line", Arm::Infantry, Some(55), Some((Some(4), None))),

@@ -544,6 +544,9 @@ pub struct ListCaps {
     /// ARMY-06 d: Colonial natives: at most one HQ per this many troop stands, plus the CO.
     #[serde(default)]
     pub hq_per_stands: Option<u32>,
+    /// ART-10 (Austrian ruling): no FAOs, no grand batteries.
+    #[serde(default)]
+    pub no_grand_batteries: bool,
 }
 
 /// The period a book covers; drives period-wide rules (square, skirmishers, first fire).

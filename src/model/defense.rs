@@ -179,3 +179,46 @@ impl FieldDefense {
         self.kind.spec().cost * self.sections
     }
 }
+
+/// DEF-05: a section's length along its front, cm (each bought section is 10 × 5 cm).
+pub const SECTION_LENGTH_CM: f64 = 10.0;
+/// DEF-05: slack on the drawn length, cm (drawing, not measuring, error).
+const LENGTH_SLACK_CM: f64 = 0.5;
+
+impl FieldDefense {
+    /// DEF-05: what is wrong with where this defence is placed — outside the owner's deployment
+    /// zone (when the scenario draws one), or a work or obstacle drawn longer than its sections
+    /// (10 cm each). Unplaced defences (no points yet) have nothing to check.
+    pub fn placement_problems(&self, deployment_zone: &[Point]) -> Vec<String> {
+        let spec = self.kind.spec();
+        let mut out = Vec::new();
+        // A Trench or Dug-Out takes its occupant's size; one bought for several units (WE-15)
+        // names none, so no occupant is required here.
+        let shelters = matches!(self.kind, DefenseKind::Trench | DefenseKind::DugOut);
+        if self.at.is_empty() {
+            return out;
+        }
+        if deployment_zone.len() >= 3
+            && !self
+                .at
+                .iter()
+                .all(|p| crate::geom::ring_contains(deployment_zone, *p))
+        {
+            out.push(format!(
+                "{} {} lies outside its side's deployment area",
+                spec.label, self.id.0
+            ));
+        }
+        if !shelters && self.at.len() >= 2 {
+            let len = crate::geom::polyline_length(&self.at).0;
+            let max = SECTION_LENGTH_CM * f64::from(self.sections);
+            if len > max + LENGTH_SLACK_CM {
+                out.push(format!(
+                    "{} {} is drawn {len:.1} cm long; {} section(s) of 10 cm reach {max:.0} cm",
+                    spec.label, self.id.0, self.sections
+                ));
+            }
+        }
+        out
+    }
+}

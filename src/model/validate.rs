@@ -674,6 +674,10 @@ pub fn validate_side(
                     ),
                 );
             }
+            // DEF-05: placement (deployment area, section lengths, an occupant to dig in).
+            for problem in d.placement_problems(&side.deployment_zone) {
+                push("DEF-05", Subject::Defense(idx, d.id), problem);
+            }
             if let Some(occ) = d.occupant {
                 if side.unit(occ).is_none() {
                     push(

@@ -115,6 +115,24 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         facing_deg: Option<f64>,
     },
+    /// An engineer unit's initiative action (ENG-02): clear, bridge, demolish or sap one 5 cm
+    /// section at or towards `at` (ENG-03..ENG-06).
+    EngineerTask {
+        piece: PieceId,
+        task: super::engineering::EngineerTaskKind,
+        at: Point,
+    },
+    /// Artillery fire at a pontoon section (ENG-04 (c)–(d)); `work` is the section's work id.
+    FireAtBridge { firers: Vec<PieceId>, work: u32 },
+    /// Mounted cavalry dismount (COL-02 and the lists' dismounting notes): a Deploy action;
+    /// `troop_type` names the dismounted row where the list has several.
+    Dismount {
+        piece: PieceId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        troop_type: Option<crate::model::TroopTypeId>,
+    },
+    /// Dismounted cavalry mount again (COL-02): a Deploy action.
+    Mount { piece: PieceId },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -157,6 +175,9 @@ impl Action {
             | Action::Consolidate { piece, .. }
             | Action::Evade { piece, .. } => Some(*piece),
             Action::CloseResponse { .. } | Action::ResolveCharge { .. } => None,
+            Action::EngineerTask { piece, .. } => Some(*piece),
+            Action::FireAtBridge { firers, .. } => firers.first().copied(),
+            Action::Dismount { piece, .. } | Action::Mount { piece } => Some(*piece),
         }
     }
 }

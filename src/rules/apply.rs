@@ -174,6 +174,16 @@ pub fn apply(state: &mut BattleState, event: &Event) {
         | Event::ChargeEnded { .. }
         | Event::Consolidated { .. }
         | Event::Evaded { .. }) => super::charge::apply_charge_event(state, e),
+        Event::EngineerTaskTaken { .. }
+        | Event::WorkDone { .. }
+        | Event::WorkConfirmed { .. }
+        | Event::WorkCancelled { .. }
+        | Event::BridgeHit { .. }
+        | Event::BridgeDestroyed { .. } => super::engineering::apply_event(state, event),
+        Event::ScreenHit { .. } | Event::ScreenRemoved { .. } => {
+            super::skirmish::apply_event(state, event)
+        }
+        Event::ModeChanged { .. } => super::dismount::apply_event(state, event),
     }
 }
 

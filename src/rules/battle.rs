@@ -267,11 +267,14 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
         Action::Deploy { piece, formation } => {
             check_deploy(ctx, *piece, *formation)?;
             let p = ctx.piece(*piece)?;
-            Ok(vec![Event::FormationChanged {
+            let mut ev = vec![Event::FormationChanged {
                 piece: *piece,
                 from: p.formation,
                 to: Some(*formation),
-            }])
+            }];
+            // SKIR-02: march column or square removes the brigade's skirmisher screen.
+            ev.extend(super::skirmish::removal_on_deploy(ctx, p, *formation));
+            Ok(ev)
         }
         Action::Limber { piece } => {
             check_limber(ctx, *piece, true)?;
@@ -342,6 +345,16 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
         Action::Evade { piece, facing_deg } => {
             super::charge::resolve_evade(ctx, *piece, *facing_deg)
         }
+        Action::EngineerTask { piece, task, at } => {
+            super::engineering::resolve_engineer_task(ctx, *piece, *task, *at, dice)
+        }
+        Action::FireAtBridge { firers, work } => {
+            super::engineering::resolve_fire_at_bridge(ctx, firers, *work, dice)
+        }
+        Action::Dismount { piece, troop_type } => {
+            super::dismount::resolve_dismount(ctx, *piece, troop_type.as_ref())
+        }
+        Action::Mount { piece } => super::dismount::resolve_mount(ctx, *piece),
     }
 }
 
@@ -356,7 +369,11 @@ pub fn resolve_end_phase(ctx: &Ctx, dice: &mut dyn Dice) -> Result<Vec<Event>, A
     super::charge::check_end_phase(ctx)?;
     let mut staged = Staged::new(ctx);
     match t.phase {
-        Phase::Initiative => staged.extend(expire_disorder(ctx)),
+        Phase::Initiative => {
+            staged.extend(expire_disorder(ctx));
+            // ENG-02: the phase's engineering tasks stand or are cancelled.
+            staged.extend(super::engineering::end_initiative(ctx));
+        }
         Phase::End => staged.extend(end_of_player_turn(ctx)?),
         _ => {}
     }
@@ -532,7 +549,12 @@ pub fn check_limber(ctx: &Ctx, id: PieceId, limber: bool) -> Result<(), RuleErro
             format!("{} is not artillery", piece.name),
         ));
     };
-    if row.movement == Move::Immobile
+    // COL-03, §5.5 ruling and Colonial note 22: Colonial guns (Move "-") move only by limber,
+    // so they may limber; siege and fortress guns (and other Move 0 rows) never do.
+    let colonial = ctx
+        .list(id.side())
+        .is_some_and(|l| l.period == Period::Colonial);
+    if (row.movement == Move::Immobile && !colonial)
         || ctx.has_effect(piece, |e| matches!(e, RuleEffect::NeverMoves))
     {
         return Err(RuleError::new(

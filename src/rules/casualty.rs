@@ -491,6 +491,18 @@ pub struct AttackOutcome {
 /// The first-fire +1 counts on to-hit dice only, never on save or suppression dice; the
 /// suppression score of a combined attack is the lowest score any group needed (FIRE-09).
 pub fn resolve_attack(a: &Attack, dice: &mut dyn Dice) -> Result<AttackOutcome, DiceError> {
+    resolve_attack_with(a, &|h| (Vec::new(), h), dice)
+}
+
+/// [`resolve_attack`] with a step between the saves and the hits taken: `absorb` takes the hits
+/// after saves and returns the events of whatever took some of them first and the hits left
+/// for the target (SKIR-03: a brigade's skirmisher screen; `skirmish::absorb`). When nothing is
+/// left, the target takes no hits and makes no test.
+pub fn resolve_attack_with(
+    a: &Attack,
+    absorb: &dyn Fn(u32) -> (Vec<Event>, u32),
+    dice: &mut dyn Dice,
+) -> Result<AttackOutcome, DiceError> {
     let t = &a.target;
     let mut ev = Vec::new();
     let mut raw = 0u32;
@@ -576,7 +588,9 @@ pub fn resolve_attack(a: &Attack, dice: &mut dyn Dice) -> Result<AttackOutcome, 
             });
         }
     }
-    let hits = raw - saved;
+    // SKIR-03 (b): a screen in the way takes its share first.
+    let (screened, hits) = absorb(raw - saved);
+    ev.extend(screened);
     let total = t.hits_before + hits;
     out.saved = saved;
     out.hits = hits;

@@ -347,6 +347,61 @@ pub enum Event {
         piece: PieceId,
         away_from: PieceId,
     },
+    /// ENG-02: an engineer unit used its initiative action on a task.
+    EngineerTaskTaken {
+        piece: PieceId,
+        task: super::engineering::EngineerTaskKind,
+        player_turn: u32,
+    },
+    /// ENG-03..ENG-06: engineers changed the table (provisional until the end of the
+    /// initiative phase, ENG-02).
+    WorkDone {
+        work: super::engineering::Work,
+    },
+    /// ENG-02: the work stands (its engineers were not suppressed by the end of the phase).
+    WorkConfirmed {
+        work: u32,
+    },
+    /// ENG-02: the engineers were suppressed before the end of the phase: no effect.
+    WorkCancelled {
+        work: u32,
+        piece: PieceId,
+    },
+    /// ENG-04: hits on a pontoon section (permanent); `total` afterwards.
+    BridgeHit {
+        work: u32,
+        hits: u32,
+        total: u32,
+    },
+    /// ENG-04: a pontoon section with 4 hits is destroyed.
+    BridgeDestroyed {
+        work: u32,
+    },
+    /// SKIR-03 (b), (d): a brigade's skirmisher screen absorbed hits before its formed unit;
+    /// `total` absorbed so far, `stands_left` afterwards.
+    ScreenHit {
+        side: usize,
+        hq: crate::model::HqId,
+        hits: u32,
+        total: u32,
+        stands_left: u32,
+    },
+    /// SKIR-02, SKIR-03 (d): the screen is gone (contact, march column or square, or every
+    /// stand used up).
+    ScreenRemoved {
+        side: usize,
+        hq: crate::model::HqId,
+        rule: String,
+    },
+    /// COL-02: cavalry dismounted (the horse holder leaves: one stand fewer) or mounted again;
+    /// the unit now uses `troop_type`'s row.
+    ModeChanged {
+        piece: PieceId,
+        troop_type: crate::model::TroopTypeId,
+        arm: crate::model::Arm,
+        stands: u8,
+        mounted: bool,
+    },
 }
 
 /// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].

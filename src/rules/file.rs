@@ -178,6 +178,10 @@ pub fn action_summary(a: &Action) -> String {
         Action::ResolveCharge { .. } => "resolve_charge",
         Action::Consolidate { .. } => "consolidate",
         Action::Evade { .. } => "evade",
+        Action::EngineerTask { .. } => "engineer_task",
+        Action::FireAtBridge { .. } => "fire_at_bridge",
+        Action::Dismount { .. } => "dismount",
+        Action::Mount { .. } => "mount",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

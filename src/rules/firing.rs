@@ -159,7 +159,7 @@ pub fn ko_threshold_of(ctx: &Ctx, p: &PieceState) -> u32 {
         p.grade == crate::model::Grade::Elite,
         disordered,
         is_exhausted(ctx, p),
-    )
+    ) + super::gunnery::regimental_gun_hits(ctx, p) // ART-06: an attached gun's own Hits
 }
 
 /// FIRE-17, FIRE-18: the piece's own save (None: no save).
@@ -331,6 +331,10 @@ pub fn target_cover(ctx: &Ctx, from: Point, target: &PieceState, tfp: &Footprint
         if target.dug_in {
             better(&mut f, Cover::Soft, "dug in".into());
         }
+        // engineering (ENG-06): a sap is a strip of Trench, Soft cover.
+        if super::engineering::in_sap(ctx.state, centre) {
+            better(&mut f, Cover::Soft, "in a sap trench".into());
+        }
         for (si, s) in ctx.scenario.sides.iter().enumerate() {
             for d in &s.field_defenses {
                 let spec = d.kind.spec();
@@ -344,10 +348,20 @@ pub fn target_cover(ctx: &Ctx, from: Point, target: &PieceState, tfp: &Footprint
                     | DefenseKind::LogWorks
                     | DefenseKind::FortifiedWorks
                     | DefenseKind::Fortification => {
-                        let line = polyline(&d.at);
-                        let touching = footprint_polyline_distance(tfp, &line) <= tol;
-                        let inside = d.at.len() >= 3 && ring_contains(&d.at, centre);
-                        if inside || (touching && segment_meets_polyline(&line, &lof)) {
+                        // engineering (DEF-04, ENG-05): only the sections still standing; a
+                        // Fortification protects from all directions.
+                        let all_round = d.kind == DefenseKind::Fortification;
+                        let inside = d.at.len() >= 3
+                            && ring_contains(&d.at, centre)
+                            && !super::engineering::defence_lines(ctx.state, si, d).is_empty();
+                        let covered = super::engineering::defence_lines(ctx.state, si, d)
+                            .iter()
+                            .any(|run| {
+                                let line = polyline(run);
+                                footprint_polyline_distance(tfp, &line) <= tol
+                                    && (all_round || segment_meets_polyline(&line, &lof))
+                            });
+                        if inside || covered {
                             f.behind_obstacle = true;
                             better(&mut f, spec.cover, format!("behind {}", spec.label));
                         }
@@ -807,6 +821,12 @@ pub fn check_fire_as(
             first_fire: list.first_fire_bonus && !fp.has_fired,
         });
     }
+    // ART-06: shell asked of an infantry unit is its regimental gun's fire (not yet supported).
+    if ammunition.is_some() {
+        for f in &plans {
+            super::gunnery::check_regimental_gun_fire(ctx, ctx.piece(f.piece)?)?;
+        }
+    }
     if ammunition.is_some() && !plans.iter().any(|p| p.class.is_ordnance()) {
         return Err(err(
             "ART-01",
@@ -1084,7 +1104,29 @@ fn run_attack(
     away: Point,
     dice: &mut dyn Dice,
 ) -> Result<(), ActionError> {
-    let out = resolve_attack(attack, dice)?;
+    run_attack_screened(ctx, state, events, attack, away, None, dice)
+}
+
+/// [`run_attack`] with the hits going first to a brigade's skirmisher screen (SKIR-03).
+#[allow(clippy::too_many_arguments)]
+fn run_attack_screened(
+    ctx: &Ctx,
+    state: &mut BattleState,
+    events: &mut Vec<Event>,
+    attack: &Attack,
+    away: Point,
+    screen: Option<crate::model::HqId>,
+    dice: &mut dyn Dice,
+) -> Result<(), ActionError> {
+    let out = match screen {
+        None => resolve_attack(attack, dice)?,
+        Some(hq) => {
+            let c = view(ctx, state);
+            let side = attack.target.piece.side();
+            let absorb = |h: u32| super::skirmish::absorb(&c, side, hq, h);
+            super::casualty::resolve_attack_with(attack, &absorb, dice)?
+        }
+    };
     record_all(state, events, out.events);
     if let Some(d) = out.fall_back_cm {
         let c = view(ctx, state);
@@ -1115,12 +1157,15 @@ fn penetration_reach(ctx: &Ctx, corridor: &artillery::Corridor, depth: f64) -> f
             _ => {}
         }
     }
-    for s in &ctx.scenario.sides {
+    for (si, s) in ctx.scenario.sides.iter().enumerate() {
         for d in &s.field_defenses {
             if d.kind.spec().cover != Cover::Open
                 && !matches!(d.kind, DefenseKind::Trench | DefenseKind::DugOut)
             {
-                lines.push(polyline(&d.at));
+                // engineering (ENG-05): demolished sections stop no shot.
+                for run in super::engineering::defence_lines(ctx.state, si, d) {
+                    lines.push(polyline(&run));
+                }
             }
         }
     }
@@ -1161,6 +1206,8 @@ fn resolve_direct(
     let mut flank_any = false;
     let mut penetrated: BTreeMap<PieceId, (u32, PieceId)> = BTreeMap::new();
     let mut shooters: BTreeMap<PieceId, (Point, bool, bool)> = BTreeMap::new();
+    // SKIR-03: the brigade screen any firer's line crosses.
+    let mut screened: Option<crate::model::HqId> = None;
     let (attack, away) = {
         let c = view(ctx, state);
         let tp = c.piece(plan.target)?;
@@ -1190,6 +1237,11 @@ fn resolve_direct(
                 flank,
                 presence.get(&f.piece).copied().unwrap_or(0),
             );
+            // SKIR-03 (a): −1 die for each firing unit whose line crosses the screen.
+            if let Some(hq) = super::skirmish::screens_fire(&c, tp, centre) {
+                s.skirmish_screen = true;
+                screened = Some(hq);
+            }
             shooters.insert(f.piece, (centre, shift, f.first_fire));
             if f.ammunition == Some(Ammunition::RoundShot)
                 && !(cover.in_high_area || cover.behind_obstacle)
@@ -1255,7 +1307,7 @@ fn resolve_direct(
         };
         (attack, away)
     };
-    run_attack(ctx, state, events, &attack, away, dice)?;
+    run_attack_screened(ctx, state, events, &attack, away, screened, dice)?;
     // ART-02 (c)–(d): every other unit reached gets its own attack, 1 die per stand.
     for (victim, (n, firer)) in penetrated {
         let Some(&(origin, shift, first_fire)) = shooters.get(&firer) else {

@@ -209,6 +209,9 @@ pub struct BattleState {
     /// Charges under way, supports made and consolidations owed (CHG, INIT-09; `charge`).
     #[serde(default)]
     pub charges: super::charge::ChargeState,
+    /// Works engineers made (ENG-03..ENG-06) and the tasks taken (ENG-02).
+    #[serde(default)]
+    pub engineering: super::engineering::EngineeringState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -347,6 +350,7 @@ impl BattleState {
             ledger: super::victory::Ledger::default(),
             command: Default::default(),
             charges: super::charge::ChargeState::default(),
+            engineering: Default::default(),
         })
     }
 

@@ -228,7 +228,8 @@ pub fn feature_going(kind: TerrainKind, dense: bool, frozen: bool, mover: Mover)
 /// Ruling beyond the catalogue: the works (Breast Works, Log Works, Fortified Works,
 /// Fortification) are linear terrain for movement, as walls are (TERR-02): foot and horse stop
 /// and cross, limbers and wagons may not cross. Trench and Dug-Out do not hinder movement.
-/// Breaching (ENG-03, ENG-05) is not tracked yet, so every obstacle stands.
+/// Cleared, demolished and bridged sections (ENG-03..ENG-05) are cut out of the line by
+/// [`TerrainMap`] (through `engineering::defence_lines`).
 pub fn defense_going(kind: DefenseKind, mover: Mover) -> Going {
     use DefenseKind as D;
     let troops = mover.kind;
@@ -503,6 +504,14 @@ impl TerrainMap {
             }
         }
         let road_rects: Vec<Rect> = roads.iter().map(Shape::rect).collect();
+        // ENG-04 (a): pontoon sections cut the water they span, as roads do (no road bonus).
+        let mut cutters = roads.clone();
+        cutters.extend(
+            super::engineering::bridge_cutters(ctx.state)
+                .into_iter()
+                .map(Shape::Area),
+        );
+        let cutter_rects: Vec<Rect> = cutters.iter().map(Shape::rect).collect();
         let mut patches = Vec::new();
         for f in &ctx.scenario.terrain {
             let going = feature_going(f.kind, f.dense, f.frozen, mover);
@@ -515,8 +524,8 @@ impl TerrainMap {
             };
             Self::add(
                 &mut patches,
-                &roads,
-                &road_rects,
+                &cutters,
+                &cutter_rects,
                 feature_patch(f, going),
                 centre,
             );
@@ -527,24 +536,30 @@ impl TerrainMap {
                 if going == Going::Clear || d.at.len() < 2 || !near(&d.at, 0.0) {
                     continue;
                 }
-                let shape = Shape::of_line(&d.at, 0.0);
-                let rect = shape.rect();
-                Self::add(
-                    &mut patches,
-                    &roads,
-                    &road_rects,
-                    Patch {
-                        source: Source::Defense {
-                            side: si,
-                            index: di,
+                // ENG-03..ENG-05, DEF-06: only the sections still standing hinder movement.
+                for run in super::engineering::defence_lines(ctx.state, si, d) {
+                    if run.len() < 2 {
+                        continue;
+                    }
+                    let shape = Shape::of_line(&run, 0.0);
+                    let rect = shape.rect();
+                    Self::add(
+                        &mut patches,
+                        &roads,
+                        &road_rects,
+                        Patch {
+                            source: Source::Defense {
+                                side: si,
+                                index: di,
+                            },
+                            name: d.kind.label().to_string(),
+                            going,
+                            shape,
+                            rect,
                         },
-                        name: d.kind.label().to_string(),
-                        going,
-                        shape,
-                        rect,
-                    },
-                    Some((d.at.as_slice(), 0.0)),
-                );
+                        Some((run.as_slice(), 0.0)),
+                    );
+                }
             }
         }
         let index = BoxIndex::new(patches.iter().enumerate().map(|(i, p)| (p.rect, i)));
@@ -644,7 +659,7 @@ fn feature_patch(f: &TerrainFeature, going: Going) -> Patch {
 
 /// The runs of a polyline that lie off the road surfaces (`roads`), cut exactly where the
 /// centre line enters and leaves a road.
-fn off_road_runs(pts: &[Point], roads: &[&Polygon<f64>]) -> Vec<Vec<Point>> {
+pub(crate) fn off_road_runs(pts: &[Point], roads: &[&Polygon<f64>]) -> Vec<Vec<Point>> {
     let mut runs: Vec<Vec<Point>> = Vec::new();
     let mut cur: Vec<Point> = Vec::new();
     let extend = |cur: &mut Vec<Point>, p: Point| {

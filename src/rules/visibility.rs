@@ -527,22 +527,28 @@ impl SightIndex {
                 if !defense_blocks_sight(d.kind) || d.at.len() < 2 {
                     continue;
                 }
-                features.push(FeatureSight {
-                    class: SightTerrain::Linear,
-                    points: d.at.clone(),
-                    rect: rect_of(d.at.iter().copied()),
-                    shape: Shape::Line {
-                        line: line_string(&d.at),
-                        half_width: 0.0,
-                    },
-                    blocker: Blocker::Defense {
-                        id: d.id,
-                        side,
-                        name: d.kind.label().to_string(),
-                    },
-                    massif: None,
-                    convex: false,
-                });
+                // engineering (ENG-05, DEF-06): demolished sections block nothing.
+                for run in super::engineering::defence_lines(ctx.state, side, d) {
+                    if run.len() < 2 {
+                        continue;
+                    }
+                    features.push(FeatureSight {
+                        class: SightTerrain::Linear,
+                        rect: rect_of(run.iter().copied()),
+                        shape: Shape::Line {
+                            line: line_string(&run),
+                            half_width: 0.0,
+                        },
+                        points: run,
+                        blocker: Blocker::Defense {
+                            id: d.id,
+                            side,
+                            name: d.kind.label().to_string(),
+                        },
+                        massif: None,
+                        convex: false,
+                    });
+                }
             }
         }
         let massifs = group_massifs(&mut features);
