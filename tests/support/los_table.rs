@@ -499,3 +499,33 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
         },
     }
 }
+
+/// The bench's 1,000 (observer, target) enemy pairs, drawn with the seed: all within the
+/// visibility limit (`near`), or any enemy pair.
+pub fn bench_queries(
+    t: &Table,
+    index: &powderhorn::rules::visibility::SightIndex,
+    seed: u64,
+    near: bool,
+) -> Vec<(PieceId, PieceId)> {
+    let mut g = Gen(seed);
+    let ids: Vec<PieceId> = t.state.pieces.keys().copied().collect();
+    let mut out = Vec::with_capacity(1000);
+    let mut guard = 0;
+    while out.len() < 1000 && guard < 1_000_000 {
+        guard += 1;
+        let (Some(&o), Some(&p)) = (ids.get(g.pick(ids.len())), ids.get(g.pick(ids.len()))) else {
+            continue;
+        };
+        if o.side() == p.side() {
+            continue;
+        }
+        let (Some(fo), Some(fp)) = (index.footprint(o), index.footprint(p)) else {
+            continue;
+        };
+        if !near || powderhorn::geom::edge_distance(fo, fp) <= 100.0 {
+            out.push((o, p));
+        }
+    }
+    out
+}
