@@ -15,6 +15,7 @@
 
 pub mod footprint;
 pub mod index;
+pub mod prefilter;
 pub mod segment;
 
 pub use footprint::{

@@ -70,6 +70,7 @@ use super::geometry::{
 };
 use super::state::{PieceId, PieceState};
 use crate::geom::footprint::{coord, rect_of, ring_polygon};
+use crate::geom::prefilter::{convex_turn, SegmentProbe};
 use crate::geom::segment::{
     footprint_boundary_distance, footprint_polyline_distance, inside_intervals, rect_gap,
     rects_overlap, Segment,
@@ -282,6 +283,9 @@ struct FeatureSight {
     massif: Option<usize>,
     /// Areas: convex (a cheaper proof that it cuts a corridor).
     convex: bool,
+    /// Areas: which way the exterior turns if it is convex ([`convex_turn`]), so that a
+    /// segment can be tested against its edges as separating axes; 0 for the others.
+    turn: i8,
 }
 
 #[derive(Debug, Clone)]
@@ -299,6 +303,12 @@ struct PieceSight {
     footprint: Footprint,
     rect: Rect,
     outline: Polygon<f64>,
+    /// Which way the outline (a convex hull) turns ([`convex_turn`]), for
+    /// [`SegmentProbe::meets_convex`].
+    outline_turn: i8,
+    /// The area features (terrain and hills) the outline touches, by index, sorted: "touches
+    /// the unit" is asked of the same few features by every query (VIS-07, VIS-11, VIS-12).
+    touching: Vec<usize>,
     samples: Vec<Point>,
     centroid: Point,
     /// VIS-07 (3): blocks other units' sight.
@@ -512,11 +522,17 @@ impl SightIndex {
                 // An area drawn as a line or with too few points has no inside.
                 _ => continue,
             };
+            let convex = matches!(&shape, Shape::Area(p) if p.exterior().is_convex());
+            let turn = match &shape {
+                Shape::Area(p) => convex_turn(&p.exterior().0),
+                Shape::Line { .. } => 0,
+            };
             features.push(FeatureSight {
                 class,
                 points: f.geometry.points().to_vec(),
                 rect: rect_of(f.geometry.points().iter().copied()),
-                convex: matches!(&shape, Shape::Area(p) if p.exterior().is_convex()),
+                convex,
+                turn,
                 shape,
                 blocker,
                 massif: None,
@@ -547,6 +563,7 @@ impl SightIndex {
                         },
                         massif: None,
                         convex: false,
+                        turn: 0,
                     });
                 }
             }
@@ -572,11 +589,14 @@ impl SightIndex {
                 StandKind::Artillery => !p.limbered,
                 StandKind::Transport => false,
             };
+            let outline = fp.outline().orient(Direction::Default);
             pieces.push(PieceSight {
                 id: p.id,
                 name: p.name.clone(),
                 rect: fp.bounding_rect(),
-                outline: fp.outline().orient(Direction::Default),
+                outline_turn: convex_turn(&outline.exterior().0),
+                outline,
+                touching: Vec::new(),
                 samples: fp.outline_samples(),
                 centroid,
                 blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
@@ -598,6 +618,7 @@ impl SightIndex {
         }
         for p in pieces.iter_mut() {
             p.deep = deep_areas(&features, &feature_tree, p, params.contact_cm);
+            p.touching = touching_areas(&features, &feature_tree, p);
         }
         let by_id = pieces.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
         let piece_tree = BoxIndex::new(pieces.iter().enumerate().map(|(i, p)| (p.rect, i)));
@@ -861,10 +882,7 @@ impl SightIndex {
 
     /// Does an area piece touch the unit's outline?
     fn area_touches(&self, fi: usize, p: &PieceSight) -> bool {
-        self.features.get(fi).is_some_and(|f| match &f.shape {
-            Shape::Area(poly) => rects_overlap(&f.rect, &p.rect) && poly.intersects(&p.outline),
-            Shape::Line { .. } => false,
-        })
+        p.touches(fi)
     }
 
     fn feature_name(&self, fi: usize) -> String {
@@ -925,13 +943,11 @@ impl SightIndex {
                     exempt: None,
                 }),
                 SightTerrain::LowArea | SightTerrain::HighArea => {
-                    let Shape::Area(poly) = &f.shape else {
+                    if !matches!(f.shape, Shape::Area(_)) {
                         continue;
-                    };
-                    let touches = |p: &PieceSight| {
-                        rects_overlap(&f.rect, &p.rect) && poly.intersects(&p.outline)
-                    };
-                    let opaque = f.class == SightTerrain::HighArea && !touches(o) && !touches(t);
+                    }
+                    let opaque =
+                        f.class == SightTerrain::HighArea && !o.touches(fi) && !t.touches(fi);
                     areas.push(AreaRef {
                         feature: fi,
                         opaque,
@@ -990,14 +1006,6 @@ impl SightIndex {
             }
         }
         let (sources, targets) = (&sources[..], &targets[..]);
-        let corridor: Polygon<f64> = MultiPoint::new(
-            sources
-                .iter()
-                .chain(targets.iter())
-                .map(|p| geo::Point::new(p.x, p.y))
-                .collect(),
-        )
-        .convex_hull();
         let scene = Scene {
             o,
             t,
@@ -1020,10 +1028,26 @@ impl SightIndex {
             distance_cm: distance,
             exceptions: Vec::new(),
         };
-        if self.separated(&scene, sources, targets, &corridor) {
-            if let Some(first) = pairs(sources, targets, limit).next() {
-                if let Err(block) = self.test_segment(&explained, &first, &mut linears) {
-                    return hidden(block, &first);
+        // The corridor proof (see above): the first segment of all gives the reason. Without
+        // an opaque blocker in the scene there is no proof to look for, nor hull to build.
+        let opaque = !units.is_empty()
+            || areas.iter().any(|a| a.opaque)
+            || hills.iter().any(|h| matches!(h, HillRule::Opaque { .. }));
+        if opaque {
+            let corridor: Polygon<f64> = MultiPoint::new(
+                sources
+                    .iter()
+                    .chain(targets.iter())
+                    .map(|p| geo::Point::new(p.x, p.y))
+                    .collect(),
+            )
+            .convex_hull();
+            if self.separated(&scene, sources, targets, &corridor) {
+                if let Some(first) = pairs(sources, targets, limit).next() {
+                    let probe = Probe::new(first);
+                    if let Err(block) = self.test_segment(&explained, &probe, &mut linears) {
+                        return hidden(block, &first);
+                    }
                 }
             }
         }
@@ -1037,25 +1061,44 @@ impl SightIndex {
             .iter()
             .copied()
             .filter(|q| {
-                !Segment::new(from, *q)
-                    .trimmed(TRIM_CM)
-                    .line()
-                    .intersects(&t.outline)
+                !SegmentProbe::new(Segment::new(from, *q).trimmed(TRIM_CM).line()).meets_convex(
+                    &t.outline,
+                    &t.rect,
+                    t.outline_turn,
+                )
             })
             .collect();
-        let targets: &[Point] = if near.is_empty() { targets } else { &near };
+        let near: &[Point] = if near.is_empty() { targets } else { &near };
+        self.trace_segments(&scene, &explained, sources, near, distance, &mut linears)
+    }
+
+    /// VIS-02: the segments from `sources` to `targets` in order, until one is clear; when none
+    /// is, the reason the first is blocked. Whatever blocked the previous segment is tried
+    /// first on the next (it usually blocks that one too).
+    fn trace_segments(
+        &self,
+        scene: &Scene,
+        explained: &Scene,
+        sources: &[Point],
+        targets: &[Point],
+        distance: f64,
+        linears: &mut [LinearCheck],
+    ) -> Sight {
+        let (o, t) = (scene.o, scene.t);
+        let limit = self.params.limit_cm;
         let mut first: Option<Sight> = None;
         let mut hint: Option<Hint> = None;
         let mut tried = false;
         for seg in pairs(sources, targets, limit) {
             tried = true;
+            let probe = Probe::new(seg);
             if let Some(h) = hint {
-                if self.still_blocks(&scene, h, &seg, &mut linears) {
+                if self.still_blocks(scene, h, &probe, linears) {
                     continue;
                 }
             }
-            let sc = if first.is_none() { &explained } else { &scene };
-            match self.test_segment(sc, &seg, &mut linears) {
+            let sc = if first.is_none() { explained } else { scene };
+            match self.test_segment(sc, &probe, linears) {
                 Ok(exceptions) => {
                     return Sight {
                         visible: true,
@@ -1070,7 +1113,15 @@ impl SightIndex {
                 Err(block) => {
                     hint = block.hint;
                     if first.is_none() {
-                        first = Some(hidden(block, &seg));
+                        first = Some(Sight {
+                            visible: false,
+                            rule: block.rule,
+                            detail: block.detail,
+                            by: block.by,
+                            segment: Some((seg.a, seg.b)),
+                            distance_cm: distance,
+                            exceptions: Vec::new(),
+                        });
                     }
                 }
             }
@@ -1106,24 +1157,17 @@ impl SightIndex {
         let Some((left, right)) = bridges(corridor, sources, targets) else {
             return false;
         };
-        let line_rect = |l: &Line<f64>| {
-            rect_of([
-                Point::new(l.start.x, l.start.y),
-                Point::new(l.end.x, l.end.y),
-            ])
-        };
-        let (left_rect, right_rect) = (line_rect(&left), line_rect(&right));
-        let cuts = |poly: &Polygon<f64>, rect: &Rect, convex: bool| -> bool {
-            if !rects_overlap(rect, &left_rect)
-                || !rects_overlap(rect, &right_rect)
-                || !poly.intersects(&left)
-                || !poly.intersects(&right)
+        let (left_p, right_p) = (SegmentProbe::new(left), SegmentProbe::new(right));
+        // `touches`: does the blocker touch either unit?
+        let cuts = |poly: &Polygon<f64>,
+                    rect: &Rect,
+                    convex: bool,
+                    turn: i8,
+                    touches: &dyn Fn() -> bool| {
+            if !left_p.meets_convex(poly, rect, turn)
+                || !right_p.meets_convex(poly, rect, turn)
+                || touches()
             {
-                return false;
-            }
-            let touches =
-                |p: &PieceSight| rects_overlap(rect, &p.rect) && poly.intersects(&p.outline);
-            if touches(scene.o) || touches(scene.t) {
                 return false;
             }
             convex
@@ -1133,7 +1177,14 @@ impl SightIndex {
                     .iter()
                     .any(|c| c.intersects(&left) && c.intersects(&right))
         };
-        if scene.units.iter().any(|q| cuts(&q.outline, &q.rect, true)) {
+        let unit_touches = |q: &PieceSight, p: &PieceSight| {
+            rects_overlap(&q.rect, &p.rect) && q.outline.intersects(&p.outline)
+        };
+        if scene.units.iter().any(|q| {
+            cuts(&q.outline, &q.rect, true, q.outline_turn, &|| {
+                unit_touches(q, scene.o) || unit_touches(q, scene.t)
+            })
+        }) {
             return true;
         }
         let high = scene.areas.iter().filter(|a| a.opaque).map(|a| a.feature);
@@ -1143,7 +1194,9 @@ impl SightIndex {
         });
         high.chain(opaque_hills).any(|fi| {
             self.features.get(fi).is_some_and(|f| match &f.shape {
-                Shape::Area(poly) => cuts(poly, &f.rect, f.convex),
+                Shape::Area(poly) => cuts(poly, &f.rect, f.convex, f.turn, &|| {
+                    scene.o.touches(fi) || scene.t.touches(fi)
+                }),
                 Shape::Line { .. } => false,
             })
         })
@@ -1208,7 +1261,7 @@ impl SightIndex {
         &self,
         scene: &Scene,
         hint: Hint,
-        seg: &Segment,
+        seg: &Probe,
         linears: &mut [LinearCheck],
     ) -> bool {
         match hint {
@@ -1227,9 +1280,9 @@ impl SightIndex {
         }
     }
 
-    fn unit_blocks(&self, q: &PieceSight, seg: &Segment) -> bool {
-        rects_overlap(&q.rect, &seg.bounding_rect())
-            && seg.trimmed(TRIM_CM).line().intersects(&q.outline)
+    fn unit_blocks(&self, q: &PieceSight, seg: &Probe) -> bool {
+        rects_overlap(&q.rect, &seg.full.rect)
+            && seg.trim.meets_convex(&q.outline, &q.rect, q.outline_turn)
     }
 
     /// One segment against everything in the way, in the catalogue's order: the exceptions
@@ -1237,7 +1290,7 @@ impl SightIndex {
     fn test_segment(
         &self,
         scene: &Scene,
-        seg: &Segment,
+        seg: &Probe,
         linears: &mut [LinearCheck],
     ) -> Result<Vec<&'static str>, Block> {
         let mut used: Vec<&'static str> = Vec::new();
@@ -1298,7 +1351,7 @@ impl SightIndex {
         &self,
         scene: &Scene,
         lc: &mut LinearCheck,
-        seg: &Segment,
+        seg: &Probe,
     ) -> Result<Option<&'static str>, Block> {
         let Some(f) = self.features.get(lc.feature) else {
             return Ok(None);
@@ -1310,9 +1363,7 @@ impl SightIndex {
         else {
             return Ok(None);
         };
-        if !rects_overlap(&f.rect, &seg.bounding_rect())
-            || !seg.trimmed(TRIM_CM).line().intersects(ls)
-        {
+        if !rects_overlap(&f.rect, &seg.full.rect) || !seg.trim.meets_polyline(ls, &f.rect) {
             return Ok(None);
         }
         let t = scene.t;
@@ -1369,7 +1420,7 @@ impl SightIndex {
         &self,
         scene: &Scene,
         h: &HillRule,
-        seg: &Segment,
+        seg: &Probe,
     ) -> Result<Option<&'static str>, Block> {
         let (HillRule::Opaque { base }
         | HillRule::SameLevel { base }
@@ -1380,13 +1431,13 @@ impl SightIndex {
         let Shape::Area(poly) = &f.shape else {
             return Ok(None);
         };
-        if !rects_overlap(&f.rect, &seg.bounding_rect()) || !seg.line().intersects(poly) {
+        if !seg.full.meets_convex(poly, &f.rect, f.turn) {
             return Ok(None);
         }
         match *h {
             HillRule::Opaque { .. } => {
                 // Ruling (c): whatever meets the footprint of a hill neither unit stands on.
-                if !seg.trimmed(TRIM_CM).line().intersects(poly) {
+                if !seg.trim.meets_convex(poly, &f.rect, f.turn) {
                     return Ok(None);
                 }
                 Err(Block {
@@ -1403,7 +1454,11 @@ impl SightIndex {
                 lower_ref,
                 ..
             } => {
-                let upper_pt = if upper_is_observer { seg.a } else { seg.b };
+                let upper_pt = if upper_is_observer {
+                    seg.seg.a
+                } else {
+                    seg.seg.b
+                };
                 if crest.on_or_towards(upper_pt, lower_ref) {
                     return Ok(Some("VIS-14"));
                 }
@@ -1426,7 +1481,7 @@ impl SightIndex {
         &self,
         scene: &Scene,
         area: AreaRef,
-        seg: &Segment,
+        seg: &Probe,
         low_crossed: &mut Option<(usize, f64)>,
     ) -> Result<Vec<&'static str>, Block> {
         let mut used = Vec::new();
@@ -1437,12 +1492,12 @@ impl SightIndex {
         let Shape::Area(poly) = &f.shape else {
             return Ok(used);
         };
-        if !rects_overlap(&f.rect, &seg.bounding_rect()) {
+        if !rects_overlap(&f.rect, &seg.full.rect) {
             return Ok(used);
         }
         if area.opaque {
             // Touches neither unit: whatever part of the line meets it is a crossing (VIS-07).
-            if seg.trimmed(TRIM_CM).line().intersects(poly) {
+            if seg.trim.meets_convex(poly, &f.rect, f.turn) {
                 return Err(Block {
                     rule: "VIS-07",
                     detail: scene.say(|| format!("{} is in the way", f.blocker.name())),
@@ -1454,6 +1509,11 @@ impl SightIndex {
         }
         let (o, t) = (scene.o, scene.t);
         let high = f.class == SightTerrain::HighArea;
+        // A segment that misses the closed polygon has no inside interval.
+        if !seg.full.meets_convex(poly, &f.rect, f.turn) {
+            return Ok(used);
+        }
+        let seg = &seg.seg;
         let intervals = inside_intervals(poly, seg);
         if intervals.is_empty() {
             return Ok(used);
@@ -1595,6 +1655,25 @@ impl Scene<'_> {
 struct AreaRef {
     feature: usize,
     opaque: bool,
+}
+
+/// One segment with what every test of it needs, made once: the segment, its line and the
+/// line trimmed by [`TRIM_CM`] at each end (units, linear obstacles and opaque areas are
+/// tested against the trimmed line), each with its bounding box.
+struct Probe {
+    seg: Segment,
+    full: SegmentProbe,
+    trim: SegmentProbe,
+}
+
+impl Probe {
+    fn new(seg: Segment) -> Probe {
+        Probe {
+            seg,
+            full: SegmentProbe::new(seg.line()),
+            trim: SegmentProbe::new(seg.trimmed(TRIM_CM).line()),
+        }
+    }
 }
 
 /// What blocked the last segment, to try first on the next.
@@ -1809,6 +1888,28 @@ fn deep_areas(
     out
 }
 
+/// The area features (any class) whose polygon touches the unit's outline, sorted.
+fn touching_areas(features: &[FeatureSight], tree: &BoxIndex, p: &PieceSight) -> Vec<usize> {
+    let mut out: Vec<usize> = tree
+        .query(&p.rect)
+        .filter(|&fi| {
+            features.get(fi).is_some_and(|f| match &f.shape {
+                Shape::Area(poly) => rects_overlap(&f.rect, &p.rect) && poly.intersects(&p.outline),
+                Shape::Line { .. } => false,
+            })
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+impl PieceSight {
+    /// Does area feature `fi` touch the unit's outline (precomputed, [`touching_areas`])?
+    fn touches(&self, fi: usize) -> bool {
+        self.touching.binary_search(&fi).is_ok()
+    }
+}
+
 /// The hill level and massif under a point (0 and none on the table).
 fn level_at(features: &[FeatureSight], tree: &BoxIndex, p: Point) -> (u8, Option<usize>) {
     let probe = Rect { min: p, max: p };
@@ -1925,6 +2026,7 @@ mod tests {
             },
             massif: None,
             convex: true,
+            turn: 0,
         }
     }
 

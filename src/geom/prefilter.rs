@@ -1,0 +1,302 @@
+//! Cheap tests that prove a segment misses a shape, run before `geo`'s exact predicates.
+//!
+//! Line of sight (VIS-02) asks thousands of times per batch whether a segment touches a unit's
+//! outline, a wood, a hill or a wall, and almost always the answer is no. `geo` answers exactly
+//! (robust orientation predicates, edge by edge), which is what the rules need, but costs the
+//! same for a near miss as for a shape on the far side of the table. The tests here answer only
+//! "certainly apart" or "cannot tell"; when they cannot tell, `geo` decides. So an answer from
+//! [`SegmentProbe::meets_polygon`] and its siblings is always exactly `geo`'s.
+//!
+//! "Certainly" is meant literally: an orientation is trusted only when its floating-point value
+//! exceeds Shewchuk's forward error bound for the same expression (`3.3e-16 × |terms|`) by a
+//! factor of 3,000. Below that the test gives up rather than guess.
+//!
+//! Layering: part of `geom`; imports nothing from the rest of the crate besides `geom` and no
+//! egui, eframe, rusqlite, `std::fs`, clock or thread RNG (checked by `tests/layering.rs`).
+
+use super::segment::rects_overlap;
+use super::{Point, Rect};
+use geo::kernels::{Kernel, Orientation, RobustKernel};
+use geo::{Coord, Intersects, Line, LineString, Polygon};
+
+/// Relative error bound under which an orientation's sign is not trusted.
+const ORIENT_ERR: f64 = 1e-12;
+
+/// The orientation of `r` against the directed line `p → q` when it is certain: `1`
+/// counter-clockwise (left), `-1` clockwise (right), `0` when too close to call (collinear or
+/// within rounding). Same expression as `robust::orient2d`'s fast path, so the bound holds.
+#[inline]
+fn orient(p: Coord<f64>, q: Coord<f64>, r: Coord<f64>) -> i8 {
+    let left = (p.x - r.x) * (q.y - r.y);
+    let right = (p.y - r.y) * (q.x - r.x);
+    let det = left - right;
+    let bound = ORIENT_ERR * (left.abs() + right.abs());
+    if det > bound {
+        1
+    } else if det < -bound {
+        -1
+    } else {
+        0
+    }
+}
+
+/// For a closed ring that is convex, its turning direction (`1` counter-clockwise, `-1`
+/// clockwise); `0` when it is not convex, is self-intersecting or encloses too little area to
+/// say. Verified with exact predicates: every vertex lies on the inner side of (or on) every
+/// edge's line — which is what lets [`SegmentProbe::meets_convex`] take any edge as a
+/// separating axis.
+pub fn convex_turn(ring: &[Coord<f64>]) -> i8 {
+    let twice: f64 = ring
+        .windows(2)
+        .map(|w| match w {
+            [a, b] => a.x * b.y - b.x * a.y,
+            _ => 0.0,
+        })
+        .sum();
+    let (turn, inner) = if twice > 1e-6 {
+        (1, Orientation::CounterClockwise)
+    } else if twice < -1e-6 {
+        (-1, Orientation::Clockwise)
+    } else {
+        return 0;
+    };
+    let convex = ring.windows(2).all(|w| match w {
+        [p, q] => {
+            p == q
+                || ring.iter().all(|v| {
+                    let o = RobustKernel::orient2d(*p, *q, *v);
+                    o == inner || o == Orientation::Collinear
+                })
+        }
+        _ => true,
+    });
+    if convex {
+        turn
+    } else {
+        0
+    }
+}
+
+/// A segment prepared for many shape tests: its `geo` line and bounding box.
+#[derive(Debug, Clone, Copy)]
+pub struct SegmentProbe {
+    pub line: Line<f64>,
+    pub rect: Rect,
+}
+
+impl SegmentProbe {
+    pub fn new(line: Line<f64>) -> SegmentProbe {
+        let (a, b) = (line.start, line.end);
+        SegmentProbe {
+            line,
+            rect: Rect {
+                min: Point::new(a.x.min(b.x), a.y.min(b.y)),
+                max: Point::new(a.x.max(b.x), a.y.max(b.y)),
+            },
+        }
+    }
+
+    /// Every point certainly strictly on one side of the segment's supporting line: then the
+    /// segment misses everything in their convex hull.
+    pub fn clear_of(&self, points: &[Coord<f64>]) -> bool {
+        let (a, b) = (self.line.start, self.line.end);
+        let mut side = 0;
+        for &p in points {
+            let s = orient(a, b, p);
+            if s == 0 || (side != 0 && s != side) {
+                return false;
+            }
+            side = s;
+        }
+        side != 0
+    }
+
+    /// Separating axes (a convex polygon and a segment are apart exactly when one of the
+    /// polygon's edges or the segment itself separates them): `Some(false)` when an axis
+    /// certainly separates, `Some(true)` when none can (the polygon's vertices lie certainly on
+    /// both sides of the segment's line, and for every edge an end of the segment lies certainly
+    /// on its inner side), `None` when it cannot be told. The ring must have [`convex_turn`]
+    /// `turn` ≠ 0.
+    fn against_convex(&self, ring: &[Coord<f64>], turn: i8) -> Option<bool> {
+        let (a, b) = (self.line.start, self.line.end);
+        if a == b {
+            return None;
+        }
+        let (mut left, mut right, mut on) = (false, false, false);
+        for &p in ring {
+            match orient(a, b, p) {
+                1 => left = true,
+                -1 => right = true,
+                _ => on = true,
+            }
+        }
+        if !on && left != right {
+            return Some(false);
+        }
+        let mut sure = left && right;
+        for w in ring.windows(2) {
+            let [p, q] = w else {
+                continue;
+            };
+            let (oa, ob) = (orient(*p, *q, a), orient(*p, *q, b));
+            if oa == -turn && ob == -turn {
+                return Some(false);
+            }
+            if oa != turn && ob != turn {
+                sure = false;
+            }
+        }
+        sure.then_some(true)
+    }
+
+    /// How the segment stands to a chain of edges (a polyline, or a closed ring): it certainly
+    /// crosses one of them, certainly touches none, or it cannot be told in `f64`.
+    fn against_edges(&self, chain: &[Coord<f64>]) -> Edges {
+        let (a, b) = (self.line.start, self.line.end);
+        let mut unsure = false;
+        for w in chain.windows(2) {
+            let [p, q] = w else {
+                continue;
+            };
+            let (o1, o2) = (orient(a, b, *p), orient(a, b, *q));
+            if o1 != 0 && o1 == o2 {
+                continue;
+            }
+            let (o3, o4) = (orient(*p, *q, a), orient(*p, *q, b));
+            if o3 != 0 && o3 == o4 {
+                continue;
+            }
+            if o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0 {
+                // Each segment's ends lie strictly either side of the other's line.
+                return Edges::Cross;
+            }
+            unsure = true;
+        }
+        if unsure {
+            Edges::Unsure
+        } else {
+            Edges::Clear
+        }
+    }
+
+    /// Does the segment touch the polygon (boundary included)? `rect` bounds the polygon.
+    /// Exactly `geo`'s `Line::intersects(&Polygon)`.
+    pub fn meets_polygon(&self, poly: &Polygon<f64>, rect: &Rect) -> bool {
+        self.meets_convex(poly, rect, 0)
+    }
+
+    /// As [`Self::meets_polygon`]; `turn` is the exterior's [`convex_turn`] (0: not convex),
+    /// which lets a convex polygon's edges serve as separating axes and settles containment.
+    pub fn meets_convex(&self, poly: &Polygon<f64>, rect: &Rect, turn: i8) -> bool {
+        let ring = &poly.exterior().0;
+        if !rects_overlap(&self.rect, rect) {
+            return false;
+        }
+        if !poly.interiors().is_empty() || ring.len() < 4 {
+            return self.line.intersects(poly);
+        }
+        if turn != 0 {
+            return match self.against_convex(ring, turn) {
+                Some(meets) => meets,
+                None => self.line.intersects(poly),
+            };
+        }
+        if self.clear_of(ring) {
+            return false;
+        }
+        match self.against_edges(ring) {
+            Edges::Cross => true,
+            Edges::Unsure => self.line.intersects(poly),
+            // The boundary is untouched, so the segment lies wholly inside or wholly outside:
+            // where its start is.
+            Edges::Clear => poly.intersects(&self.line.start),
+        }
+    }
+
+    /// Does the segment touch the polyline? `rect` bounds it. Exactly `geo`'s
+    /// `Line::intersects(&LineString)`.
+    pub fn meets_polyline(&self, line: &LineString<f64>, rect: &Rect) -> bool {
+        if !rects_overlap(&self.rect, rect) || self.clear_of(&line.0) {
+            return false;
+        }
+        if line.0.len() < 2 {
+            return self.line.intersects(line);
+        }
+        match self.against_edges(&line.0) {
+            Edges::Cross => true,
+            Edges::Clear => false,
+            Edges::Unsure => self.line.intersects(line),
+        }
+    }
+}
+
+/// See [`SegmentProbe::against_edges`].
+enum Edges {
+    Cross,
+    Clear,
+    Unsure,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::footprint::ring_polygon;
+
+    fn probe(ax: f64, ay: f64, bx: f64, by: f64) -> SegmentProbe {
+        SegmentProbe::new(Line::new(Coord { x: ax, y: ay }, Coord { x: bx, y: by }))
+    }
+
+    fn square() -> (Polygon<f64>, Rect) {
+        let pts = [
+            Point::new(0.0, 0.0),
+            Point::new(10.0, 0.0),
+            Point::new(10.0, 10.0),
+            Point::new(0.0, 10.0),
+        ];
+        (ring_polygon(&pts), crate::geom::footprint::rect_of(pts))
+    }
+
+    #[test]
+    fn probes_agree_with_geo_on_touching_crossing_and_missing_segments() {
+        let (sq, rect) = square();
+        let turn = convex_turn(&sq.exterior().0);
+        assert_eq!(turn, 1);
+        // A pentagram turns the same way at every vertex but is not convex.
+        let star: Vec<Point> = (0..5)
+            .map(|i| {
+                let a = std::f64::consts::TAU * f64::from(i * 2) / 5.0;
+                Point::new(10.0 * a.cos(), 10.0 * a.sin())
+            })
+            .collect();
+        assert_eq!(convex_turn(&ring_polygon(&star).exterior().0), 0);
+        let cases = [
+            probe(-5.0, 5.0, 15.0, 5.0),   // crosses
+            probe(-5.0, 10.0, 15.0, 10.0), // runs along the top edge
+            probe(10.0, 12.0, 12.0, 10.0), // misses a corner, boxes overlap
+            probe(5.0, 5.0, 6.0, 6.0),     // inside
+            probe(-1.0, 11.0, 1.0, 9.0),   // clips a corner
+            probe(10.0, 10.0, 12.0, 12.0), // starts on a corner
+            probe(-2.0, 12.0, -2.0, 12.0), // a point outside
+            probe(-1.0, 11.0, 0.0, 10.0),  // ends on a corner
+            probe(11.0, -5.0, 11.0, 15.0), // beside an edge
+        ];
+        for p in cases {
+            let exact = p.line.intersects(&sq);
+            assert_eq!(p.meets_polygon(&sq, &rect), exact, "{p:?}");
+            assert_eq!(p.meets_convex(&sq, &rect, turn), exact, "{p:?}");
+            assert_eq!(
+                p.meets_polyline(sq.exterior(), &rect),
+                p.line.intersects(sq.exterior())
+            );
+        }
+    }
+
+    #[test]
+    fn orientation_gives_up_within_rounding() {
+        let a = Coord { x: 0.1, y: 0.1 };
+        let b = Coord { x: 0.3, y: 0.3 };
+        assert_eq!(orient(a, b, Coord { x: 0.2, y: 0.2 }), 0);
+        assert_eq!(orient(a, b, Coord { x: 0.2, y: 0.3 }), 1);
+        assert_eq!(orient(a, b, Coord { x: 0.3, y: 0.2 }), -1);
+    }
+}
