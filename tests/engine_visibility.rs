@@ -72,6 +72,7 @@ fn table() -> Table {
             pieces: BTreeMap::new(),
             sides: vec![side("Blue"), side("Red")],
             ledger: Default::default(),
+            command: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,
@@ -130,6 +131,7 @@ impl Table {
                 dug_in: false,
                 revealed: false,
                 has_fired: false,
+                orders: Default::default(),
             },
         );
         id
@@ -174,6 +176,7 @@ impl Table {
                 dug_in: false,
                 revealed: false,
                 has_fired: false,
+                orders: Default::default(),
             },
         );
         id

@@ -1578,11 +1578,7 @@ pub fn in_the_open(ctx: &Ctx, p: &PieceState) -> bool {
                     return false;
                 }
             }
-            (_, g @ Geometry::Polygon(_)) => {
-                if Shape::of(g).covers_point(c) {
-                    return false;
-                }
-            }
+            (_, g @ Geometry::Polygon(_)) if Shape::of(g).covers_point(c) => return false,
             _ => {}
         }
     }
