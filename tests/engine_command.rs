@@ -1801,3 +1801,39 @@ fn fire_31_a_suppressed_mover_stops_where_it_was_fired_at() {
     );
     assert_eq!(b.replay_events(), *b.state());
 }
+
+#[test]
+fn fire_25_no_fall_back_test_for_a_second_hit_under_the_same_order() {
+    // A and B, ordered together to fire at T; A's fire suppresses T, B's hits it again.
+    let sc = Sc::nap()
+        .hq(0, 1, "brigade", "average", 7, None, (100.0, 50.0))
+        .hq(1, 1, "brigade", "average", 7, None, (60.0, 180.0))
+        .unit(0, 1, 1, FR_LINE, 4, (95.0, 66.0), 0.0)
+        .unit(0, 2, 1, FR_LINE, 4, (106.0, 66.0), 0.0)
+        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 72.0), 180.0);
+    let mut dice = vec![3, 3, 6, 6, 6, 6];
+    dice.extend([1; 5]);
+    dice.extend([6, 1, 1, 1]);
+    dice.extend([6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    let mut b = sc.command(dice, &[]);
+    let at_t = |p| OrderedUnit {
+        target: Some(u(1, 1)),
+        ..ou(p, UnitActionKind::Fire)
+    };
+    order(&mut b, h(0, 1), vec![at_t(u(0, 1)), at_t(u(0, 2))]).expect("order");
+    let first = fire(&mut b, &[u(0, 1)], u(1, 1)).expect("A fires");
+    assert!(
+        first.contains(&Event::SuppressedByOrder {
+            piece: u(1, 1),
+            order: 0
+        }),
+        "{first:#?}"
+    );
+    let second = fire(&mut b, &[u(0, 2)], u(1, 1)).expect("B fires");
+    assert!(
+        second
+            .iter()
+            .any(|e| matches!(e, Event::NoEffect { rule, .. } if rule == "FIRE-25")),
+        "{second:#?}"
+    );
+}

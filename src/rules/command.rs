@@ -304,6 +304,9 @@ pub struct UnitOrders {
     pub replacement_lapsed: bool,
     /// Joined to this unit until its owner's next turn begins (CMD-25, CMD-26).
     pub joined_to: Option<PieceId>,
+    // --- as a target
+    /// The order whose fire placed its suppression marker (FIRE-25).
+    pub suppressed_by_order: Option<u32>,
 }
 
 /// The order being carried out.
@@ -351,6 +354,7 @@ pub fn on_turn_began(state: &mut BattleState) {
             replacement_due: o.replacement_due,
             replacement_lapsed: o.replacement_lapsed,
             joined_to: o.joined_to,
+            suppressed_by_order: o.suppressed_by_order,
             ..UnitOrders::default()
         };
         if p.id.side() != t.active {
@@ -428,6 +432,11 @@ pub fn apply_command_event(state: &mut BattleState, event: &Event) {
             if let Some(p) = state.pieces.get_mut(piece) {
                 p.pose = Some(*to);
                 p.orders.joined_to = Some(*unit);
+            }
+        }
+        Event::SuppressedByOrder { piece, order } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.orders.suppressed_by_order = Some(*order);
             }
         }
         Event::CommandReplaced {
@@ -1022,6 +1031,12 @@ fn check_command_move(ctx: &Ctx, p: &PieceState) -> Result<(), ActionError> {
 /// CMD-26), and a joined command unit moves with its unit (CMD-20 ruling).
 pub fn finish(ctx: &Ctx, pending: Pending, events: Vec<Event>) -> Result<Vec<Event>, ActionError> {
     let mut out = Vec::new();
+    // FIRE-25: fire under an order marks the suppressions it places with the order.
+    let fire_order = pending
+        .acts
+        .iter()
+        .find(|a| a.kind == UnitActionKind::Fire && !a.initiative)
+        .and_then(|a| a.order);
     if let Some(hq) = pending.command_move {
         out.push(Event::CommandMoved { piece: hq });
     }
@@ -1042,8 +1057,35 @@ pub fn finish(ctx: &Ctx, pending: Pending, events: Vec<Event>) -> Result<Vec<Eve
         });
         out.push(Event::UnitActed(act));
     }
-    out.extend(share_fate(ctx, events));
+    for e in share_fate(ctx, events) {
+        let mark = match (&e, fire_order) {
+            (Event::Suppressed { piece, .. }, Some(order))
+                if piece.side() != ctx.state.turn.active =>
+            {
+                Some(Event::SuppressedByOrder {
+                    piece: *piece,
+                    order,
+                })
+            }
+            _ => None,
+        };
+        out.push(e);
+        out.extend(mark);
+    }
     Ok(out)
+}
+
+/// FIRE-25 ruling: the unit's suppression marker was placed by the order being carried out now
+/// (initiative, counter-initiative, opportunity fire and blunder attacks are orders of their own
+/// and never match).
+pub fn suppressed_by_current_order(state: &BattleState, p: &PieceState) -> bool {
+    let current = state
+        .command
+        .current
+        .as_ref()
+        .filter(|_| state.turn.phase == Phase::Command && state.command.mode == OrdersMode::Full)
+        .map(|c| c.id);
+    p.suppressed_at.is_some() && current.is_some() && p.orders.suppressed_by_order == current
 }
 
 /// The friendly command units touching or joined to `unit` now.

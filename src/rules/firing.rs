@@ -978,7 +978,7 @@ fn target_profile(
         hits_before: p.hits,
         ko_threshold: ko_threshold_of(ctx, p),
         suppressed: p.suppressed_at.is_some(),
-        suppressed_by_this_order: false,
+        suppressed_by_this_order: super::command::suppressed_by_current_order(ctx.state, p),
         grade: p.grade,
         stays_put: stays_put(ctx, p),
     }
