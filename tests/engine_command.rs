@@ -690,6 +690,7 @@ fn cmd_06_one_commander_per_unit_and_successive_orders_only() {
         },
         "CMD-06",
     );
+    assert_eq!(command::orderable_units(&b.ctx(), h(0, 1)), vec![u(0, 2)]);
     // Y again, in succession: at −1 (CMD-08).
     let ev = order(&mut b, h(0, 1), vec![ou(u(0, 2), UnitActionKind::Deploy)]).expect("Y again");
     assert!(mods(&ev).contains(&("CMD-08".to_string(), -1)));
@@ -1449,7 +1450,15 @@ fn cmd_28_a_knocked_out_command_unit_is_replaced_once_at_minus_one() {
         (b.state().turn.active, b.state().turn.phase),
         (0, Phase::Initiative)
     );
-    // Not within 5 cm of an enemy unit.
+    // Not off the table, not within 5 cm of an enemy unit.
+    refused(
+        &mut b,
+        Action::ReplaceCommand {
+            piece: h(0, 1),
+            at: pose(-5.0, 20.0, 0.0),
+        },
+        "CMD-28",
+    );
     refused(
         &mut b,
         Action::ReplaceCommand {

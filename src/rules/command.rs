@@ -1529,6 +1529,31 @@ pub fn check_issue_order(
     Ok(())
 }
 
+/// For a UI or an AI: the units `command` may order now (CMD-02..CMD-06, CMD-29, FIRE-23),
+/// before any dice. Empty when the command unit may issue no order at all.
+pub fn orderable_units(ctx: &Ctx, command: PieceId) -> Vec<PieceId> {
+    ctx.state
+        .pieces
+        .values()
+        .filter(|p| p.id.side() == command.side() && !p.id.is_command() && p.on_table())
+        .filter(|p| {
+            check_issue_order(
+                ctx,
+                command,
+                &[OrderedUnit {
+                    piece: p.id,
+                    action: UnitActionKind::Deploy,
+                    target: None,
+                    road: false,
+                    dense: false,
+                }],
+            )
+            .is_ok()
+        })
+        .map(|p| p.id)
+        .collect()
+}
+
 /// CMD-03..CMD-19: issues an order — the 2D6 roll with every modifier, the outcome, and a
 /// blunder's result.
 pub fn resolve_issue_order(
@@ -2323,6 +2348,16 @@ pub fn resolve_replace_command(
     let Some(fp) = footprint_of(ctx, &placed) else {
         return Err(refuse("CMD-28", "the placement is not on the table"));
     };
+    let table = &ctx.scenario.table;
+    let off = fp.stands.iter().flat_map(|s| s.corners()).any(|c| {
+        c.x < -1e-9 || c.y < -1e-9 || c.x > table.width_cm + 1e-9 || c.y > table.depth_cm + 1e-9
+    });
+    if off {
+        return Err(refuse(
+            "CMD-28",
+            format!("{} would be placed off the table", p.name),
+        ));
+    }
     let reach = REPLACEMENT_CLEARANCE_CM * measure_scale(ctx);
     if let Some(e) = st.pieces.values().find(|q| {
         q.id.side() != piece.side()
