@@ -1496,6 +1496,11 @@ fn cmd_28_a_knocked_out_command_unit_is_replaced_once_at_minus_one() {
     let m = command::order_modifiers(&b.ctx(), h(0, 1), &[ou(u(0, 1), UnitActionKind::Deploy)])
         .expect("mods");
     assert!(m.iter().any(|x| x.rule == "CMD-28" && x.value == -1));
+    // The breakpoint test uses the replaced value too (BRK-02).
+    assert_eq!(
+        powderhorn::rules::endphase::break_test_commander(&b.ctx(), 0),
+        Some((h(0, 1), 6))
+    );
     assert_eq!(b.replay_events(), *b.state());
 }
 
