@@ -1851,3 +1851,55 @@ fn fire_25_no_fall_back_test_for_a_second_hit_under_the_same_order() {
         "{second:#?}"
     );
 }
+
+#[test]
+fn cmd_07_not_in_two_successive_own_turns() {
+    let sc = basic(40.0).area("high_area", (80.0, 30.0, 120.0, 50.0));
+    let b = sc.command(vec![3, 4], &[]);
+    // It gave itself an order in its previous own player turn (two player turns ago).
+    let s = with_state(&b, |s| {
+        s.turn.player_turn = 3;
+        s.pieces.get_mut(&u(0, 1)).unwrap().orders.self_ordered_in = Some(1);
+    });
+    let mut dice = powderhorn::rules::dice::ScriptedDice::new(vec![3, 4]).unwrap();
+    let e = command::resolve_self_order(&ctx_of(&b, &s), u(0, 1), &mut dice).unwrap_err();
+    assert!(e.to_string().starts_with("CMD-07"), "{e}");
+    assert!(e.to_string().contains("every second turn"), "{e}");
+}
+
+#[test]
+fn fire_30_free_orders_opportunity_fire_at_any_active_unit() {
+    let mut b = Battle::new(
+        opportunity().scenario(),
+        lists(),
+        DiceSource::Script(vec![1; 8]),
+        0,
+    )
+    .expect("setup")
+    .with_orders(OrdersMode::Free);
+    b.perform(Action::EndPhase).expect("start");
+    b.perform(Action::EndPhase).expect("command");
+    mv(&mut b, u(0, 1), pose(100.0, 65.0, 0.0)).expect("a free move");
+    let ev = b
+        .perform(Action::OpportunityFire {
+            firers: vec![u(1, 1)],
+            target: u(0, 1),
+            at: None,
+        })
+        .expect("opportunity fire")
+        .to_vec();
+    assert!(matches!(
+        ev.first(),
+        Some(Event::OpportunityFireDeclared { .. })
+    ));
+    // The point of a move needs the orders' record of it.
+    refused(
+        &mut b,
+        Action::OpportunityFire {
+            firers: vec![u(1, 2)],
+            target: u(0, 1),
+            at: Some(Point::new(100.0, 63.0)),
+        },
+        "FIRE-31",
+    );
+}

@@ -971,16 +971,14 @@ fn check_declaration(ctx: &Ctx, p: &PieceState, action: &Action) -> Result<(), A
 }
 
 /// CMD-12: does the path of the reference point go into, through or out of terrain dense for
-/// the unit (TERR-08)?
+/// the unit (TERR-08), or across a line of it (a ford for towed guns, TERR-07)?
 pub fn meets_dense(ctx: &Ctx, p: &PieceState, path: &[Point]) -> bool {
     let troops = mover_of(ctx, p).kind;
     let dense: Vec<_> = ctx
         .scenario
         .terrain
         .iter()
-        .filter(|f| {
-            is_dense_for(f.kind, f.dense, troops) && matches!(f.geometry, Geometry::Polygon(_))
-        })
+        .filter(|f| is_dense_for(f.kind, f.dense, troops))
         .cloned()
         .collect();
     if dense.is_empty() {
