@@ -1903,3 +1903,17 @@ fn fire_30_free_orders_opportunity_fire_at_any_active_unit() {
         "FIRE-31",
     );
 }
+
+#[test]
+fn init_03_a_unit_in_base_contact_with_an_enemy_takes_no_initiative_action() {
+    // E1's front edge touches I's front edge.
+    let mut b = we18(pose(100.0, 95.0, 180.0)).initiative(vec![], &[]);
+    refused(
+        &mut b,
+        Action::Deploy {
+            piece: u(0, 1),
+            formation: Formation::Square,
+        },
+        "INIT-03",
+    );
+}

@@ -889,6 +889,24 @@ fn initiative_check(
             ),
         ));
     }
+    if let Some(fp) = footprint_of(ctx, p) {
+        let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx);
+        let engaged = ctx.state.pieces.values().find(|q| {
+            q.id.side() != p.id.side()
+                && !q.id.is_command()
+                && q.on_table()
+                && footprint_of(ctx, q).is_some_and(|f| in_contact(&fp, &f, tol))
+        });
+        if let Some(e) = engaged {
+            return Err(RuleError::new(
+                "INIT-03",
+                format!(
+                    "{} is in base contact with {} and takes no other initiative action",
+                    p.name, e.name
+                ),
+            ));
+        }
+    }
     if kind == UnitActionKind::EngineerTask {
         return Ok(()); // INIT-16: no nearby enemy needed
     }
