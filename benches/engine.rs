@@ -247,6 +247,7 @@ fn battle(seed: u64) -> Battle {
                     dug_in: false,
                     revealed: false,
                     has_fired: g.pick(2) == 0,
+                    orders: Default::default(),
                 },
             );
         }
@@ -274,6 +275,7 @@ fn battle(seed: u64) -> Battle {
             sides: vec![side("Blue"), side("Red")],
             ledger: Default::default(),
             charges: Default::default(),
+            command: Default::default(),
         },
     }
 }

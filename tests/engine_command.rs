@@ -690,6 +690,7 @@ fn cmd_06_one_commander_per_unit_and_successive_orders_only() {
         },
         "CMD-06",
     );
+    assert_eq!(command::orderable_units(&b.ctx(), h(0, 1)), vec![u(0, 2)]);
     // Y again, in succession: at −1 (CMD-08).
     let ev = order(&mut b, h(0, 1), vec![ou(u(0, 2), UnitActionKind::Deploy)]).expect("Y again");
     assert!(mods(&ev).contains(&("CMD-08".to_string(), -1)));
@@ -1449,7 +1450,15 @@ fn cmd_28_a_knocked_out_command_unit_is_replaced_once_at_minus_one() {
         (b.state().turn.active, b.state().turn.phase),
         (0, Phase::Initiative)
     );
-    // Not within 5 cm of an enemy unit.
+    // Not off the table, not within 5 cm of an enemy unit.
+    refused(
+        &mut b,
+        Action::ReplaceCommand {
+            piece: h(0, 1),
+            at: pose(-5.0, 20.0, 0.0),
+        },
+        "CMD-28",
+    );
     refused(
         &mut b,
         Action::ReplaceCommand {
@@ -1487,6 +1496,11 @@ fn cmd_28_a_knocked_out_command_unit_is_replaced_once_at_minus_one() {
     let m = command::order_modifiers(&b.ctx(), h(0, 1), &[ou(u(0, 1), UnitActionKind::Deploy)])
         .expect("mods");
     assert!(m.iter().any(|x| x.rule == "CMD-28" && x.value == -1));
+    // The breakpoint test uses the replaced value too (BRK-02).
+    assert_eq!(
+        powderhorn::rules::endphase::break_test_commander(&b.ctx(), 0),
+        Some((h(0, 1), 6))
+    );
     assert_eq!(b.replay_events(), *b.state());
 }
 
@@ -1800,4 +1814,106 @@ fn fire_31_a_suppressed_mover_stops_where_it_was_fired_at() {
         Some(pose(100.0, 65.0, 0.0))
     );
     assert_eq!(b.replay_events(), *b.state());
+}
+
+#[test]
+fn fire_25_no_fall_back_test_for_a_second_hit_under_the_same_order() {
+    // A and B, ordered together to fire at T; A's fire suppresses T, B's hits it again.
+    let sc = Sc::nap()
+        .hq(0, 1, "brigade", "average", 7, None, (100.0, 50.0))
+        .hq(1, 1, "brigade", "average", 7, None, (60.0, 180.0))
+        .unit(0, 1, 1, FR_LINE, 4, (95.0, 66.0), 0.0)
+        .unit(0, 2, 1, FR_LINE, 4, (106.0, 66.0), 0.0)
+        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 72.0), 180.0);
+    let mut dice = vec![3, 3, 6, 6, 6, 6];
+    dice.extend([1; 5]);
+    dice.extend([6, 1, 1, 1]);
+    dice.extend([6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    let mut b = sc.command(dice, &[]);
+    let at_t = |p| OrderedUnit {
+        target: Some(u(1, 1)),
+        ..ou(p, UnitActionKind::Fire)
+    };
+    order(&mut b, h(0, 1), vec![at_t(u(0, 1)), at_t(u(0, 2))]).expect("order");
+    let first = fire(&mut b, &[u(0, 1)], u(1, 1)).expect("A fires");
+    assert!(
+        first.contains(&Event::SuppressedByOrder {
+            piece: u(1, 1),
+            order: 0
+        }),
+        "{first:#?}"
+    );
+    let second = fire(&mut b, &[u(0, 2)], u(1, 1)).expect("B fires");
+    assert!(
+        second
+            .iter()
+            .any(|e| matches!(e, Event::NoEffect { rule, .. } if rule == "FIRE-25")),
+        "{second:#?}"
+    );
+}
+
+#[test]
+fn cmd_07_not_in_two_successive_own_turns() {
+    let sc = basic(40.0).area("high_area", (80.0, 30.0, 120.0, 50.0));
+    let b = sc.command(vec![3, 4], &[]);
+    // It gave itself an order in its previous own player turn (two player turns ago).
+    let s = with_state(&b, |s| {
+        s.turn.player_turn = 3;
+        s.pieces.get_mut(&u(0, 1)).unwrap().orders.self_ordered_in = Some(1);
+    });
+    let mut dice = powderhorn::rules::dice::ScriptedDice::new(vec![3, 4]).unwrap();
+    let e = command::resolve_self_order(&ctx_of(&b, &s), u(0, 1), &mut dice).unwrap_err();
+    assert!(e.to_string().starts_with("CMD-07"), "{e}");
+    assert!(e.to_string().contains("every second turn"), "{e}");
+}
+
+#[test]
+fn fire_30_free_orders_opportunity_fire_at_any_active_unit() {
+    let mut b = Battle::new(
+        opportunity().scenario(),
+        lists(),
+        DiceSource::Script(vec![1; 8]),
+        0,
+    )
+    .expect("setup")
+    .with_orders(OrdersMode::Free);
+    b.perform(Action::EndPhase).expect("start");
+    b.perform(Action::EndPhase).expect("command");
+    mv(&mut b, u(0, 1), pose(100.0, 65.0, 0.0)).expect("a free move");
+    let ev = b
+        .perform(Action::OpportunityFire {
+            firers: vec![u(1, 1)],
+            target: u(0, 1),
+            at: None,
+        })
+        .expect("opportunity fire")
+        .to_vec();
+    assert!(matches!(
+        ev.first(),
+        Some(Event::OpportunityFireDeclared { .. })
+    ));
+    // The point of a move needs the orders' record of it.
+    refused(
+        &mut b,
+        Action::OpportunityFire {
+            firers: vec![u(1, 2)],
+            target: u(0, 1),
+            at: Some(Point::new(100.0, 63.0)),
+        },
+        "FIRE-31",
+    );
+}
+
+#[test]
+fn init_03_a_unit_in_base_contact_with_an_enemy_takes_no_initiative_action() {
+    // E1's front edge touches I's front edge.
+    let mut b = we18(pose(100.0, 95.0, 180.0)).initiative(vec![], &[]);
+    refused(
+        &mut b,
+        Action::Deploy {
+            piece: u(0, 1),
+            formation: Formation::Square,
+        },
+        "INIT-03",
+    );
 }

@@ -160,7 +160,8 @@ pub fn apply(state: &mut BattleState, event: &Event) {
         | Event::CommandMoved { .. }
         | Event::CommandJoined { .. }
         | Event::CommandCarried { .. }
-        | Event::CommandReplaced { .. } => super::command::apply_command_event(state, event),
+        | Event::CommandReplaced { .. }
+        | Event::SuppressedByOrder { .. } => super::command::apply_command_event(state, event),
         e @ (Event::ChargeDeclared { .. }
         | Event::ChargeResponded { .. }
         | Event::ResponseClosed { .. }

@@ -304,6 +304,9 @@ pub struct UnitOrders {
     pub replacement_lapsed: bool,
     /// Joined to this unit until its owner's next turn begins (CMD-25, CMD-26).
     pub joined_to: Option<PieceId>,
+    // --- as a target
+    /// The order whose fire placed its suppression marker (FIRE-25).
+    pub suppressed_by_order: Option<u32>,
 }
 
 /// The order being carried out.
@@ -351,6 +354,7 @@ pub fn on_turn_began(state: &mut BattleState) {
             replacement_due: o.replacement_due,
             replacement_lapsed: o.replacement_lapsed,
             joined_to: o.joined_to,
+            suppressed_by_order: o.suppressed_by_order,
             ..UnitOrders::default()
         };
         if p.id.side() != t.active {
@@ -428,6 +432,11 @@ pub fn apply_command_event(state: &mut BattleState, event: &Event) {
             if let Some(p) = state.pieces.get_mut(piece) {
                 p.pose = Some(*to);
                 p.orders.joined_to = Some(*unit);
+            }
+        }
+        Event::SuppressedByOrder { piece, order } => {
+            if let Some(p) = state.pieces.get_mut(piece) {
+                p.orders.suppressed_by_order = Some(*order);
             }
         }
         Event::CommandReplaced {
@@ -880,6 +889,24 @@ fn initiative_check(
             ),
         ));
     }
+    if let Some(fp) = footprint_of(ctx, p) {
+        let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx);
+        let engaged = ctx.state.pieces.values().find(|q| {
+            q.id.side() != p.id.side()
+                && !q.id.is_command()
+                && q.on_table()
+                && footprint_of(ctx, q).is_some_and(|f| in_contact(&fp, &f, tol))
+        });
+        if let Some(e) = engaged {
+            return Err(RuleError::new(
+                "INIT-03",
+                format!(
+                    "{} is in base contact with {} and takes no other initiative action",
+                    p.name, e.name
+                ),
+            ));
+        }
+    }
     if kind == UnitActionKind::EngineerTask {
         return Ok(()); // INIT-16: no nearby enemy needed
     }
@@ -962,16 +989,14 @@ fn check_declaration(ctx: &Ctx, p: &PieceState, action: &Action) -> Result<(), A
 }
 
 /// CMD-12: does the path of the reference point go into, through or out of terrain dense for
-/// the unit (TERR-08)?
+/// the unit (TERR-08), or across a line of it (a ford for towed guns, TERR-07)?
 pub fn meets_dense(ctx: &Ctx, p: &PieceState, path: &[Point]) -> bool {
     let troops = mover_of(ctx, p).kind;
     let dense: Vec<_> = ctx
         .scenario
         .terrain
         .iter()
-        .filter(|f| {
-            is_dense_for(f.kind, f.dense, troops) && matches!(f.geometry, Geometry::Polygon(_))
-        })
+        .filter(|f| is_dense_for(f.kind, f.dense, troops))
         .cloned()
         .collect();
     if dense.is_empty() {
@@ -1022,6 +1047,12 @@ fn check_command_move(ctx: &Ctx, p: &PieceState) -> Result<(), ActionError> {
 /// CMD-26), and a joined command unit moves with its unit (CMD-20 ruling).
 pub fn finish(ctx: &Ctx, pending: Pending, events: Vec<Event>) -> Result<Vec<Event>, ActionError> {
     let mut out = Vec::new();
+    // FIRE-25: fire under an order marks the suppressions it places with the order.
+    let fire_order = pending
+        .acts
+        .iter()
+        .find(|a| a.kind == UnitActionKind::Fire && !a.initiative)
+        .and_then(|a| a.order);
     if let Some(hq) = pending.command_move {
         out.push(Event::CommandMoved { piece: hq });
     }
@@ -1042,8 +1073,35 @@ pub fn finish(ctx: &Ctx, pending: Pending, events: Vec<Event>) -> Result<Vec<Eve
         });
         out.push(Event::UnitActed(act));
     }
-    out.extend(share_fate(ctx, events));
+    for e in share_fate(ctx, events) {
+        let mark = match (&e, fire_order) {
+            (Event::Suppressed { piece, .. }, Some(order))
+                if piece.side() != ctx.state.turn.active =>
+            {
+                Some(Event::SuppressedByOrder {
+                    piece: *piece,
+                    order,
+                })
+            }
+            _ => None,
+        };
+        out.push(e);
+        out.extend(mark);
+    }
     Ok(out)
+}
+
+/// FIRE-25 ruling: the unit's suppression marker was placed by the order being carried out now
+/// (initiative, counter-initiative, opportunity fire and blunder attacks are orders of their own
+/// and never match).
+pub fn suppressed_by_current_order(state: &BattleState, p: &PieceState) -> bool {
+    let current = state
+        .command
+        .current
+        .as_ref()
+        .filter(|_| state.turn.phase == Phase::Command && state.command.mode == OrdersMode::Full)
+        .map(|c| c.id);
+    p.suppressed_at.is_some() && current.is_some() && p.orders.suppressed_by_order == current
 }
 
 /// The friendly command units touching or joined to `unit` now.
@@ -1487,6 +1545,31 @@ pub fn check_issue_order(
     Ok(())
 }
 
+/// For a UI or an AI: the units `command` may order now (CMD-02..CMD-06, CMD-29, FIRE-23),
+/// before any dice. Empty when the command unit may issue no order at all.
+pub fn orderable_units(ctx: &Ctx, command: PieceId) -> Vec<PieceId> {
+    ctx.state
+        .pieces
+        .values()
+        .filter(|p| p.id.side() == command.side() && !p.id.is_command() && p.on_table())
+        .filter(|p| {
+            check_issue_order(
+                ctx,
+                command,
+                &[OrderedUnit {
+                    piece: p.id,
+                    action: UnitActionKind::Deploy,
+                    target: None,
+                    road: false,
+                    dense: false,
+                }],
+            )
+            .is_ok()
+        })
+        .map(|p| p.id)
+        .collect()
+}
+
 /// CMD-03..CMD-19: issues an order — the 2D6 roll with every modifier, the outcome, and a
 /// blunder's result.
 pub fn resolve_issue_order(
@@ -1578,11 +1661,7 @@ pub fn in_the_open(ctx: &Ctx, p: &PieceState) -> bool {
                     return false;
                 }
             }
-            (_, g @ Geometry::Polygon(_)) => {
-                if Shape::of(g).covers_point(c) {
-                    return false;
-                }
-            }
+            (_, g @ Geometry::Polygon(_)) if Shape::of(g).covers_point(c) => return false,
             _ => {}
         }
     }
@@ -2285,6 +2364,16 @@ pub fn resolve_replace_command(
     let Some(fp) = footprint_of(ctx, &placed) else {
         return Err(refuse("CMD-28", "the placement is not on the table"));
     };
+    let table = &ctx.scenario.table;
+    let off = fp.stands.iter().flat_map(|s| s.corners()).any(|c| {
+        c.x < -1e-9 || c.y < -1e-9 || c.x > table.width_cm + 1e-9 || c.y > table.depth_cm + 1e-9
+    });
+    if off {
+        return Err(refuse(
+            "CMD-28",
+            format!("{} would be placed off the table", p.name),
+        ));
+    }
     let reach = REPLACEMENT_CLEARANCE_CM * measure_scale(ctx);
     if let Some(e) = st.pieces.values().find(|q| {
         q.id.side() != piece.side()

@@ -226,11 +226,10 @@ pub fn break_test_commander(ctx: &Ctx, side: usize) -> Option<(PieceId, u8)> {
             .piece(id)
             .is_some_and(|p| !p.knocked_out)
             .then(|| {
-                let c = &hq.commander;
-                (
-                    id,
-                    c.command_value.saturating_sub(u8::from(c.replaced_once)),
-                )
+                // CMD-28: replaced before this battle or in it.
+                let (value, replaced) = super::command::command_value(ctx, id)
+                    .unwrap_or((hq.commander.command_value, hq.commander.replaced_once));
+                (id, value.saturating_sub(u8::from(replaced)))
             })
     };
     if let Some(co) = s.co().and_then(surviving) {

@@ -402,6 +402,12 @@ pub enum Event {
         stands: u8,
         mounted: bool,
     },
+    /// FIRE-25: the suppression just placed came from this order (its next hits under the same
+    /// order make no fall-back test).
+    SuppressedByOrder {
+        piece: PieceId,
+        order: u32,
+    },
 }
 
 /// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].

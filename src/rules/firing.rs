@@ -18,8 +18,8 @@
 //!
 //! # Rulings made here (beyond the catalogue's)
 //!
-//! * Each Fire action is its own order for FIRE-25 until orders exist: within one action no
-//!   unit is tested twice, so the same-order rule cannot arise yet ([`casualty`] implements it).
+//! * FIRE-25: a suppression placed by fire under a Command-phase order is marked with it
+//!   (`command::suppressed_by_current_order`); every other attack is an order of its own.
 //! * A combined attack is a flank attack for the save (FIRE-19) when any firer's shot is.
 //! * Distances for half range are those at declaration, before a forced square forms (MOVE-17).
 //! * "Infantry firing at a square" (+1 per unit) covers foot small arms and machine weapons
@@ -33,10 +33,10 @@
 //!
 //! # Not yet
 //!
-//! Opportunity fire (FIRE-30..FIRE-33) is refused as unsupported; canister (ART-04) waits for
-//! charges (it is fired only as a charged gun's counter-initiative); orders are not checked
-//! (CMD-16 needs none here; once per initiative, INIT-01, is not tracked); skirmisher screens
-//! (SKIR-03), a command unit sharing the fate of the unit it touches (CMD-22), mixed units
+//! Opportunity fire (FIRE-30..FIRE-33) and the orders and initiative checks are in
+//! [`super::command`] (fire by the inactive side goes through [`check_fire_as`]); canister
+//! (ART-04) waits for charges (it is fired only as a charged gun's counter-initiative); skirmisher
+//! screens (SKIR-03), mixed units
 //! (FIRE-08, GEN-11), regimental guns (ART-06), grand batteries (ART-10) and overruns met while
 //! falling back (CMD-25) are left to later work.
 //!
@@ -1023,7 +1023,7 @@ pub fn target_profile(
         hits_before: p.hits,
         ko_threshold: ko_threshold_of(ctx, p),
         suppressed: p.suppressed_at.is_some(),
-        suppressed_by_this_order: false,
+        suppressed_by_this_order: super::command::suppressed_by_current_order(ctx.state, p),
         grade: p.grade,
         stays_put: stays_put(ctx, p),
     }
