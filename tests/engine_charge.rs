@@ -1699,3 +1699,119 @@ fn pike_02_pikes_count_one_cover_level_better_against_infantry() {
         ]
     );
 }
+
+#[test]
+fn chg_15_lancers_and_note_22_extra_die() {
+    // Designated lancers (COL-13) +1 on the initial charge attack; Grenz (note 22) +1 always.
+    let (g, l) = (u(0, 1), u(1, 1));
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, "grenz-infantry", 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, "light-cavalry-05-12", 3, 100.0, 110.0, 180.0)
+        .flag(1, 1, "lancers")
+        .command(
+            {
+                let mut d = vec![6u8; 10]; // Grenz: 4 × 2 + 1 (charging) + 1 (note 22)
+                d.extend_from_slice(&[1u8; 11]); // lancers' saves (6+, 10 + line die)
+                d.extend_from_slice(&[1u8; 11]); // lancers counter-charging: 9 + 1 + 1
+                d
+            },
+            &[],
+        );
+    ok(&mut b, charge(&[g], l));
+    ok(&mut b, respond(l, l, Response::CounterCharge));
+    ok(&mut b, Action::CloseResponse { target: l });
+    let ev = ok(&mut b, Action::ResolveCharge { target: l });
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 8),
+            ("CHG-14".into(), 1),
+            ("CHG-15".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    assert_eq!(
+        modifiers(&ev, "charge: defenders to hit"),
+        vec![
+            ("CHG-13".into(), 9),
+            ("CHG-14".into(), 1),
+            ("CHG-15".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+}
+
+#[test]
+fn move_18_square_counts_one_level_better_against_cavalry() {
+    let (c, s) = (u(0, 1), u(1, 1));
+    let mut dice = vec![6u8; 13]; // 4 × 3 + 1 (charging)
+    dice.extend_from_slice(&[1u8; 13]); // the square saves normally in a charge (CHG-18)
+    dice.extend_from_slice(&[1u8; 8]); // the square: 4 stands × 2, all fronts
+    let mut b = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, "light-cavalry-05-12", 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 112.0, 180.0)
+        .command(dice, &[(s, Formation::Square)]);
+    ok(&mut b, charge(&[c], s));
+    ok(&mut b, Action::CloseResponse { target: s });
+    let ev = ok(&mut b, Action::ResolveCharge { target: s });
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 12),
+            ("CHG-14".into(), 1),
+            ("MOVE-18".into(), 1),
+            ("CHG-16".into(), 5)
+        ]
+    );
+    assert_eq!(rolls(&ev).get(1), Some(&roll("save", &[1u8; 13])));
+}
+
+#[test]
+fn chg_01_charge_actions_and_events_survive_the_battle_file_round_trip() {
+    let (a, s, d, ds) = (u(0, 1), u(0, 2), u(1, 1), u(1, 2));
+    let mut b = we_07_table(true).initiative_with(DiceSource::Seed(7), &[]);
+    ok(&mut b, Action::EndPhase);
+    let actions = vec![
+        charge(&[a], d),
+        respond(d, d, Response::Fire { at: a }),
+        respond(
+            ds,
+            d,
+            Response::Evade {
+                facing_deg: Some(90.0),
+                limber: false,
+            },
+        ),
+        Action::CloseResponse { target: d },
+        Action::Support {
+            piece: s,
+            friend: a,
+        },
+        Action::ResolveCharge { target: d },
+        Action::Consolidate {
+            piece: a,
+            to: pose(100.0, 112.0, 0.0),
+        },
+        Action::Evade {
+            piece: a,
+            facing_deg: None,
+        },
+    ];
+    for a in &actions {
+        let text = serde_json::to_string(a).expect("serializes");
+        let back: Action = serde_json::from_str(&text).expect("parses");
+        assert_eq!(&back, a, "{text}");
+    }
+    for act in actions.into_iter().take(6) {
+        let _ = b.perform(act);
+    }
+    let log = serde_json::to_string(b.log()).expect("the log serializes");
+    let back: powderhorn::rules::BattleLog = serde_json::from_str(&log).expect("the log parses");
+    assert_eq!(&back, b.log());
+    // The charge state (the battle state's own map keys are not JSON strings; the log is what
+    // is stored).
+    let charges = serde_json::to_string(&b.state().charges).expect("the charge state serializes");
+    let back: powderhorn::rules::charge::ChargeState =
+        serde_json::from_str(&charges).expect("the charge state parses");
+    assert_eq!(&back, &b.state().charges);
+}
