@@ -1507,6 +1507,8 @@ fn chg_25_retreat_into_a_suppressed_friend_knocks_out_both() {
         player_turn: 1
     }));
     ok(&mut b, charge(&[a], d));
+    // INIT-12: a suppressed unit does not respond.
+    refused(&mut b, respond(ds, d, Response::Fire { at: a }), "INIT-12");
     ok(&mut b, Action::CloseResponse { target: d });
     let ev = ok(&mut b, Action::ResolveCharge { target: d });
     assert!(ev.contains(&Event::CombatDecided {

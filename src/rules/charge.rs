@@ -40,6 +40,12 @@
 //!   touch another unit is refused (CHG-10), and touching a second enemy is reported as
 //!   unsupported (CHG-05) rather than silently fought.
 //! * A second charge on a unit already in an unresolved combat is reported as unsupported.
+//! * Only unsuppressed units respond at all (INIT-12 "unsuppressed units", CHG-09, INIT-15 c).
+//! * INIT-11 on initiative: the supporter's combat must be the nearest pending combat (by edge
+//!   distance to its friendly units in contact).
+//! * A winner's right to consolidate lasts for the phase in which it was earned, until another
+//!   charge is declared or it consolidates; consolidating passes the rights of the units listed
+//!   before it (CHG-24 order).
 //! * Counter-initiative fire is never a forced-square trigger (FIRE-33: charge reactions are a
 //!   system of their own), and a charged gun fires only canister (INIT-10).
 //! * Canister attacks every non-command unit with a stand in the gun's cone within canister range,
@@ -1497,6 +1503,14 @@ pub fn resolve_respond(
             format!("{} has already responded to this charge", p.name),
         ));
     }
+    if p.suppressed_at.is_some() {
+        // INIT-12, CHG-09: only unsuppressed units respond; INIT-15 (c): suppressed cavalry
+        // fight standing.
+        return Err(err(
+            "INIT-12",
+            format!("{} is suppressed and cannot respond to the charge", p.name),
+        ));
+    }
     let ms = measure_scale(ctx);
     let tp = ctx.piece(target)?;
     let distance_to_target = match (footprint_of(ctx, p), footprint_of(ctx, tp)) {
@@ -2102,6 +2116,36 @@ pub fn resolve_support(
     let s = SightIndex::new(ctx).sight(piece, friend);
     if !s.visible {
         return Err(RuleError::new(s.rule, s.detail).into());
+    }
+    // INIT-11: on initiative, the nearest visible combat within 10 cm.
+    if t.phase == Phase::Initiative && piece.side() == t.active {
+        let distance_to = |cb: &Combat| -> f64 {
+            let mut ids = vec![cb.target];
+            ids.extend(cb.contacts.iter().map(|k| k.piece));
+            ids.iter()
+                .filter_map(|id| ctx.state.piece(*id))
+                .filter(|q| q.id.side() == piece.side())
+                .filter_map(|q| footprint_of(ctx, q))
+                .map(|f| edge_distance(&sfp, &f))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let mine = distance_to(c);
+        let nearer = ctx
+            .state
+            .charges
+            .combats
+            .iter()
+            .filter(|o| !o.window_open && o.target != c.target)
+            .any(|o| distance_to(o) < mine - 1e-9);
+        if nearer {
+            return Err(err(
+                "INIT-11",
+                format!(
+                    "on initiative {} may support only the nearest combat",
+                    p.name
+                ),
+            ));
+        }
     }
     // INIT-11: centre to centre, directly behind the friend.
     let Some((_, rear)) = edges_of(ctx, fp_friend)
