@@ -1817,3 +1817,50 @@ fn chg_01_charge_actions_and_events_survive_the_battle_file_round_trip() {
         serde_json::from_str(&charges).expect("the charge state parses");
     assert_eq!(&back, &b.state().charges);
 }
+
+#[test]
+fn init_09_step_5_a_charger_that_falls_back_is_disordered() {
+    // D's response suppresses A; X's response (its own order, FIRE-25) makes A fall back.
+    let (a, d, x) = (u(0, 1), u(1, 1), u(1, 3));
+    let mut dice = vec![6, 1, 1, 1, 1, 1]; // D: 5 + 1 (half range)
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    dice.push(6); // A's suppression
+    dice.extend_from_slice(&[6, 1, 1]); // X: 1 stand + 1 (half range) + …
+    dice.extend_from_slice(&[1, 1, 1, 1, 1, 1]);
+    let mut b = we_07_table(false)
+        .unit(1, 3, FR_LINE, 1, 108.0, 112.0, 180.0)
+        .command(dice, &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, respond(d, d, Response::Fire { at: a }));
+    let ev = ok(&mut b, respond(x, d, Response::Fire { at: a }));
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::FellBack { piece, .. } if *piece == a)),
+        "{ev:?}"
+    );
+    let ev = ok(&mut b, Action::CloseResponse { target: d });
+    assert_eq!(
+        ev,
+        vec![
+            Event::ResponseClosed { target: d },
+            Event::ChargeFailed {
+                piece: a,
+                target: d,
+                reason: "it fell back before contact".into(),
+            },
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered),
+            },
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![],
+            },
+        ]
+    );
+}
