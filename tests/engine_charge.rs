@@ -1834,7 +1834,8 @@ fn init_09_step_5_a_charger_that_falls_back_is_disordered() {
     ok(&mut b, respond(d, d, Response::Fire { at: a }));
     let ev = ok(&mut b, respond(x, d, Response::Fire { at: a }));
     assert!(
-        ev.iter().any(|e| matches!(e, Event::FellBack { piece, .. } if *piece == a)),
+        ev.iter()
+            .any(|e| matches!(e, Event::FellBack { piece, .. } if *piece == a)),
         "{ev:?}"
     );
     let ev = ok(&mut b, Action::CloseResponse { target: d });

@@ -72,7 +72,9 @@
 //! charges and supports an order allows) is the order engine's. Skirmisher screens met by a
 //! charge (SKIR-04) are the skirmisher engine's. The OPTIONAL saber charge (OPT-SABER) is
 //! refused as unsupported. Dismounted cavalry mounting to evade (INIT-05 b) is not offered:
-//! they evade on foot.
+//! they evade on foot. A charge, pursuit, evade, retreat or consolidation that would overrun an
+//! enemy command unit (MOVE-08, CMD-25) is reported unsupported until the command rules decide
+//! the command unit's fate.
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
@@ -550,6 +552,24 @@ fn overlaps(a: &Footprint, b: &Footprint) -> bool {
         let q = t.polygon();
         pa.iter().any(|p| p.intersects(&q))
     })
+}
+
+/// MOVE-08, CMD-25: a forced or charge move through an enemy command unit overruns it; that
+/// needs the command rules (escape or loss), so it is reported unsupported by name.
+fn check_overrun(ctx: &Ctx, outcome: &ForcedOutcome) -> Result<(), ActionError> {
+    if let ForcedOutcome::Moved { overruns, .. } = outcome {
+        if let Some(first) = overruns.first() {
+            let name = ctx
+                .state
+                .piece(*first)
+                .map_or(first.to_string(), |p| p.name.clone());
+            return Err(ActionError::Unsupported {
+                rule: "CMD-25",
+                what: format!("a move that overruns the enemy command unit {name}"),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn with_pose(p: &PieceState, pose: Pose) -> PieceState {
@@ -1244,14 +1264,16 @@ pub fn resolve_charge(
         let run = turned.at.distance(placed.at).0;
         if placed != start && run > 1e-9 {
             let bearing = bearing_deg(turned.at, placed.at);
-            match forced_move(
+            let outcome = forced_move(
                 &sctx,
                 *id,
                 ForcedKind::Retreat,
                 bearing,
                 run,
                 contact.facing_deg,
-            )? {
+            )?;
+            check_overrun(&sctx, &outcome)?;
+            match outcome {
                 ForcedOutcome::Moved { .. } => {}
                 ForcedOutcome::StoppedByFriend { friend, .. } => {
                     let name = ctx
@@ -1434,6 +1456,7 @@ fn evade_events(
         (None, None) => from.facing_deg,
     };
     let outcome = forced_move(&c, p.id, ForcedKind::Evade, bearing, allowance, end_facing)?;
+    check_overrun(&c, &outcome)?;
     let (to, dist) = match outcome {
         ForcedOutcome::Moved {
             to, distance_cm, ..
@@ -1946,14 +1969,16 @@ fn pursuit_events(
         }
         let mut end = from;
         if lo > 1e-6 {
-            match forced_move(
+            let outcome = forced_move(
                 &c,
                 k.piece,
                 ForcedKind::Retreat,
                 bearing,
                 lo,
                 from.facing_deg,
-            )? {
+            )?;
+            check_overrun(&c, &outcome)?;
+            match outcome {
                 ForcedOutcome::Moved { to, .. } | ForcedOutcome::StoppedByFriend { to, .. } => {
                     end = to;
                 }
@@ -2466,61 +2491,61 @@ fn retreat_events(ctx: &Ctx, piece: PieceId, away: Point) -> Result<Vec<Event>, 
     } else {
         (from.facing_deg + 180.0).rem_euclid(360.0)
     };
-    Ok(
-        match forced_move(
-            ctx,
+    let outcome = forced_move(
+        ctx,
+        piece,
+        ForcedKind::Retreat,
+        bearing,
+        half,
+        from.facing_deg,
+    )?;
+    check_overrun(ctx, &outcome)?;
+    Ok(match outcome {
+        ForcedOutcome::Moved {
+            to, distance_cm, ..
+        } => vec![Event::Retreated {
             piece,
-            ForcedKind::Retreat,
-            bearing,
-            half,
-            from.facing_deg,
-        )? {
-            ForcedOutcome::Moved {
-                to, distance_cm, ..
-            } => vec![Event::Retreated {
+            from,
+            to,
+            distance_cm,
+        }],
+        ForcedOutcome::StoppedByFriend {
+            to,
+            friend,
+            distance_cm,
+        } => {
+            let mut v = vec![Event::Retreated {
                 piece,
                 from,
                 to,
                 distance_cm,
-            }],
-            ForcedOutcome::StoppedByFriend {
-                to,
-                friend,
-                distance_cm,
-            } => {
-                let mut v = vec![Event::Retreated {
-                    piece,
-                    from,
-                    to,
-                    distance_cm,
-                }];
-                let friend_suppressed = ctx
-                    .state
-                    .piece(friend)
-                    .is_some_and(|q| q.suppressed_at.is_some());
-                if friend_suppressed {
-                    let why = "retreated into a suppressed friendly unit".to_string();
-                    v.push(ko("CHG-25", why.clone()));
-                    v.push(Event::UnitKnockedOut {
-                        piece: friend,
-                        cause: KnockOutCause::Charge {
-                            rule: "CHG-25".into(),
-                            reason: why,
-                        },
-                    });
-                } else {
-                    v.push(Event::Suppressed {
-                        piece: friend,
-                        player_turn: ctx.state.turn.player_turn,
-                    });
-                }
-                v
+            }];
+            let friend_suppressed = ctx
+                .state
+                .piece(friend)
+                .is_some_and(|q| q.suppressed_at.is_some());
+            if friend_suppressed {
+                let why = "retreated into a suppressed friendly unit".to_string();
+                v.push(ko("CHG-25", why.clone()));
+                v.push(Event::UnitKnockedOut {
+                    piece: friend,
+                    cause: KnockOutCause::Charge {
+                        rule: "CHG-25".into(),
+                        reason: why,
+                    },
+                });
+            } else {
+                v.push(Event::Suppressed {
+                    piece: friend,
+                    player_turn: ctx.state.turn.player_turn,
+                });
             }
-            ForcedOutcome::KnockedOut { rule, reason } => {
-                vec![ko(if rule == "MOVE-07" { "CHG-25" } else { rule }, reason)]
-            }
-        },
-    )
+            v
+        }
+        ForcedOutcome::KnockedOut { rule, reason } => {
+            vec![ko(if rule == "MOVE-07" { "CHG-25" } else { rule }, reason)]
+        }
+    })
 }
 
 /// The unit's side's units in contact that are still on the table.
@@ -3020,14 +3045,16 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
     }
     let mut scratch = ctx.state.clone();
     if along > 1e-9 {
-        match forced_move(
+        let outcome = forced_move(
             ctx,
             piece,
             ForcedKind::Retreat,
             from.facing_deg,
             along,
             to.facing_deg,
-        )? {
+        )?;
+        check_overrun(ctx, &outcome)?;
+        match outcome {
             ForcedOutcome::Moved { .. } => {}
             ForcedOutcome::StoppedByFriend { .. } => {
                 return Err(err("CHG-24", format!("{} would run into a friend", p.name)))
