@@ -1865,3 +1865,53 @@ fn init_09_step_5_a_charger_that_falls_back_is_disordered() {
         ]
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// CHG-04, CHG-10: wherever a legal charge starts, the charger ends flush against the
+    /// target (base contact, no overlap) on the edge it declared, and never farther than 20 cm
+    /// from where it started.
+    #[test]
+    fn chg_04_chg_10_contact_is_flush_on_the_declared_edge(
+        dx in -12.0f64..12.0,
+        dy in 3.0f64..22.0,
+        turn in -40.0f64..40.0,
+        target_facing in prop_oneof![Just(180.0f64), Just(150.0), Just(90.0), Just(225.0)],
+    ) {
+        let (a, d) = (u(0, 1), u(1, 1));
+        let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+            .unit(0, 1, AUS_LINE, 4, 100.0 + dx, 112.0 - dy, turn)
+            .unit(1, 1, FR_LINE, 4, 100.0, 112.0, target_facing)
+            .command(vec![], &[]);
+        let declared = match b.perform(charge(&[a], d)) {
+            Ok(ev) => ev.to_vec(),
+            Err(_) => return Ok(()),
+        };
+        let Some(Event::ChargeDeclared { chargers, .. }) = declared.first() else {
+            return Err(TestCaseError::fail("no declaration"));
+        };
+        let plan = chargers.first().cloned().expect("one charger");
+        prop_assert!(plan.distance_cm <= 20.0 + 1e-6);
+        let ev = b.perform(Action::CloseResponse { target: d }).expect("closes").to_vec();
+        let contact = ev.iter().find_map(|e| match e {
+            Event::ChargeContact { edge, to, .. } => Some((*edge, *to)),
+            _ => None,
+        });
+        let (edge, to) = contact.expect("contact made");
+        prop_assert_eq!(edge, plan.edge);
+        let ctx = b.ctx();
+        let ap = b.state().piece(a).cloned().expect("A");
+        let dp = b.state().piece(d).cloned().expect("D");
+        prop_assert_eq!(ap.pose, Some(to));
+        let afp = powderhorn::rules::geometry::footprint_of(&ctx, &ap).expect("A on table");
+        let dfp = powderhorn::rules::geometry::footprint_of(&ctx, &dp).expect("D on table");
+        prop_assert!(powderhorn::geom::edge_distance(&afp, &dfp) <= 0.1);
+        // No overlap: every A stand centre lies outside every D stand.
+        for s in &afp.stands {
+            for t in &dfp.stands {
+                prop_assert!(!t.covers(s.centre, -0.01));
+            }
+        }
+    }
+}

@@ -692,17 +692,22 @@ fn nearest_edge(
     let cfp = footprint_of(ctx, charger)?;
     let from = charger.pose?.at;
     let centre = cfp.centroid();
-    let mut best: Option<(f64, Edge, FrontEdge)> = None;
+    // Ties (the nearest point is a corner two edges share) go to the edge that faces the
+    // charger most squarely.
+    let mut best: Option<(f64, f64, Edge, FrontEdge)> = None;
     for (edge, fe) in edges_of(ctx, target) {
-        if taken.contains(&edge) || fe.local(centre).1 <= 1e-6 {
+        let ahead = fe.local(centre).1;
+        if taken.contains(&edge) || ahead <= 1e-6 {
             continue;
         }
         let d = point_segment_distance(from, fe.left, fe.right);
-        if best.is_none_or(|(b, _, _)| d < b - 1e-9) {
-            best = Some((d, edge, fe));
+        let better = best
+            .is_none_or(|(b, t, _, _)| d < b - 1e-6 || ((d - b).abs() <= 1e-6 && ahead > t + 1e-9));
+        if better {
+            best = Some((d, ahead, edge, fe));
         }
     }
-    best.map(|(_, e, fe)| (e, fe))
+    best.map(|(_, _, e, fe)| (e, fe))
 }
 
 /// CHG-04 (b): flush against the edge, centred on it, facing it.
