@@ -36,9 +36,10 @@
 //!   edge of the target that no earlier charger took.
 //! * The charge distance (CHG-04 c) is measured from the charger's front-edge centre after the
 //!   free pivot to its front-edge centre in contact.
-//! * The contact pose is centred on the edge (CHG-04 b); a contact pose that would overlap or
-//!   touch another unit is refused (CHG-10), and touching a second enemy is reported as
-//!   unsupported (CHG-05) rather than silently fought.
+//! * The contact pose is centred on the edge, or shifted along it in 0.25 cm steps as little as
+//!   needed to overlap nobody and touch no other enemy (CHG-04 b); if no shift helps, a contact
+//!   pose that would overlap another unit is refused (CHG-10), and one touching a second enemy is
+//!   reported as unsupported (CHG-05) rather than silently fought.
 //! * A second charge on a unit already in an unresolved combat is reported as unsupported.
 //! * Only unsuppressed units respond at all (INIT-12 "unsuppressed units", CHG-09, INIT-15 c).
 //! * INIT-11 on initiative: the supporter's combat must be the nearest pending combat (by edge
@@ -718,6 +719,61 @@ fn contact_pose(fe: &FrontEdge) -> Pose {
     }
 }
 
+/// CHG-04 (b): the contact pose on an edge — centred where possible, otherwise shifted along
+/// the edge as little as needed (0.25 cm steps) so that the charger overlaps nobody and touches
+/// no enemy but the target. If no shift helps, the centred pose (the checks then refuse it).
+fn contact_for(
+    ctx: &Ctx,
+    p: &PieceState,
+    target: PieceId,
+    fe: &FrontEdge,
+    ignore: &[PieceId],
+) -> Pose {
+    let centred = contact_pose(fe);
+    let Some(cfp) = footprint_of(ctx, &with_pose(p, centred)) else {
+        return centred;
+    };
+    let ms = measure_scale(ctx);
+    let reach = (fe.width() + cfp.frontage()) / 2.0 - 0.5 * ms;
+    let along = right_of(fe.facing_deg);
+    let others: Vec<(PieceId, Footprint)> = ctx
+        .state
+        .pieces
+        .values()
+        .filter(|q| q.id != p.id && q.id != target && q.on_table() && !ignore.contains(&q.id))
+        .filter_map(|q| footprint_of(ctx, q).map(|f| (q.id, f)))
+        .collect();
+    let free = |pose: Pose| -> bool {
+        let Some(f) = footprint_of(ctx, &with_pose(p, pose)) else {
+            return false;
+        };
+        others.iter().all(|(id, q)| {
+            !overlaps(&f, q)
+                && (id.side() == p.id.side()
+                    || id.is_command()
+                    || edge_distance(&f, q) > CONTACT_TOLERANCE_CM * ms)
+        })
+    };
+    let step = 0.25 * ms;
+    let mut k = 0.0;
+    while k <= reach + 1e-9 {
+        for sign in [1.0, -1.0] {
+            let pose = Pose {
+                at: add(centred.at, along, sign * k),
+                facing_deg: centred.facing_deg,
+            };
+            if free(pose) {
+                return pose;
+            }
+            if k == 0.0 {
+                break;
+            }
+        }
+        k += step;
+    }
+    centred
+}
+
 /// CHG-04 (a): the free pivot about the footprint's centre to a new facing.
 fn pivoted(fp: &Footprint, from: Pose, facing_deg: f64) -> Pose {
     let delta = normalize_deg(facing_deg - from.facing_deg);
@@ -1236,7 +1292,7 @@ pub fn resolve_charge(
                 ),
             ));
         }
-        let contact = contact_pose(&fe);
+        let contact = contact_for(ctx, p, target, &fe, chargers);
         let turned = pivoted(&cfp, start, contact.facing_deg);
         let distance = turned.at.distance(contact.at).0;
         if distance > CHARGE_CM * ms + 1e-6 {
@@ -1882,6 +1938,8 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
             Some((edge, fe)) => {
                 taken.push(edge);
                 made += 1;
+                let ids: Vec<PieceId> = chargers.iter().map(|k| k.piece).collect();
+                let to = contact_for(&c2, kp, target, &fe, &ids);
                 record(
                     &mut state,
                     &mut events,
@@ -1889,7 +1947,7 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
                         piece: k.piece,
                         target,
                         edge,
-                        to: contact_pose(&fe),
+                        to,
                     },
                 );
             }
