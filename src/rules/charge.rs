@@ -55,6 +55,8 @@
 //!   attackers' dice and the defender's saves, just before the defending side's dice.
 //! * Both sides' dice of a round are worked out before any hits of the round land (all dice are
 //!   rolled together, CHG-16), so a unit knocked out in a round still strikes back (WE-12).
+//! * A defender contacted on its front and on a flank counts all its stands (CHG-11 frontal
+//!   contact) but still fights to its flank: −2 and the save one worse (CHG-14, CHG-18).
 //! * CHG-19 totals count every unit of a side that made contact (knocked out or not) and its
 //!   supporters, using their hits this player turn.
 //! * A retreating unit that was already suppressed keeps its older marker.
@@ -2677,7 +2679,14 @@ pub fn resolve_combat(
             .piece(target)
             .is_some_and(|tp| frontal(tp, k.edge))
     });
+    // CHG-11: only flank or rear contact limits the defender's stands; CHG-14/CHG-18: any flank
+    // or rear contact means it fights to its flank (−2, save one worse).
     let defender_flank = !contacts.is_empty() && !any_front;
+    let fights_to_flank = contacts.iter().any(|k| {
+        ctx.state
+            .piece(target)
+            .is_some_and(|tp| !frontal(tp, k.edge))
+    });
     let mut round = 0;
     let outcome: (Outcome, Option<usize>) = loop {
         round += 1;
@@ -2806,7 +2815,7 @@ pub fn resolve_combat(
             "charge: attackers to hit",
         );
         // Defending side: the defender (charging too when it counter-charged).
-        let def_units = vec![(target, def_stands, counter, defender_flank)];
+        let def_units = vec![(target, def_stands, counter, fights_to_flank)];
         let def_needed = |_: &PieceState| -> (u8, Vec<Modifier>) {
             if first {
                 (
@@ -2856,7 +2865,7 @@ pub fn resolve_combat(
             &mut events,
             target,
             att_raw,
-            defender_flank,
+            fights_to_flank,
             dice,
         )?;
         let victim_of_defenders = if let Some(k) = front.first() {
