@@ -1360,6 +1360,24 @@ fn seq_04_charge_phase_still_requires_resolution() {
     ok(&mut b, charge(&[a], d));
     refused(&mut b, Action::EndPhase, "SEQ-04");
     refused(&mut b, charge(&[u(0, 2)], d), "INIT-09");
+    // INIT-03, CHG-01: the charger does nothing else until the combat is fought.
+    refused(
+        &mut b,
+        Action::Deploy {
+            piece: a,
+            formation: Formation::MarchColumn,
+        },
+        "INIT-03",
+    );
+    refused(
+        &mut b,
+        Action::Fire {
+            firers: vec![a],
+            target: d,
+            ammunition: None,
+        },
+        "INIT-03",
+    );
 }
 
 // --- Replay -----------------------------------------------------------------------------------------

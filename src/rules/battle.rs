@@ -239,6 +239,19 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
     if ctx.state.turn.phase == Phase::Over {
         return Err(RuleError::new("END-03", "the battle is over").into());
     }
+    // CHG-01, INIT-03: units in an unresolved combat take no other action.
+    match action {
+        Action::Move { piece, .. }
+        | Action::Deploy { piece, .. }
+        | Action::Limber { piece }
+        | Action::Unlimber { piece, .. } => super::charge::check_not_engaged(ctx, *piece)?,
+        Action::Fire { firers, .. } => {
+            for f in firers {
+                super::charge::check_not_engaged(ctx, *f)?;
+            }
+        }
+        _ => {}
+    }
     match action {
         Action::EndPhase => resolve_end_phase(ctx, dice),
         Action::Deploy { piece, formation } => {

@@ -941,6 +941,23 @@ pub fn check_end_phase(ctx: &Ctx) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// CHG-01, INIT-03: a unit in an unresolved combat (charger, charged unit or supporter) takes
+/// no other action until the combat is fought; `battle::resolve` asks this for moves, deploys,
+/// limbering and fire.
+pub fn check_not_engaged(ctx: &Ctx, piece: PieceId) -> Result<(), RuleError> {
+    if ctx.state.charges.combat_of(piece).is_some() {
+        let name = ctx
+            .state
+            .piece(piece)
+            .map_or(piece.to_string(), |p| p.name.clone());
+        return Err(RuleError::new(
+            "INIT-03",
+            format!("{name} is in an unresolved combat; it is fought to a finish first (CHG-01)"),
+        ));
+    }
+    Ok(())
+}
+
 fn check_no_open_window(ctx: &Ctx) -> Result<(), ActionError> {
     if let Some(c) = ctx.state.charges.combats.iter().find(|c| c.window_open) {
         return Err(err(
