@@ -1933,3 +1933,72 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn chg_23_both_sides_wiped_out_nobody_consolidates() {
+    let (a, g) = (u(0, 1), u(1, 1));
+    let mut dice = vec![6, 6, 1, 1]; // canister: 4 attacks × 1 stand
+    dice.extend_from_slice(&[1, 1, 1]); // A's saves (2 + the line die)
+    dice.extend_from_slice(&[1, 1]); // suppression: none
+    dice.extend_from_slice(&[6, 6, 6]); // A: 1 × 2 + 1
+    dice.push(6); // the gun
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 1, 100.0, 100.0, 0.0)
+        .unit(1, 1, FIELD_ART, 1, 100.0, 110.0, 180.0)
+        .command(dice, &[]);
+    ok(&mut b, charge(&[a], g));
+    ok(&mut b, respond(g, g, Response::Canister));
+    ok(&mut b, Action::CloseResponse { target: g });
+    let ev = ok(&mut b, Action::ResolveCharge { target: g });
+    let tail: Vec<Event> = results(&ev).into_iter().rev().take(2).rev().collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::CombatDecided {
+                target: g,
+                outcome: Outcome::BothWipedOut,
+                winner: None,
+            },
+            Event::ChargeEnded {
+                target: g,
+                consolidate: vec![],
+            },
+        ]
+    );
+    assert_eq!(b.state().sides[0].units_lost, 1);
+    assert_eq!(b.state().sides[1].units_lost, 1);
+}
+
+#[test]
+fn init_14_an_evader_out_of_reach_survives_and_the_charger_is_disordered() {
+    let (a, k) = (u(0, 1), u(1, 1));
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, "light-cavalry-05-12", 3, 100.0, 112.0, 180.0)
+        .command(vec![], &[]);
+    ok(&mut b, charge(&[a], k));
+    ok(
+        &mut b,
+        respond(
+            k,
+            k,
+            Response::Evade {
+                facing_deg: Some(0.0),
+                limber: false,
+            },
+        ),
+    );
+    let ev = ok(&mut b, Action::CloseResponse { target: k });
+    assert!(ev.contains(&Event::ChargeFailed {
+        piece: a,
+        target: k,
+        reason: "the target evaded out of reach".into(),
+    }));
+    assert!(ev.contains(&Event::Disordered {
+        piece: a,
+        until: 2,
+        exhausted: false
+    }));
+    assert!(b.state().piece(k).is_some_and(|p| p.on_table()));
+}
