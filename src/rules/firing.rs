@@ -33,8 +33,8 @@
 //!
 //! # Not yet
 //!
-//! Opportunity fire (FIRE-30..FIRE-33) is refused as unsupported; canister (ART-04) waits for
-//! charges (it is fired only as a charged gun's counter-initiative); orders are not checked
+//! Opportunity fire (FIRE-30..FIRE-33) is refused as unsupported; canister (ART-04) is fired
+//! by the charge rules (`charge`) as a charged gun's counter-initiative; orders are not checked
 //! (CMD-16 needs none here; once per initiative, INIT-01, is not tracked); skirmisher screens
 //! (SKIR-03), a command unit sharing the fate of the unit it touches (CMD-22), mixed units
 //! (FIRE-08, GEN-11), regimental guns (ART-06), grand batteries (ART-10) and overruns met while
@@ -959,7 +959,7 @@ pub fn morale(ctx: &Ctx) -> Option<MoraleRule> {
 }
 
 /// FIRE-10 (with its overrides for march column and square): a flank or rear shot.
-pub fn flank_of(ctx: &Ctx, attacker: &PieceState, victim: &PieceState) -> bool {
+fn flank_of(ctx: &Ctx, attacker: &PieceState, victim: &PieceState) -> bool {
     aspect(ctx, attacker, victim).is_some_and(|a| a != Aspect::Front)
 }
 
