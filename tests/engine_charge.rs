@@ -286,7 +286,7 @@ const WE07_ROUND: [&[u8]; 4] = [
 ];
 
 #[test]
-fn we_07_init_09_chg_13_chg_14_chg_17_chg_19_chg_22_fire_28_double_with_supports() {
+fn we_07_init_09_chg_02_chg_13_chg_14_chg_17_chg_18_chg_19_chg_22_fire_28_double_with_supports() {
     let (a, s, d, ds) = (u(0, 1), u(0, 2), u(1, 1), u(1, 2));
     let mut dice = vec![3, 3, 2, 2, 1, 1];
     for r in WE07_ROUND {
@@ -502,6 +502,8 @@ fn we_07_init_09_chg_13_chg_14_chg_17_chg_19_chg_22_fire_28_double_with_supports
         ]
     );
     assert!(b.state().charges.combats.is_empty());
+    // CHG-02: a disordered unit may not charge.
+    refused(&mut b, charge(&[a], ds), "CHG-02");
     // GEN-11/END-01: at the End phase A loses floor(3/3) = 1 stand.
     ok(&mut b, Action::EndPhase);
     ok(&mut b, Action::EndPhase);
@@ -602,7 +604,7 @@ fn we_08_battle(dice: Vec<u8>) -> Battle {
 }
 
 #[test]
-fn we_08_init_07_chg_15_fire_28_fire_29_initiative_cavalry_double() {
+fn we_08_init_07_chg_15_chg_24_chg_26_fire_28_fire_29_initiative_cavalry_double() {
     let (c, t) = (u(0, 1), u(1, 1));
     let french = [6, 6, 6, 5, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1];
     let austrian = [6, 5, 3, 3, 2, 2, 1, 1, 1, 1];
@@ -1133,7 +1135,7 @@ fn chg_10_init_08_no_gap_narrower_than_5_cm() {
 }
 
 #[test]
-fn init_12_response_rules() {
+fn init_12_chg_09_response_rules() {
     let (a, s, d, far) = (u(0, 1), u(0, 2), u(1, 1), u(1, 3));
     let mut b = we_07_table(false)
         .unit(1, 3, FR_LINE, 5, 130.0, 112.0, 180.0)
@@ -1354,7 +1356,7 @@ fn chg_07_support_limits() {
 }
 
 #[test]
-fn seq_04_charge_phase_still_requires_resolution() {
+fn seq_04_chg_12_init_03_pending_combat_blocks_other_actions() {
     let (a, d) = (u(0, 1), u(1, 1));
     let mut b = we_07_table(false).command(vec![], &[]);
     ok(&mut b, charge(&[a], d));
@@ -2001,4 +2003,13 @@ fn init_14_an_evader_out_of_reach_survives_and_the_charger_is_disordered() {
         exhausted: false
     }));
     assert!(b.state().piece(k).is_some_and(|p| p.on_table()));
+}
+
+#[test]
+fn chg_05_a_second_charge_on_a_unit_already_in_combat_is_reported() {
+    let (a, s, d) = (u(0, 1), u(0, 2), u(1, 1));
+    let mut b = we_07_table(false).command(vec![], &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    refused(&mut b, charge(&[s], d), "CHG-05");
 }
