@@ -3177,6 +3177,27 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
         q.pose = Some(to);
     }
     let c = view(ctx, &scratch);
+    if let Some(end) = c.state.piece(piece).and_then(|q| footprint_of(&c, q)) {
+        for q in c.state.pieces.values() {
+            if q.id == piece || !q.on_table() {
+                continue;
+            }
+            let Some(qfp) = footprint_of(&c, q) else {
+                continue;
+            };
+            let touches_enemy = q.id.side() != piece.side()
+                && edge_distance(&end, &qfp) <= CONTACT_TOLERANCE_CM * ms;
+            if touches_enemy || overlaps(&end, &qfp) {
+                return Err(err(
+                    "CHG-24",
+                    format!(
+                        "{} would end on or against {}; a consolidation never makes contact",
+                        p.name, q.name
+                    ),
+                ));
+            }
+        }
+    }
     let sight = SightIndex::new(&c);
     for (e, dist) in sight.visible_enemies(piece) {
         if dist < CONSOLIDATE_CLEAR_CM * ms - 1e-9 {
