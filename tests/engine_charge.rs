@@ -286,7 +286,7 @@ const WE07_ROUND: [&[u8]; 4] = [
 ];
 
 #[test]
-fn we_07_init_09_chg_13_chg_14_chg_17_chg_19_chg_22_fire_28_double_with_supports() {
+fn we_07_init_09_chg_02_chg_13_chg_14_chg_17_chg_18_chg_19_chg_22_fire_28_double_with_supports() {
     let (a, s, d, ds) = (u(0, 1), u(0, 2), u(1, 1), u(1, 2));
     let mut dice = vec![3, 3, 2, 2, 1, 1];
     for r in WE07_ROUND {
@@ -502,6 +502,8 @@ fn we_07_init_09_chg_13_chg_14_chg_17_chg_19_chg_22_fire_28_double_with_supports
         ]
     );
     assert!(b.state().charges.combats.is_empty());
+    // CHG-02: a disordered unit may not charge.
+    refused(&mut b, charge(&[a], ds), "CHG-02");
     // GEN-11/END-01: at the End phase A loses floor(3/3) = 1 stand.
     ok(&mut b, Action::EndPhase);
     ok(&mut b, Action::EndPhase);
@@ -602,7 +604,7 @@ fn we_08_battle(dice: Vec<u8>) -> Battle {
 }
 
 #[test]
-fn we_08_init_07_chg_15_fire_28_fire_29_initiative_cavalry_double() {
+fn we_08_init_07_chg_15_chg_24_chg_26_fire_28_fire_29_initiative_cavalry_double() {
     let (c, t) = (u(0, 1), u(1, 1));
     let french = [6, 6, 6, 5, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1];
     let austrian = [6, 5, 3, 3, 2, 2, 1, 1, 1, 1];
@@ -1133,7 +1135,7 @@ fn chg_10_init_08_no_gap_narrower_than_5_cm() {
 }
 
 #[test]
-fn init_12_response_rules() {
+fn init_12_chg_09_response_rules() {
     let (a, s, d, far) = (u(0, 1), u(0, 2), u(1, 1), u(1, 3));
     let mut b = we_07_table(false)
         .unit(1, 3, FR_LINE, 5, 130.0, 112.0, 180.0)
@@ -1354,12 +1356,30 @@ fn chg_07_support_limits() {
 }
 
 #[test]
-fn seq_04_charge_phase_still_requires_resolution() {
+fn seq_04_chg_12_init_03_pending_combat_blocks_other_actions() {
     let (a, d) = (u(0, 1), u(1, 1));
     let mut b = we_07_table(false).command(vec![], &[]);
     ok(&mut b, charge(&[a], d));
     refused(&mut b, Action::EndPhase, "SEQ-04");
     refused(&mut b, charge(&[u(0, 2)], d), "INIT-09");
+    // INIT-03, CHG-01: the charger does nothing else until the combat is fought.
+    refused(
+        &mut b,
+        Action::Deploy {
+            piece: a,
+            formation: Formation::MarchColumn,
+        },
+        "INIT-03",
+    );
+    refused(
+        &mut b,
+        Action::Fire {
+            firers: vec![a],
+            target: d,
+            ammunition: None,
+        },
+        "INIT-03",
+    );
 }
 
 // --- Replay -----------------------------------------------------------------------------------------
@@ -1507,6 +1527,8 @@ fn chg_25_retreat_into_a_suppressed_friend_knocks_out_both() {
         player_turn: 1
     }));
     ok(&mut b, charge(&[a], d));
+    // INIT-12: a suppressed unit does not respond.
+    refused(&mut b, respond(ds, d, Response::Fire { at: a }), "INIT-12");
     ok(&mut b, Action::CloseResponse { target: d });
     let ev = ok(&mut b, Action::ResolveCharge { target: d });
     assert!(ev.contains(&Event::CombatDecided {
@@ -1698,4 +1720,296 @@ fn pike_02_pikes_count_one_cover_level_better_against_infantry() {
             ("CHG-16".into(), 5)
         ]
     );
+}
+
+#[test]
+fn chg_15_lancers_and_note_22_extra_die() {
+    // Designated lancers (COL-13) +1 on the initial charge attack; Grenz (note 22) +1 always.
+    let (g, l) = (u(0, 1), u(1, 1));
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, "grenz-infantry", 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, "light-cavalry-05-12", 3, 100.0, 110.0, 180.0)
+        .flag(1, 1, "lancers")
+        .command(
+            {
+                let mut d = vec![6u8; 10]; // Grenz: 4 × 2 + 1 (charging) + 1 (note 22)
+                d.extend_from_slice(&[1u8; 11]); // lancers' saves (6+, 10 + line die)
+                d.extend_from_slice(&[1u8; 11]); // lancers counter-charging: 9 + 1 + 1
+                d
+            },
+            &[],
+        );
+    ok(&mut b, charge(&[g], l));
+    ok(&mut b, respond(l, l, Response::CounterCharge));
+    ok(&mut b, Action::CloseResponse { target: l });
+    let ev = ok(&mut b, Action::ResolveCharge { target: l });
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 8),
+            ("CHG-14".into(), 1),
+            ("CHG-15".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    assert_eq!(
+        modifiers(&ev, "charge: defenders to hit"),
+        vec![
+            ("CHG-13".into(), 9),
+            ("CHG-14".into(), 1),
+            ("CHG-15".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+}
+
+#[test]
+fn move_18_square_counts_one_level_better_against_cavalry() {
+    let (c, s) = (u(0, 1), u(1, 1));
+    let mut dice = vec![6u8; 13]; // 4 × 3 + 1 (charging)
+    dice.extend_from_slice(&[1u8; 13]); // the square saves normally in a charge (CHG-18)
+    dice.extend_from_slice(&[1u8; 8]); // the square: 4 stands × 2, all fronts
+    let mut b = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, "light-cavalry-05-12", 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 112.0, 180.0)
+        .command(dice, &[(s, Formation::Square)]);
+    ok(&mut b, charge(&[c], s));
+    ok(&mut b, Action::CloseResponse { target: s });
+    let ev = ok(&mut b, Action::ResolveCharge { target: s });
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 12),
+            ("CHG-14".into(), 1),
+            ("MOVE-18".into(), 1),
+            ("CHG-16".into(), 5)
+        ]
+    );
+    assert_eq!(rolls(&ev).get(1), Some(&roll("save", &[1u8; 13])));
+}
+
+#[test]
+fn chg_01_charge_actions_and_events_survive_the_battle_file_round_trip() {
+    let (a, s, d, ds) = (u(0, 1), u(0, 2), u(1, 1), u(1, 2));
+    let mut b = we_07_table(true).initiative_with(DiceSource::Seed(7), &[]);
+    ok(&mut b, Action::EndPhase);
+    let actions = vec![
+        charge(&[a], d),
+        respond(d, d, Response::Fire { at: a }),
+        respond(
+            ds,
+            d,
+            Response::Evade {
+                facing_deg: Some(90.0),
+                limber: false,
+            },
+        ),
+        Action::CloseResponse { target: d },
+        Action::Support {
+            piece: s,
+            friend: a,
+        },
+        Action::ResolveCharge { target: d },
+        Action::Consolidate {
+            piece: a,
+            to: pose(100.0, 112.0, 0.0),
+        },
+        Action::Evade {
+            piece: a,
+            facing_deg: None,
+        },
+    ];
+    for a in &actions {
+        let text = serde_json::to_string(a).expect("serializes");
+        let back: Action = serde_json::from_str(&text).expect("parses");
+        assert_eq!(&back, a, "{text}");
+    }
+    for act in actions.into_iter().take(6) {
+        let _ = b.perform(act);
+    }
+    let log = serde_json::to_string(b.log()).expect("the log serializes");
+    let back: powderhorn::rules::BattleLog = serde_json::from_str(&log).expect("the log parses");
+    assert_eq!(&back, b.log());
+    // The charge state (the battle state's own map keys are not JSON strings; the log is what
+    // is stored).
+    let charges = serde_json::to_string(&b.state().charges).expect("the charge state serializes");
+    let back: powderhorn::rules::charge::ChargeState =
+        serde_json::from_str(&charges).expect("the charge state parses");
+    assert_eq!(&back, &b.state().charges);
+}
+
+#[test]
+fn init_09_step_5_a_charger_that_falls_back_is_disordered() {
+    // D's response suppresses A; X's response (its own order, FIRE-25) makes A fall back.
+    let (a, d, x) = (u(0, 1), u(1, 1), u(1, 3));
+    let mut dice = vec![6, 1, 1, 1, 1, 1]; // D: 5 + 1 (half range)
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    dice.push(6); // A's suppression
+    dice.extend_from_slice(&[6, 1, 1]); // X: 1 stand + 1 (half range) + …
+    dice.extend_from_slice(&[1, 1, 1, 1, 1, 1]);
+    let mut b = we_07_table(false)
+        .unit(1, 3, FR_LINE, 1, 108.0, 112.0, 180.0)
+        .command(dice, &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, respond(d, d, Response::Fire { at: a }));
+    let ev = ok(&mut b, respond(x, d, Response::Fire { at: a }));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::FellBack { piece, .. } if *piece == a)),
+        "{ev:?}"
+    );
+    let ev = ok(&mut b, Action::CloseResponse { target: d });
+    assert_eq!(
+        ev,
+        vec![
+            Event::ResponseClosed { target: d },
+            Event::ChargeFailed {
+                piece: a,
+                target: d,
+                reason: "it fell back before contact".into(),
+            },
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered),
+            },
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![],
+            },
+        ]
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// CHG-04, CHG-10: wherever a legal charge starts, the charger ends flush against the
+    /// target (base contact, no overlap) on the edge it declared, and never farther than 20 cm
+    /// from where it started.
+    #[test]
+    fn chg_04_chg_10_contact_is_flush_on_the_declared_edge(
+        dx in -12.0f64..12.0,
+        dy in 3.0f64..22.0,
+        turn in -40.0f64..40.0,
+        target_facing in prop_oneof![Just(180.0f64), Just(150.0), Just(90.0), Just(225.0)],
+    ) {
+        let (a, d) = (u(0, 1), u(1, 1));
+        let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+            .unit(0, 1, AUS_LINE, 4, 100.0 + dx, 112.0 - dy, turn)
+            .unit(1, 1, FR_LINE, 4, 100.0, 112.0, target_facing)
+            .command(vec![], &[]);
+        let declared = match b.perform(charge(&[a], d)) {
+            Ok(ev) => ev.to_vec(),
+            Err(_) => return Ok(()),
+        };
+        let Some(Event::ChargeDeclared { chargers, .. }) = declared.first() else {
+            return Err(TestCaseError::fail("no declaration"));
+        };
+        let plan = chargers.first().cloned().expect("one charger");
+        prop_assert!(plan.distance_cm <= 20.0 + 1e-6);
+        let ev = b.perform(Action::CloseResponse { target: d }).expect("closes").to_vec();
+        let contact = ev.iter().find_map(|e| match e {
+            Event::ChargeContact { edge, to, .. } => Some((*edge, *to)),
+            _ => None,
+        });
+        let (edge, to) = contact.expect("contact made");
+        prop_assert_eq!(edge, plan.edge);
+        let ctx = b.ctx();
+        let ap = b.state().piece(a).cloned().expect("A");
+        let dp = b.state().piece(d).cloned().expect("D");
+        prop_assert_eq!(ap.pose, Some(to));
+        let afp = powderhorn::rules::geometry::footprint_of(&ctx, &ap).expect("A on table");
+        let dfp = powderhorn::rules::geometry::footprint_of(&ctx, &dp).expect("D on table");
+        prop_assert!(powderhorn::geom::edge_distance(&afp, &dfp) <= 0.1);
+        // No overlap: every A stand centre lies outside every D stand.
+        for s in &afp.stands {
+            for t in &dfp.stands {
+                prop_assert!(!t.covers(s.centre, -0.01));
+            }
+        }
+    }
+}
+
+#[test]
+fn chg_23_both_sides_wiped_out_nobody_consolidates() {
+    let (a, g) = (u(0, 1), u(1, 1));
+    let mut dice = vec![6, 6, 1, 1]; // canister: 4 attacks × 1 stand
+    dice.extend_from_slice(&[1, 1, 1]); // A's saves (2 + the line die)
+    dice.extend_from_slice(&[1, 1]); // suppression: none
+    dice.extend_from_slice(&[6, 6, 6]); // A: 1 × 2 + 1
+    dice.push(6); // the gun
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 1, 100.0, 100.0, 0.0)
+        .unit(1, 1, FIELD_ART, 1, 100.0, 110.0, 180.0)
+        .command(dice, &[]);
+    ok(&mut b, charge(&[a], g));
+    ok(&mut b, respond(g, g, Response::Canister));
+    ok(&mut b, Action::CloseResponse { target: g });
+    let ev = ok(&mut b, Action::ResolveCharge { target: g });
+    let tail: Vec<Event> = results(&ev).into_iter().rev().take(2).rev().collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::CombatDecided {
+                target: g,
+                outcome: Outcome::BothWipedOut,
+                winner: None,
+            },
+            Event::ChargeEnded {
+                target: g,
+                consolidate: vec![],
+            },
+        ]
+    );
+    assert_eq!(b.state().sides[0].units_lost, 1);
+    assert_eq!(b.state().sides[1].units_lost, 1);
+}
+
+#[test]
+fn init_14_an_evader_out_of_reach_survives_and_the_charger_is_disordered() {
+    let (a, k) = (u(0, 1), u(1, 1));
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, "light-cavalry-05-12", 3, 100.0, 112.0, 180.0)
+        .command(vec![], &[]);
+    ok(&mut b, charge(&[a], k));
+    ok(
+        &mut b,
+        respond(
+            k,
+            k,
+            Response::Evade {
+                facing_deg: Some(0.0),
+                limber: false,
+            },
+        ),
+    );
+    let ev = ok(&mut b, Action::CloseResponse { target: k });
+    assert!(ev.contains(&Event::ChargeFailed {
+        piece: a,
+        target: k,
+        reason: "the target evaded out of reach".into(),
+    }));
+    assert!(ev.contains(&Event::Disordered {
+        piece: a,
+        until: 2,
+        exhausted: false
+    }));
+    assert!(b.state().piece(k).is_some_and(|p| p.on_table()));
+}
+
+#[test]
+fn chg_05_a_second_charge_on_a_unit_already_in_combat_is_reported() {
+    let (a, s, d) = (u(0, 1), u(0, 2), u(1, 1));
+    let mut b = we_07_table(false).command(vec![], &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    refused(&mut b, charge(&[s], d), "CHG-05");
 }

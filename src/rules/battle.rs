@@ -254,6 +254,19 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
     if ctx.state.turn.phase == Phase::Over {
         return Err(RuleError::new("END-03", "the battle is over").into());
     }
+    // CHG-01, INIT-03: units in an unresolved combat take no other action.
+    match action {
+        Action::Move { piece, .. }
+        | Action::Deploy { piece, .. }
+        | Action::Limber { piece }
+        | Action::Unlimber { piece, .. } => super::charge::check_not_engaged(ctx, *piece)?,
+        Action::Fire { firers, .. } => {
+            for f in firers {
+                super::charge::check_not_engaged(ctx, *f)?;
+            }
+        }
+        _ => {}
+    }
     // INIT, CMD: the orders gate for every unit action; its records and the command units'
     // shared fate (CMD-22, CMD-26) are added to the action's events.
     let pending = super::command::authorize(ctx, action)?;

@@ -36,10 +36,17 @@
 //!   edge of the target that no earlier charger took.
 //! * The charge distance (CHG-04 c) is measured from the charger's front-edge centre after the
 //!   free pivot to its front-edge centre in contact.
-//! * The contact pose is centred on the edge (CHG-04 b); a contact pose that would overlap or
-//!   touch another unit is refused (CHG-10), and touching a second enemy is reported as
-//!   unsupported (CHG-05) rather than silently fought.
+//! * The contact pose is centred on the edge, or shifted along it in 0.25 cm steps as little as
+//!   needed to overlap nobody and touch no other enemy (CHG-04 b); if no shift helps, a contact
+//!   pose that would overlap another unit is refused (CHG-10), and one touching a second enemy is
+//!   reported as unsupported (CHG-05) rather than silently fought.
 //! * A second charge on a unit already in an unresolved combat is reported as unsupported.
+//! * Only unsuppressed units respond at all (INIT-12 "unsuppressed units", CHG-09, INIT-15 c).
+//! * INIT-11 on initiative: the supporter's combat must be the nearest pending combat (by edge
+//!   distance to its friendly units in contact).
+//! * A winner's right to consolidate lasts for the phase in which it was earned, until another
+//!   charge is declared or it consolidates; consolidating passes the rights of the units listed
+//!   before it (CHG-24 order).
 //! * Counter-initiative fire is never a forced-square trigger (FIRE-33: charge reactions are a
 //!   system of their own), and a charged gun fires only canister (INIT-10).
 //! * Canister attacks every non-command unit with a stand in the gun's cone within canister range,
@@ -48,6 +55,8 @@
 //!   attackers' dice and the defender's saves, just before the defending side's dice.
 //! * Both sides' dice of a round are worked out before any hits of the round land (all dice are
 //!   rolled together, CHG-16), so a unit knocked out in a round still strikes back (WE-12).
+//! * A defender contacted on its front and on a flank counts all its stands (CHG-11 frontal
+//!   contact) but still fights to its flank: −2 and the save one worse (CHG-14, CHG-18).
 //! * CHG-19 totals count every unit of a side that made contact (knocked out or not) and its
 //!   supporters, using their hits this player turn.
 //! * A retreating unit that was already suppressed keeps its older marker.
@@ -66,7 +75,9 @@
 //! charges and supports an order allows) is the order engine's. Skirmisher screens met by a
 //! charge (SKIR-04) are the skirmisher engine's. The OPTIONAL saber charge (OPT-SABER) is
 //! refused as unsupported. Dismounted cavalry mounting to evade (INIT-05 b) is not offered:
-//! they evade on foot.
+//! they evade on foot. A charge, pursuit, evade, retreat or consolidation that would overrun an
+//! enemy command unit (MOVE-08, CMD-25) is reported unsupported until the command rules decide
+//! the command unit's fate.
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
@@ -546,6 +557,24 @@ fn overlaps(a: &Footprint, b: &Footprint) -> bool {
     })
 }
 
+/// MOVE-08, CMD-25: a forced or charge move through an enemy command unit overruns it; that
+/// needs the command rules (escape or loss), so it is reported unsupported by name.
+fn check_overrun(ctx: &Ctx, outcome: &ForcedOutcome) -> Result<(), ActionError> {
+    if let ForcedOutcome::Moved { overruns, .. } = outcome {
+        if let Some(first) = overruns.first() {
+            let name = ctx
+                .state
+                .piece(*first)
+                .map_or(first.to_string(), |p| p.name.clone());
+            return Err(ActionError::Unsupported {
+                rule: "CMD-25",
+                what: format!("a move that overruns the enemy command unit {name}"),
+            });
+        }
+    }
+    Ok(())
+}
+
 fn with_pose(p: &PieceState, pose: Pose) -> PieceState {
     let mut q = p.clone();
     q.pose = Some(pose);
@@ -666,17 +695,22 @@ fn nearest_edge(
     let cfp = footprint_of(ctx, charger)?;
     let from = charger.pose?.at;
     let centre = cfp.centroid();
-    let mut best: Option<(f64, Edge, FrontEdge)> = None;
+    // Ties (the nearest point is a corner two edges share) go to the edge that faces the
+    // charger most squarely.
+    let mut best: Option<(f64, f64, Edge, FrontEdge)> = None;
     for (edge, fe) in edges_of(ctx, target) {
-        if taken.contains(&edge) || fe.local(centre).1 <= 1e-6 {
+        let ahead = fe.local(centre).1;
+        if taken.contains(&edge) || ahead <= 1e-6 {
             continue;
         }
         let d = point_segment_distance(from, fe.left, fe.right);
-        if best.is_none_or(|(b, _, _)| d < b - 1e-9) {
-            best = Some((d, edge, fe));
+        let better = best
+            .is_none_or(|(b, t, _, _)| d < b - 1e-6 || ((d - b).abs() <= 1e-6 && ahead > t + 1e-9));
+        if better {
+            best = Some((d, ahead, edge, fe));
         }
     }
-    best.map(|(_, e, fe)| (e, fe))
+    best.map(|(_, _, e, fe)| (e, fe))
 }
 
 /// CHG-04 (b): flush against the edge, centred on it, facing it.
@@ -685,6 +719,61 @@ fn contact_pose(fe: &FrontEdge) -> Pose {
         at: fe.midpoint(),
         facing_deg: (fe.facing_deg + 180.0).rem_euclid(360.0),
     }
+}
+
+/// CHG-04 (b): the contact pose on an edge — centred where possible, otherwise shifted along
+/// the edge as little as needed (0.25 cm steps) so that the charger overlaps nobody and touches
+/// no enemy but the target. If no shift helps, the centred pose (the checks then refuse it).
+fn contact_for(
+    ctx: &Ctx,
+    p: &PieceState,
+    target: PieceId,
+    fe: &FrontEdge,
+    ignore: &[PieceId],
+) -> Pose {
+    let centred = contact_pose(fe);
+    let Some(cfp) = footprint_of(ctx, &with_pose(p, centred)) else {
+        return centred;
+    };
+    let ms = measure_scale(ctx);
+    let reach = (fe.width() + cfp.frontage()) / 2.0 - 0.5 * ms;
+    let along = right_of(fe.facing_deg);
+    let others: Vec<(PieceId, Footprint)> = ctx
+        .state
+        .pieces
+        .values()
+        .filter(|q| q.id != p.id && q.id != target && q.on_table() && !ignore.contains(&q.id))
+        .filter_map(|q| footprint_of(ctx, q).map(|f| (q.id, f)))
+        .collect();
+    let free = |pose: Pose| -> bool {
+        let Some(f) = footprint_of(ctx, &with_pose(p, pose)) else {
+            return false;
+        };
+        others.iter().all(|(id, q)| {
+            !overlaps(&f, q)
+                && (id.side() == p.id.side()
+                    || id.is_command()
+                    || edge_distance(&f, q) > CONTACT_TOLERANCE_CM * ms)
+        })
+    };
+    let step = 0.25 * ms;
+    let mut k = 0.0;
+    while k <= reach + 1e-9 {
+        for sign in [1.0, -1.0] {
+            let pose = Pose {
+                at: add(centred.at, along, sign * k),
+                facing_deg: centred.facing_deg,
+            };
+            if free(pose) {
+                return pose;
+            }
+            if k == 0.0 {
+                break;
+            }
+        }
+        k += step;
+    }
+    centred
 }
 
 /// CHG-04 (a): the free pivot about the footprint's centre to a new facing.
@@ -847,6 +936,23 @@ pub fn check_end_phase(ctx: &Ctx) -> Result<(), RuleError> {
                     "resolve"
                 }
             ),
+        ));
+    }
+    Ok(())
+}
+
+/// CHG-01, INIT-03: a unit in an unresolved combat (charger, charged unit or supporter) takes
+/// no other action until the combat is fought; `battle::resolve` asks this for moves, deploys,
+/// limbering and fire.
+pub fn check_not_engaged(ctx: &Ctx, piece: PieceId) -> Result<(), RuleError> {
+    if ctx.state.charges.combat_of(piece).is_some() {
+        let name = ctx
+            .state
+            .piece(piece)
+            .map_or(piece.to_string(), |p| p.name.clone());
+        return Err(RuleError::new(
+            "INIT-03",
+            format!("{name} is in an unresolved combat; it is fought to a finish first (CHG-01)"),
         ));
     }
     Ok(())
@@ -1205,7 +1311,7 @@ pub fn resolve_charge(
                 ),
             ));
         }
-        let contact = contact_pose(&fe);
+        let contact = contact_for(ctx, p, target, &fe, chargers);
         let turned = pivoted(&cfp, start, contact.facing_deg);
         let distance = turned.at.distance(contact.at).0;
         if distance > CHARGE_CM * ms + 1e-6 {
@@ -1238,14 +1344,16 @@ pub fn resolve_charge(
         let run = turned.at.distance(placed.at).0;
         if placed != start && run > 1e-9 {
             let bearing = bearing_deg(turned.at, placed.at);
-            match forced_move(
+            let outcome = forced_move(
                 &sctx,
                 *id,
                 ForcedKind::Retreat,
                 bearing,
                 run,
                 contact.facing_deg,
-            )? {
+            )?;
+            check_overrun(&sctx, &outcome)?;
+            match outcome {
                 ForcedOutcome::Moved { .. } => {}
                 ForcedOutcome::StoppedByFriend { friend, .. } => {
                     let name = ctx
@@ -1428,6 +1536,7 @@ fn evade_events(
         (None, None) => from.facing_deg,
     };
     let outcome = forced_move(&c, p.id, ForcedKind::Evade, bearing, allowance, end_facing)?;
+    check_overrun(&c, &outcome)?;
     let (to, dist) = match outcome {
         ForcedOutcome::Moved {
             to, distance_cm, ..
@@ -1495,6 +1604,14 @@ pub fn resolve_respond(
         return Err(err(
             "INIT-12",
             format!("{} has already responded to this charge", p.name),
+        ));
+    }
+    if p.suppressed_at.is_some() {
+        // INIT-12, CHG-09: only unsuppressed units respond; INIT-15 (c): suppressed cavalry
+        // fight standing.
+        return Err(err(
+            "INIT-12",
+            format!("{} is suppressed and cannot respond to the charge", p.name),
         ));
     }
     let ms = measure_scale(ctx);
@@ -1840,6 +1957,8 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
             Some((edge, fe)) => {
                 taken.push(edge);
                 made += 1;
+                let ids: Vec<PieceId> = chargers.iter().map(|k| k.piece).collect();
+                let to = contact_for(&c2, kp, target, &fe, &ids);
                 record(
                     &mut state,
                     &mut events,
@@ -1847,7 +1966,7 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
                         piece: k.piece,
                         target,
                         edge,
-                        to: contact_pose(&fe),
+                        to,
                     },
                 );
             }
@@ -1932,14 +2051,16 @@ fn pursuit_events(
         }
         let mut end = from;
         if lo > 1e-6 {
-            match forced_move(
+            let outcome = forced_move(
                 &c,
                 k.piece,
                 ForcedKind::Retreat,
                 bearing,
                 lo,
                 from.facing_deg,
-            )? {
+            )?;
+            check_overrun(&c, &outcome)?;
+            match outcome {
                 ForcedOutcome::Moved { to, .. } | ForcedOutcome::StoppedByFriend { to, .. } => {
                     end = to;
                 }
@@ -2102,6 +2223,36 @@ pub fn resolve_support(
     let s = SightIndex::new(ctx).sight(piece, friend);
     if !s.visible {
         return Err(RuleError::new(s.rule, s.detail).into());
+    }
+    // INIT-11: on initiative, the nearest visible combat within 10 cm.
+    if t.phase == Phase::Initiative && piece.side() == t.active {
+        let distance_to = |cb: &Combat| -> f64 {
+            let mut ids = vec![cb.target];
+            ids.extend(cb.contacts.iter().map(|k| k.piece));
+            ids.iter()
+                .filter_map(|id| ctx.state.piece(*id))
+                .filter(|q| q.id.side() == piece.side())
+                .filter_map(|q| footprint_of(ctx, q))
+                .map(|f| edge_distance(&sfp, &f))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let mine = distance_to(c);
+        let nearer = ctx
+            .state
+            .charges
+            .combats
+            .iter()
+            .filter(|o| !o.window_open && o.target != c.target)
+            .any(|o| distance_to(o) < mine - 1e-9);
+        if nearer {
+            return Err(err(
+                "INIT-11",
+                format!(
+                    "on initiative {} may support only the nearest combat",
+                    p.name
+                ),
+            ));
+        }
     }
     // INIT-11: centre to centre, directly behind the friend.
     let Some((_, rear)) = edges_of(ctx, fp_friend)
@@ -2422,61 +2573,61 @@ fn retreat_events(ctx: &Ctx, piece: PieceId, away: Point) -> Result<Vec<Event>, 
     } else {
         (from.facing_deg + 180.0).rem_euclid(360.0)
     };
-    Ok(
-        match forced_move(
-            ctx,
+    let outcome = forced_move(
+        ctx,
+        piece,
+        ForcedKind::Retreat,
+        bearing,
+        half,
+        from.facing_deg,
+    )?;
+    check_overrun(ctx, &outcome)?;
+    Ok(match outcome {
+        ForcedOutcome::Moved {
+            to, distance_cm, ..
+        } => vec![Event::Retreated {
             piece,
-            ForcedKind::Retreat,
-            bearing,
-            half,
-            from.facing_deg,
-        )? {
-            ForcedOutcome::Moved {
-                to, distance_cm, ..
-            } => vec![Event::Retreated {
+            from,
+            to,
+            distance_cm,
+        }],
+        ForcedOutcome::StoppedByFriend {
+            to,
+            friend,
+            distance_cm,
+        } => {
+            let mut v = vec![Event::Retreated {
                 piece,
                 from,
                 to,
                 distance_cm,
-            }],
-            ForcedOutcome::StoppedByFriend {
-                to,
-                friend,
-                distance_cm,
-            } => {
-                let mut v = vec![Event::Retreated {
-                    piece,
-                    from,
-                    to,
-                    distance_cm,
-                }];
-                let friend_suppressed = ctx
-                    .state
-                    .piece(friend)
-                    .is_some_and(|q| q.suppressed_at.is_some());
-                if friend_suppressed {
-                    let why = "retreated into a suppressed friendly unit".to_string();
-                    v.push(ko("CHG-25", why.clone()));
-                    v.push(Event::UnitKnockedOut {
-                        piece: friend,
-                        cause: KnockOutCause::Charge {
-                            rule: "CHG-25".into(),
-                            reason: why,
-                        },
-                    });
-                } else {
-                    v.push(Event::Suppressed {
-                        piece: friend,
-                        player_turn: ctx.state.turn.player_turn,
-                    });
-                }
-                v
+            }];
+            let friend_suppressed = ctx
+                .state
+                .piece(friend)
+                .is_some_and(|q| q.suppressed_at.is_some());
+            if friend_suppressed {
+                let why = "retreated into a suppressed friendly unit".to_string();
+                v.push(ko("CHG-25", why.clone()));
+                v.push(Event::UnitKnockedOut {
+                    piece: friend,
+                    cause: KnockOutCause::Charge {
+                        rule: "CHG-25".into(),
+                        reason: why,
+                    },
+                });
+            } else {
+                v.push(Event::Suppressed {
+                    piece: friend,
+                    player_turn: ctx.state.turn.player_turn,
+                });
             }
-            ForcedOutcome::KnockedOut { rule, reason } => {
-                vec![ko(if rule == "MOVE-07" { "CHG-25" } else { rule }, reason)]
-            }
-        },
-    )
+            v
+        }
+        ForcedOutcome::KnockedOut { rule, reason } => {
+            vec![ko(if rule == "MOVE-07" { "CHG-25" } else { rule }, reason)]
+        }
+    })
 }
 
 /// The unit's side's units in contact that are still on the table.
@@ -2545,7 +2696,14 @@ pub fn resolve_combat(
             .piece(target)
             .is_some_and(|tp| frontal(tp, k.edge))
     });
+    // CHG-11: only flank or rear contact limits the defender's stands; CHG-14/CHG-18: any flank
+    // or rear contact means it fights to its flank (−2, save one worse).
     let defender_flank = !contacts.is_empty() && !any_front;
+    let fights_to_flank = contacts.iter().any(|k| {
+        ctx.state
+            .piece(target)
+            .is_some_and(|tp| !frontal(tp, k.edge))
+    });
     let mut round = 0;
     let outcome: (Outcome, Option<usize>) = loop {
         round += 1;
@@ -2674,7 +2832,7 @@ pub fn resolve_combat(
             "charge: attackers to hit",
         );
         // Defending side: the defender (charging too when it counter-charged).
-        let def_units = vec![(target, def_stands, counter, defender_flank)];
+        let def_units = vec![(target, def_stands, counter, fights_to_flank)];
         let def_needed = |_: &PieceState| -> (u8, Vec<Modifier>) {
             if first {
                 (
@@ -2724,7 +2882,7 @@ pub fn resolve_combat(
             &mut events,
             target,
             att_raw,
-            defender_flank,
+            fights_to_flank,
             dice,
         )?;
         let victim_of_defenders = if let Some(k) = front.first() {
@@ -2976,14 +3134,16 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
     }
     let mut scratch = ctx.state.clone();
     if along > 1e-9 {
-        match forced_move(
+        let outcome = forced_move(
             ctx,
             piece,
             ForcedKind::Retreat,
             from.facing_deg,
             along,
             to.facing_deg,
-        )? {
+        )?;
+        check_overrun(ctx, &outcome)?;
+        match outcome {
             ForcedOutcome::Moved { .. } => {}
             ForcedOutcome::StoppedByFriend { .. } => {
                 return Err(err("CHG-24", format!("{} would run into a friend", p.name)))
@@ -3017,6 +3177,27 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
         q.pose = Some(to);
     }
     let c = view(ctx, &scratch);
+    if let Some(end) = c.state.piece(piece).and_then(|q| footprint_of(&c, q)) {
+        for q in c.state.pieces.values() {
+            if q.id == piece || !q.on_table() {
+                continue;
+            }
+            let Some(qfp) = footprint_of(&c, q) else {
+                continue;
+            };
+            let touches_enemy = q.id.side() != piece.side()
+                && edge_distance(&end, &qfp) <= CONTACT_TOLERANCE_CM * ms;
+            if touches_enemy || overlaps(&end, &qfp) {
+                return Err(err(
+                    "CHG-24",
+                    format!(
+                        "{} would end on or against {}; a consolidation never makes contact",
+                        p.name, q.name
+                    ),
+                ));
+            }
+        }
+    }
     let sight = SightIndex::new(&c);
     for (e, dist) in sight.visible_enemies(piece) {
         if dist < CONSOLIDATE_CLEAR_CM * ms - 1e-9 {

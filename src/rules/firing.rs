@@ -35,8 +35,8 @@
 //!
 //! Opportunity fire (FIRE-30..FIRE-33) and the orders and initiative checks are in
 //! [`super::command`] (fire by the inactive side goes through [`check_fire_as`]); canister
-//! (ART-04) waits for charges (it is fired only as a charged gun's counter-initiative); skirmisher
-//! screens (SKIR-03), mixed units
+//! (ART-04) is fired by the charge rules (`charge`) as a charged gun's counter-initiative;
+//! skirmisher screens (SKIR-03), mixed units
 //! (FIRE-08, GEN-11), regimental guns (ART-06), grand batteries (ART-10) and overruns met while
 //! falling back (CMD-25) are left to later work.
 //!
@@ -1000,7 +1000,7 @@ pub fn morale(ctx: &Ctx) -> Option<MoraleRule> {
 }
 
 /// FIRE-10 (with its overrides for march column and square): a flank or rear shot.
-pub fn flank_of(ctx: &Ctx, attacker: &PieceState, victim: &PieceState) -> bool {
+fn flank_of(ctx: &Ctx, attacker: &PieceState, victim: &PieceState) -> bool {
     aspect(ctx, attacker, victim).is_some_and(|a| a != Aspect::Front)
 }
 
