@@ -273,6 +273,7 @@ fn battle(seed: u64) -> Battle {
             pieces,
             sides: vec![side("Blue"), side("Red")],
             ledger: Default::default(),
+            engineering: Default::default(),
         },
     }
 }

@@ -35,10 +35,13 @@
 //!
 //! Opportunity fire (FIRE-30..FIRE-33) is refused as unsupported; canister (ART-04) waits for
 //! charges (it is fired only as a charged gun's counter-initiative); orders are not checked
-//! (CMD-16 needs none here; once per initiative, INIT-01, is not tracked); skirmisher screens
-//! (SKIR-03), a command unit sharing the fate of the unit it touches (CMD-22), mixed units
-//! (FIRE-08, GEN-11), regimental guns (ART-06), grand batteries (ART-10) and overruns met while
-//! falling back (CMD-25) are left to later work.
+//! (CMD-16 needs none here; once per initiative, INIT-01, is not tracked); a command unit
+//! sharing the fate of the unit it touches (CMD-22), mixed units (FIRE-08, GEN-11), a
+//! regimental gun's own shell (ART-06, reported unsupported) and overruns met while falling back
+//! (CMD-25) are left to later work. Skirmisher screens (SKIR-03) are applied through
+//! `skirmish`; works engineers made (ENG-03..ENG-06) through `engineering::defence_lines` and
+//! `engineering::in_sap`; a regimental gun's Hits through `gunnery` (ART-06); grand batteries
+//! are checked by `gunnery::check_grand_battery` (ART-10).
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).

@@ -143,7 +143,7 @@ pub fn check_grand_battery(ctx: &Ctx, guns: &[PieceId]) -> Result<(), RuleError>
                 "a grand battery is of one side's guns",
             ));
         }
-        if !ctx.row(p).is_some_and(|r| r.arm == Arm::Artillery) || p.limbered {
+        if ctx.row(p).is_none_or(|r| r.arm != Arm::Artillery) || p.limbered {
             return Err(RuleError::new(
                 "ART-10",
                 format!("{} is not an unlimbered artillery unit", p.name),
