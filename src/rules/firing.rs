@@ -36,9 +36,9 @@
 //! Opportunity fire (FIRE-30..FIRE-33) is refused as unsupported; canister (ART-04) waits for
 //! charges (it is fired only as a charged gun's counter-initiative); orders are not checked
 //! (CMD-16 needs none here; once per initiative, INIT-01, is not tracked); a command unit
-//! sharing the fate of the unit it touches (CMD-22), mixed units (FIRE-08, GEN-11), a
-//! regimental gun's own shell (ART-06, reported unsupported) and overruns met while falling back
-//! (CMD-25) are left to later work. Skirmisher screens (SKIR-03) are applied through
+//! sharing the fate of the unit it touches (CMD-22), mixed units (FIRE-08, GEN-11) and overruns
+//! met while falling back (CMD-25) are left to later work. A regimental gun fires shell as its
+//! list's howitzer (ART-06, `gunnery::regimental_fire`). Skirmisher screens (SKIR-03) are applied through
 //! `skirmish`; works engineers made (ENG-03..ENG-06) through `engineering::defence_lines` and
 //! `engineering::in_sap`; a regimental gun's Hits through `gunnery` (ART-06); grand batteries
 //! are checked by `gunnery::check_grand_battery` (ART-10).
@@ -699,7 +699,9 @@ pub fn check_fire(
                 format!("{} is limbered and cannot fire; unlimber it first", fp.name),
             ));
         }
-        let class = WeaponClass::of(list, row);
+        // ART-06: shell asked of an infantry unit is its regimental gun's, as a howitzer.
+        let regimental = super::gunnery::regimental_fire(ctx, fp, ammunition);
+        let class = regimental.map_or(WeaponClass::of(list, row), |r| r.class);
         let ammo = if class.is_ordnance() {
             ammunition.or(class.default_ammunition())
         } else {
@@ -739,7 +741,10 @@ pub fn check_fire(
                 ));
             }
         }
-        let Some(range) = weapon_range_cm(ctx, fp) else {
+        let Some(range) = regimental
+            .map(|r| r.range_cm)
+            .or_else(|| weapon_range_cm(ctx, fp))
+        else {
             return Err(err("COL-04", format!("{} has no ranged attack", fp.name)));
         };
         let distance = edge_distance(&ffp, &tfp);
@@ -752,7 +757,10 @@ pub fn check_fire(
                 ),
             ));
         }
-        let stands = eligible_stands(fp, &ffp, &tfp);
+        let mut stands = eligible_stands(fp, &ffp, &tfp);
+        if regimental.is_some() {
+            stands = stands.min(1); // ART-06: the one gun stand
+        }
         if stands == 0 {
             return Err(err(
                 "FIRE-04",
@@ -766,16 +774,10 @@ pub fn check_fire(
             range_cm: range,
             distance_cm: distance,
             stands,
-            dice_per_stand: u32::from(dice),
+            dice_per_stand: regimental.map_or(u32::from(dice), |r| r.dice_per_stand),
             seen,
             first_fire: list.first_fire_bonus && !fp.has_fired,
         });
-    }
-    // ART-06: shell asked of an infantry unit is its regimental gun's fire (not yet supported).
-    if ammunition.is_some() {
-        for f in &plans {
-            super::gunnery::check_regimental_gun_fire(ctx, ctx.piece(f.piece)?)?;
-        }
     }
     if ammunition.is_some() && !plans.iter().any(|p| p.class.is_ordnance()) {
         return Err(err(
@@ -1388,7 +1390,9 @@ fn resolve_shell(
         .get(&f.piece)
         .copied()
         .unwrap_or(0);
-    let shift = shifts_cover(ctx, firer);
+    // ART-06: a regimental gun shifts cover as its list's howitzer does.
+    let shift = shifts_cover(ctx, firer)
+        || super::gunnery::regimental_fire(ctx, firer, f.ammunition).is_some_and(|r| r.cover_shift);
     let wall = ctx
         .list(firer.id.side())
         .zip(ctx.row(firer))
