@@ -841,3 +841,37 @@ fn def_05_defences_stand_in_the_deployment_area_at_10_cm_a_section() {
         ]
     );
 }
+
+#[test]
+fn eng_01_fire_08_an_attached_engineer_stand_adds_its_dice_and_its_hits() {
+    use powderhorn::rules::firing::ko_threshold_of;
+    let sc = Sc::new()
+        .unit(0, 2, "line-infantry-08-12", 4, (50.0, 28.0), 0.0)
+        .attach_engineers(0, 2)
+        .unit(1, 1, "line-infantry-07-15", 4, (50.0, 36.0), 180.0);
+    let mut b = sc.battle(vec![1; 12]);
+    let c = ctx(&b);
+    // 4 stands × 3 Hits + the engineer stand's 2 (French Engineers row).
+    assert_eq!(ko_threshold_of(&c, c.piece(u(0, 2)).expect("u2")), 14);
+    b.perform(Action::EndPhase).expect("to Command");
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 2)],
+            target: u(1, 1),
+            ammunition: None,
+        })
+        .expect("fire")
+        .to_vec();
+    let Some(Event::DiceRolled {
+        dice, modifiers, ..
+    }) = ev.iter().find(|e| matches!(e, Event::DiceRolled { .. }))
+    else {
+        panic!("a roll");
+    };
+    assert_eq!(dice.len(), 4 + 2);
+    assert!(modifiers.contains(&Modifier {
+        rule: "ENG-01".into(),
+        label: "attached engineer stand: 2 dice".into(),
+        value: 2
+    }));
+}

@@ -968,3 +968,34 @@ pub fn resolve_fire_at_bridge(
     }
     Ok(ev)
 }
+
+// --- the engineer stand in its unit ---------------------------------------------------------------
+
+/// ENG-01 ruling with FIRE-08: an attached engineer stand fires with its unit, its own row's
+/// dice, when the target is within its own range and the formation lets every stand fire (line,
+/// extended line, disordered; in a column or square it is not at the front). `None` otherwise.
+pub fn engineer_stand_dice(ctx: &Ctx, piece: &PieceState, distance_cm: f64) -> Option<Modifier> {
+    use super::state::Formation;
+    super::endphase::engineer_stand_hits(ctx, piece)?;
+    if !matches!(
+        piece.formation,
+        Some(Formation::Line | Formation::ExtendedLine | Formation::Disordered)
+    ) {
+        return None;
+    }
+    let row = crate::model::points::engineer_row(ctx.list(piece.id.side())?)?;
+    let crate::model::Attack::Ranged { dice, range_cm } = row.attack? else {
+        return None;
+    };
+    let range = f64::from(range_cm)
+        * super::firing::range_factor(ctx, piece.id.side())
+        * measure_scale(ctx);
+    (distance_cm <= range + 1e-9).then(|| Modifier {
+        rule: "ENG-01".into(),
+        label: format!(
+            "attached engineer stand: {dice} di{}",
+            if dice == 1 { "e" } else { "ce" }
+        ),
+        value: i32::from(dice),
+    })
+}

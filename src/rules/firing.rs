@@ -163,6 +163,7 @@ pub fn ko_threshold_of(ctx: &Ctx, p: &PieceState) -> u32 {
         disordered,
         is_exhausted(ctx, p),
     ) + super::gunnery::regimental_gun_hits(ctx, p) // ART-06: an attached gun's own Hits
+        + super::endphase::engineer_stand_hits(ctx, p).unwrap_or(0) // ENG-01: the engineer stand's
 }
 
 /// FIRE-17, FIRE-18: the piece's own save (None: no save).
@@ -1189,6 +1190,10 @@ fn resolve_direct(
                 flank,
                 presence.get(&f.piece).copied().unwrap_or(0),
             );
+            // ENG-01 / FIRE-08: an attached engineer stand adds its own dice.
+            if let Some(m) = super::engineering::engineer_stand_dice(&c, fp, f.distance_cm) {
+                s.extra.push(m);
+            }
             // SKIR-03 (a): −1 die for each firing unit whose line crosses the screen.
             if let Some(hq) = super::skirmish::screens_fire(&c, tp, centre) {
                 s.skirmish_screen = true;
