@@ -853,3 +853,52 @@ fn special_rules_doc_names_only_tests_that_exist_and_covers_every_note() {
         }
     }
 }
+
+#[test]
+fn colonial_21_light_modern_artillery_fires_shell_high_angle_at_a_target_only_a_friend_sees() {
+    let mut sc = Sc::new("colonial", "colonial")
+        .year(1909)
+        .unit(0, 1, "artillery-light-modern", 1, 1, (50.0, 10.0), 0.0)
+        .unit(0, 2, "gun-blr", 1, 1, (56.0, 10.0), 0.0)
+        .unit(0, 3, "european-magazine-rifle", 2, 1, (70.0, 41.0), 270.0)
+        .unit(1, 1, "european-breech-loader", 2, 1, (50.0, 40.0), 180.0);
+    sc.v["terrain"] = json!([{"id": 1, "name": "Thorn bush", "kind": "high_area",
+        "geometry": {"polygon": [{"x": 35.0, "y": 20.0}, {"x": 65.0, "y": 20.0},
+                                 {"x": 65.0, "y": 30.0}, {"x": 35.0, "y": 30.0}]}}]);
+    let mut b = sc.battle(vec![1; 20], 0);
+    b.perform(Action::EndPhase).expect("to Command");
+    let shell = Some(powderhorn::rules::artillery::Ammunition::Shell);
+    // Round shot needs sight: indirect fire is shell.
+    let e = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1)],
+            target: u(1, 1),
+            ammunition: None,
+        })
+        .unwrap_err();
+    assert_eq!(rule_of(e), "ART-08");
+    // Another gun without the note may not fire at what it cannot see.
+    let e = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 2)],
+            target: u(1, 1),
+            ammunition: shell,
+        })
+        .unwrap_err();
+    assert!(rule_of(e).starts_with("VIS"));
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1)],
+            target: u(1, 1),
+            ammunition: shell,
+        })
+        .expect("indirect fire")
+        .to_vec();
+    assert!(matches!(
+        ev.iter().find(|e| matches!(e, Event::DiceRolled { .. })),
+        Some(Event::DiceRolled { rule, .. }) if rule == "ART-08"
+    ));
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::ShellLanded { firer, .. } if *firer == u(0, 1))));
+}

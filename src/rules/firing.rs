@@ -722,8 +722,19 @@ pub fn check_fire(
         // VIS-01 / ART-08 (b): line of sight, or a friendly spotter for high-angle fire.
         let sight = sight_index.sight(*f, target);
         let seen = sight.visible;
+        // Colonial 21: light modern artillery may fire indirectly, as high-angle shell.
+        let indirect = !seen && ctx.has_effect(fp, |e| matches!(e, RuleEffect::IndirectFire));
+        if indirect && !ammo.is_some_and(Ammunition::is_shell) {
+            return Err(err(
+                "ART-08",
+                format!(
+                    "{} cannot see {}: indirect fire is shell, fired high-angle",
+                    fp.name, tp.name
+                ),
+            ));
+        }
         if !seen {
-            let spotted = class.high_angle()
+            let spotted = (class.high_angle() || indirect)
                 && ctx.state.pieces.values().any(|q| {
                     q.id != *f
                         && q.id.side() == fp.id.side()
@@ -734,7 +745,7 @@ pub fn check_fire(
                 return Err(RuleError::new(sight.rule, sight.detail).into());
             }
         }
-        if !class.high_angle() {
+        if !class.high_angle() && !indirect {
             if let Some(over) = fire_over(ctx, fp, &ffp, tp, &tfp, row.arm == Arm::Artillery) {
                 return Err(err(
                     "FIRE-07",
@@ -1338,7 +1349,8 @@ fn resolve_shell(
         return Ok(());
     };
     let line_bearing = bearing_deg(origin, aim);
-    let (landing, deviated) = if f.class.high_angle() {
+    // Unseen fire is high-angle fire (ART-08 (b); Colonial 21 indirect fire).
+    let (landing, deviated) = if f.class.high_angle() || !f.seen {
         let distance = crate::geom::segment::point_footprint_distance(aim, &ffp) / ms;
         let n = artillery::deviation_dice(distance, f.seen);
         let dev = artillery::roll_deviation(f.piece, n, f.seen, dice)?;
