@@ -276,6 +276,7 @@ fn battle(seed: u64) -> Battle {
             ledger: Default::default(),
             charges: Default::default(),
             command: Default::default(),
+            engineering: Default::default(),
         },
     }
 }

@@ -490,6 +490,15 @@ fn eng_02_a_tasked_engineer_unit_may_not_be_ordered_this_turn() {
     let c = ctx(&b);
     let e = check_not_tasked(&c, c.piece(u(0, 1)).expect("eng")).unwrap_err();
     assert_eq!(e.rule, "ENG-02");
+    // In the Command phase every action of the unit is under an order: refused.
+    b.perform(Action::EndPhase).expect("to Command");
+    let e = b
+        .perform(Action::Deploy {
+            piece: u(0, 1),
+            formation: powderhorn::rules::Formation::MarchColumn,
+        })
+        .unwrap_err();
+    assert_eq!(rule_of(e), "ENG-02");
 }
 
 fn river_scene() -> Sc {
@@ -573,8 +582,9 @@ fn eng_04_refused_away_from_water() {
 }
 
 #[test]
-fn eng_04_bridge_sections_are_hit_only_on_6_by_artillery_and_fall_at_4_hits() {
+fn eng_04_bridge_sections_are_hit_only_on_6_by_artillery_and_fall_at_4_hits_with_who_is_on_them() {
     let sc = river_scene()
+        .unit(0, 2, "line-infantry-08-12", 1, (50.0, 31.0), 0.0)
         .unit(1, 2, "field-artillery", 2, (50.0, 60.0), 180.0)
         .unit(1, 3, "line-infantry-07-15", 2, (70.0, 40.0), 180.0);
     let mut b = sc.battle(vec![6, 6, 6, 5, 6, 6]);
@@ -585,6 +595,15 @@ fn eng_04_bridge_sections_are_hit_only_on_6_by_artillery_and_fall_at_4_hits() {
     }
     assert_eq!(b.state().turn.active, 1);
     assert!(b.state().engineering.works[0].confirmed);
+    // Not on initiative: initiative fire goes at the nearest enemy unit.
+    let e = b
+        .perform(Action::FireAtBridge {
+            firers: vec![u(1, 2)],
+            work: 1,
+        })
+        .unwrap_err();
+    assert_eq!(rule_of(e), "INIT-04");
+    b.perform(Action::EndPhase).expect("to Command");
     // Only artillery may target a bridge section.
     let e = b
         .perform(Action::FireAtBridge {
@@ -629,7 +648,6 @@ fn eng_04_bridge_sections_are_hit_only_on_6_by_artillery_and_fall_at_4_hits() {
         ]
     );
     // A 5 does nothing; the 6 makes 3 hits; two more 6s bring the section to 4 hits and down.
-    b.perform(Action::EndPhase).expect("to Command");
     let ev = b
         .perform(Action::FireAtBridge {
             firers: vec![u(1, 2)],
@@ -661,7 +679,15 @@ fn eng_04_bridge_sections_are_hit_only_on_6_by_artillery_and_fall_at_4_hits() {
                 hits: 2,
                 total: 4
             },
-            Event::BridgeDestroyed { work: 1 }
+            Event::BridgeDestroyed { work: 1 },
+            // ENG-04 (c): the battalion crossing on the section goes down with it.
+            Event::UnitKnockedOut {
+                piece: u(0, 2),
+                cause: powderhorn::rules::event::KnockOutCause::FallBackBlocked {
+                    rule: "ENG-04".into(),
+                    reason: "on a bridge section that was destroyed".into()
+                }
+            }
         ]
     );
     // A destroyed section carries nobody: the river is whole again for movement.
@@ -814,4 +840,38 @@ fn def_05_defences_stand_in_the_deployment_area_at_10_cm_a_section() {
             "Log Works 3 lies outside its side's deployment area".to_string(),
         ]
     );
+}
+
+#[test]
+fn eng_01_fire_08_an_attached_engineer_stand_adds_its_dice_and_its_hits() {
+    use powderhorn::rules::firing::ko_threshold_of;
+    let sc = Sc::new()
+        .unit(0, 2, "line-infantry-08-12", 4, (50.0, 28.0), 0.0)
+        .attach_engineers(0, 2)
+        .unit(1, 1, "line-infantry-07-15", 4, (50.0, 36.0), 180.0);
+    let mut b = sc.battle(vec![1; 12]);
+    let c = ctx(&b);
+    // 4 stands × 3 Hits + the engineer stand's 2 (French Engineers row).
+    assert_eq!(ko_threshold_of(&c, c.piece(u(0, 2)).expect("u2")), 14);
+    b.perform(Action::EndPhase).expect("to Command");
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 2)],
+            target: u(1, 1),
+            ammunition: None,
+        })
+        .expect("fire")
+        .to_vec();
+    let Some(Event::DiceRolled {
+        dice, modifiers, ..
+    }) = ev.iter().find(|e| matches!(e, Event::DiceRolled { .. }))
+    else {
+        panic!("a roll");
+    };
+    assert_eq!(dice.len(), 4 + 2);
+    assert!(modifiers.contains(&Modifier {
+        rule: "ENG-01".into(),
+        label: "attached engineer stand: 2 dice".into(),
+        value: 2
+    }));
 }

@@ -371,22 +371,47 @@ fn art_06_a_regimental_gun_adds_its_hits_to_the_ko_threshold_and_moves_with_its_
 }
 
 #[test]
-fn art_06_the_regimental_guns_shell_fire_is_reported_unsupported() {
+fn art_06_the_regimental_gun_fires_shell_as_the_lists_howitzer_and_the_muskets_without_it() {
     let sc = Sc::new("nap-french", "nap-austrian")
         .unit(0, 1, "line-infantry-08-12", 4, 1, (50.0, 28.0), 0.0)
         .flag(0, 1, "regimental_guns")
+        .unit(0, 2, "line-infantry-08-12", 4, 1, (62.0, 28.0), 0.0)
         .unit(1, 1, "line-infantry-07-15", 4, 1, (50.0, 36.0), 180.0);
-    let mut b = sc.battle(vec![1; 10], 0);
+    // Deviation 1 (on target), one to-hit die, then whatever the pipeline asks.
+    let mut b = sc.battle(vec![1, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 0);
     b.perform(Action::EndPhase).expect("to Command");
+    // A battalion without a gun has no shell to fire.
     let e = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 2)],
+            target: u(1, 1),
+            ammunition: Some(powderhorn::rules::artillery::Ammunition::Shell),
+        })
+        .unwrap_err();
+    assert_eq!(rule_of(e), "ART-01");
+    let ev = b
         .perform(Action::Fire {
             firers: vec![u(0, 1)],
             target: u(1, 1),
             ammunition: Some(powderhorn::rules::artillery::Ammunition::Shell),
         })
-        .unwrap_err();
-    assert_eq!(rule_of(e), "ART-06");
-    // Its infantry fire goes ahead without the gun: 4 stands, 4 dice.
+        .expect("the regimental gun fires")
+        .to_vec();
+    let rolls: Vec<(String, usize)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::DiceRolled { rule, dice, .. } => Some((rule.clone(), dice.len())),
+            _ => None,
+        })
+        .collect();
+    // High-angle deviation (ART-08), then one die: one howitzer stand at 1 die (ART-06).
+    assert_eq!(rolls.first(), Some(&("ART-08".to_string(), 1)));
+    assert_eq!(rolls.get(1), Some(&("ART-03".to_string(), 1)));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::ShellLanded { firer, deviated: false, .. } if *firer == u(0, 1)
+    )));
+    // Its muskets fire without the gun: 4 stands, 4 dice.
     let ev = b
         .perform(Action::Fire {
             firers: vec![u(0, 1)],
@@ -395,9 +420,9 @@ fn art_06_the_regimental_guns_shell_fire_is_reported_unsupported() {
         })
         .expect("musketry")
         .to_vec();
-    assert!(ev
-        .iter()
-        .any(|e| matches!(e, Event::DiceRolled { dice, rule, .. } if rule == "FIRE-14" && dice.len() == 4)));
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::DiceRolled { dice, rule, .. } if rule == "FIRE-14" && dice.len() == 4)
+    ));
 }
 
 #[test]
@@ -827,4 +852,53 @@ fn special_rules_doc_names_only_tests_that_exist_and_covers_every_note() {
             );
         }
     }
+}
+
+#[test]
+fn colonial_21_light_modern_artillery_fires_shell_high_angle_at_a_target_only_a_friend_sees() {
+    let mut sc = Sc::new("colonial", "colonial")
+        .year(1909)
+        .unit(0, 1, "artillery-light-modern", 1, 1, (50.0, 10.0), 0.0)
+        .unit(0, 2, "gun-blr", 1, 1, (56.0, 10.0), 0.0)
+        .unit(0, 3, "european-magazine-rifle", 2, 1, (70.0, 41.0), 270.0)
+        .unit(1, 1, "european-breech-loader", 2, 1, (50.0, 40.0), 180.0);
+    sc.v["terrain"] = json!([{"id": 1, "name": "Thorn bush", "kind": "high_area",
+        "geometry": {"polygon": [{"x": 35.0, "y": 20.0}, {"x": 65.0, "y": 20.0},
+                                 {"x": 65.0, "y": 30.0}, {"x": 35.0, "y": 30.0}]}}]);
+    let mut b = sc.battle(vec![1; 20], 0);
+    b.perform(Action::EndPhase).expect("to Command");
+    let shell = Some(powderhorn::rules::artillery::Ammunition::Shell);
+    // Round shot needs sight: indirect fire is shell.
+    let e = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1)],
+            target: u(1, 1),
+            ammunition: None,
+        })
+        .unwrap_err();
+    assert_eq!(rule_of(e), "ART-08");
+    // Another gun without the note may not fire at what it cannot see.
+    let e = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 2)],
+            target: u(1, 1),
+            ammunition: shell,
+        })
+        .unwrap_err();
+    assert!(rule_of(e).starts_with("VIS"));
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1)],
+            target: u(1, 1),
+            ammunition: shell,
+        })
+        .expect("indirect fire")
+        .to_vec();
+    assert!(matches!(
+        ev.iter().find(|e| matches!(e, Event::DiceRolled { .. })),
+        Some(Event::DiceRolled { rule, .. }) if rule == "ART-08"
+    ));
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::ShellLanded { firer, .. } if *firer == u(0, 1))));
 }

@@ -487,6 +487,9 @@ pub enum RuleEffect {
     OneArmyHq,
     /// Must close to close combat to fight.
     CloseCombatOnly,
+    /// Colonial 21 (§5.5 ruling): may fire shell high-angle (ART-08) at a target it cannot see
+    /// but a friendly unit can, with the +1 deviation die.
+    IndirectFire,
 }
 
 /// One numbered special rule of a list, with our own one-line gist.

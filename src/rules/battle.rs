@@ -450,6 +450,10 @@ pub fn check_may_act(ctx: &Ctx, piece: &PieceState) -> Result<(), RuleError> {
             ),
         ));
     }
+    // ENG-02: engineers that carried out a task this turn may not be ordered in it.
+    if t.phase == Phase::Command {
+        super::engineering::check_not_tasked(ctx, piece)?;
+    }
     Ok(())
 }
 

@@ -31,7 +31,8 @@
 //!   last section, 5 cm towards `at`. It may span deep or shallow water, or a Ditch.
 //! * A sap (ENG-06) grows 5 cm per initiative phase the same way; a unit whose centre is in a
 //!   sap is in Soft cover (dug-in is for scenario trenches, VIS-16).
-//! * Bridge fire (ENG-04 (d)): only unlimbered artillery of the active side, within range and
+//! * Bridge fire (ENG-04 (d)): only in the Command phase (initiative fire goes at the nearest
+//!   enemy unit, INIT-04), only unlimbered artillery of the active side, within range and
 //!   with the section's centre in a fire cone; one die per stand × dice per stand, hits on 6, no
 //!   save, no modifiers; a section with 4 hits is destroyed and units on it are knocked out.
 //!
@@ -835,6 +836,13 @@ pub fn resolve_fire_at_bridge(
     if t.phase == Phase::Deployment {
         return Err(RuleError::new("FIRE-01", "no firing before the battle starts").into());
     }
+    if t.phase == Phase::Initiative {
+        return Err(RuleError::new(
+            "INIT-04",
+            "on initiative a gun fires only at its nearest visible enemy unit, never at a bridge",
+        )
+        .into());
+    }
     if firers.is_empty() {
         return Err(RuleError::new("FIRE-01", "name at least one firing unit").into());
     }
@@ -854,7 +862,7 @@ pub fn resolve_fire_at_bridge(
             .into());
         }
         let row = ctx.row(p);
-        if !row.is_some_and(|r| r.arm == Arm::Artillery) {
+        if row.is_none_or(|r| r.arm != Arm::Artillery) {
             return Err(RuleError::new(
                 "ENG-04",
                 format!(
@@ -959,4 +967,35 @@ pub fn resolve_fire_at_bridge(
         }
     }
     Ok(ev)
+}
+
+// --- the engineer stand in its unit ---------------------------------------------------------------
+
+/// ENG-01 ruling with FIRE-08: an attached engineer stand fires with its unit, its own row's
+/// dice, when the target is within its own range and the formation lets every stand fire (line,
+/// extended line, disordered; in a column or square it is not at the front). `None` otherwise.
+pub fn engineer_stand_dice(ctx: &Ctx, piece: &PieceState, distance_cm: f64) -> Option<Modifier> {
+    use super::state::Formation;
+    super::endphase::engineer_stand_hits(ctx, piece)?;
+    if !matches!(
+        piece.formation,
+        Some(Formation::Line | Formation::ExtendedLine | Formation::Disordered)
+    ) {
+        return None;
+    }
+    let row = crate::model::points::engineer_row(ctx.list(piece.id.side())?)?;
+    let crate::model::Attack::Ranged { dice, range_cm } = row.attack? else {
+        return None;
+    };
+    let range = f64::from(range_cm)
+        * super::firing::range_factor(ctx, piece.id.side())
+        * measure_scale(ctx);
+    (distance_cm <= range + 1e-9).then(|| Modifier {
+        rule: "ENG-01".into(),
+        label: format!(
+            "attached engineer stand: {dice} di{}",
+            if dice == 1 { "e" } else { "ce" }
+        ),
+        value: i32::from(dice),
+    })
 }

@@ -34,11 +34,13 @@
 //! # Not yet
 //!
 //! Opportunity fire (FIRE-30..FIRE-33) and the orders and initiative checks are in
-//! [`super::command`] (fire by the inactive side goes through [`check_fire_as`]); canister
-//! (ART-04) is fired by the charge rules (`charge`) as a charged gun's counter-initiative;
-//! skirmisher screens (SKIR-03), mixed units
-//! (FIRE-08, GEN-11), regimental guns (ART-06), grand batteries (ART-10) and overruns met while
-//! falling back (CMD-25) are left to later work.
+//! [`super::command`] (fire by the inactive side goes through [`check_fire_as`]), which also
+//! lets a command unit share the fate of the unit it touches (CMD-22); canister (ART-04) is fired
+//! by the charge rules (`charge`) as a charged gun's counter-initiative. A regimental gun fires
+//! shell as its list's howitzer (ART-06, `gunnery::regimental_fire`). Skirmisher screens
+//! (SKIR-03) are applied through `skirmish`; works engineers made (ENG-03..ENG-06) through
+//! `engineering::defence_lines` and `engineering::in_sap`; a regimental gun's Hits through
+//! `gunnery` (ART-06); grand batteries are checked by `gunnery::check_grand_battery` (ART-10).
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
@@ -160,6 +162,7 @@ pub fn ko_threshold_of(ctx: &Ctx, p: &PieceState) -> u32 {
         disordered,
         is_exhausted(ctx, p),
     ) + super::gunnery::regimental_gun_hits(ctx, p) // ART-06: an attached gun's own Hits
+        + super::endphase::engineer_stand_hits(ctx, p).unwrap_or(0) // ENG-01: the engineer stand's
 }
 
 /// FIRE-17, FIRE-18: the piece's own save (None: no save).
@@ -749,7 +752,9 @@ pub fn check_fire_as(
                 format!("{} is limbered and cannot fire; unlimber it first", fp.name),
             ));
         }
-        let class = WeaponClass::of(list, row);
+        // ART-06: shell asked of an infantry unit is its regimental gun's, as a howitzer.
+        let regimental = super::gunnery::regimental_fire(ctx, fp, ammunition);
+        let class = regimental.map_or(WeaponClass::of(list, row), |r| r.class);
         let ammo = if class.is_ordnance() {
             ammunition.or(class.default_ammunition())
         } else {
@@ -769,8 +774,19 @@ pub fn check_fire_as(
         // VIS-01 / ART-08 (b): line of sight, or a friendly spotter for high-angle fire.
         let sight = sight_index.sight(*f, target);
         let seen = sight.visible;
+        // Colonial 21: light modern artillery may fire indirectly, as high-angle shell.
+        let indirect = !seen && ctx.has_effect(fp, |e| matches!(e, RuleEffect::IndirectFire));
+        if indirect && !ammo.is_some_and(Ammunition::is_shell) {
+            return Err(err(
+                "ART-08",
+                format!(
+                    "{} cannot see {}: indirect fire is shell, fired high-angle",
+                    fp.name, tp.name
+                ),
+            ));
+        }
         if !seen {
-            let spotted = class.high_angle()
+            let spotted = (class.high_angle() || indirect)
                 && ctx.state.pieces.values().any(|q| {
                     q.id != *f
                         && q.id.side() == fp.id.side()
@@ -781,7 +797,7 @@ pub fn check_fire_as(
                 return Err(RuleError::new(sight.rule, sight.detail).into());
             }
         }
-        if !class.high_angle() {
+        if !class.high_angle() && !indirect {
             if let Some(over) = fire_over(ctx, fp, &ffp, tp, &tfp, row.arm == Arm::Artillery) {
                 return Err(err(
                     "FIRE-07",
@@ -789,7 +805,10 @@ pub fn check_fire_as(
                 ));
             }
         }
-        let Some(range) = weapon_range_cm(ctx, fp) else {
+        let Some(range) = regimental
+            .map(|r| r.range_cm)
+            .or_else(|| weapon_range_cm(ctx, fp))
+        else {
             return Err(err("COL-04", format!("{} has no ranged attack", fp.name)));
         };
         let distance = edge_distance(&ffp, &tfp);
@@ -802,7 +821,10 @@ pub fn check_fire_as(
                 ),
             ));
         }
-        let stands = eligible_stands(fp, &ffp, &tfp);
+        let mut stands = eligible_stands(fp, &ffp, &tfp);
+        if regimental.is_some() {
+            stands = stands.min(1); // ART-06: the one gun stand
+        }
         if stands == 0 {
             return Err(err(
                 "FIRE-04",
@@ -816,16 +838,10 @@ pub fn check_fire_as(
             range_cm: range,
             distance_cm: distance,
             stands,
-            dice_per_stand: u32::from(dice),
+            dice_per_stand: regimental.map_or(u32::from(dice), |r| r.dice_per_stand),
             seen,
             first_fire: list.first_fire_bonus && !fp.has_fired,
         });
-    }
-    // ART-06: shell asked of an infantry unit is its regimental gun's fire (not yet supported).
-    if ammunition.is_some() {
-        for f in &plans {
-            super::gunnery::check_regimental_gun_fire(ctx, ctx.piece(f.piece)?)?;
-        }
     }
     if ammunition.is_some() && !plans.iter().any(|p| p.class.is_ordnance()) {
         return Err(err(
@@ -1237,6 +1253,10 @@ fn resolve_direct(
                 flank,
                 presence.get(&f.piece).copied().unwrap_or(0),
             );
+            // ENG-01 / FIRE-08: an attached engineer stand adds its own dice.
+            if let Some(m) = super::engineering::engineer_stand_dice(&c, fp, f.distance_cm) {
+                s.extra.push(m);
+            }
             // SKIR-03 (a): −1 die for each firing unit whose line crosses the screen.
             if let Some(hq) = super::skirmish::screens_fire(&c, tp, centre) {
                 s.skirmish_screen = true;
@@ -1381,7 +1401,8 @@ fn resolve_shell(
         return Ok(());
     };
     let line_bearing = bearing_deg(origin, aim);
-    let (landing, deviated) = if f.class.high_angle() {
+    // Unseen fire is high-angle fire (ART-08 (b); Colonial 21 indirect fire).
+    let (landing, deviated) = if f.class.high_angle() || !f.seen {
         let distance = crate::geom::segment::point_footprint_distance(aim, &ffp) / ms;
         let n = artillery::deviation_dice(distance, f.seen);
         let dev = artillery::roll_deviation(f.piece, n, f.seen, dice)?;
@@ -1438,7 +1459,9 @@ fn resolve_shell(
         .get(&f.piece)
         .copied()
         .unwrap_or(0);
-    let shift = shifts_cover(ctx, firer);
+    // ART-06: a regimental gun shifts cover as its list's howitzer does.
+    let shift = shifts_cover(ctx, firer)
+        || super::gunnery::regimental_fire(ctx, firer, f.ammunition).is_some_and(|r| r.cover_shift);
     let wall = ctx
         .list(firer.id.side())
         .zip(ctx.row(firer))

@@ -12,15 +12,19 @@
 //!   connected group, firing at the same target ([`check_grand_battery`]). The FAO's stat line is
 //!   the list's Average Brigade HQ ([`fao_profile`]).
 //!
-//! Not here: the FAO ordering (command rules), and the regimental gun's own fire as a howitzer
-//! (a Fire action cannot name it yet: [`check_regimental_gun_fire`] reports it as unsupported).
+//! * ART-06 fire: a Fire action asking shell of a unit with a regimental gun is the gun's fire —
+//!   one stand of the list's howitzer, its dice, range and cover shift ([`regimental_fire`], read
+//!   by `firing::check_fire` and `firing::resolve_shell`); without shell the unit fires its
+//!   muskets (the gun is not one of its stands).
+//!
+//! Not here: the FAO ordering (command rules).
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
 
 use super::artillery::WeaponClass;
 use super::battle::Ctx;
-use super::error::{ActionError, RuleError};
+use super::error::RuleError;
 use super::geometry::{footprint_of, measure_scale, CONTACT_TOLERANCE_CM};
 use super::state::{PieceId, PieceState};
 use crate::geom::in_contact;
@@ -60,21 +64,6 @@ pub fn regimental_gun_hits(ctx: &Ctx, piece: &PieceState) -> u32 {
     ctx.list(piece.id.side())
         .and_then(regimental_gun_row)
         .map_or(0, |r| u32::from(r.hits))
-}
-
-/// ART-06: the regimental gun fires as the list's howitzer; a Fire action cannot name it apart
-/// from its unit yet, so asking for its shell is reported, never silently ignored.
-pub fn check_regimental_gun_fire(ctx: &Ctx, piece: &PieceState) -> Result<(), ActionError> {
-    if has_regimental_gun(ctx, piece) {
-        return Err(ActionError::Unsupported {
-            rule: "ART-06",
-            what: format!(
-                "the regimental gun of {} firing as a howitzer (its infantry fire without it)",
-                piece.name
-            ),
-        });
-    }
-    Ok(())
 }
 
 /// ART-10 (Austrian ruling): may this list's Command field FAOs and grand batteries?
@@ -143,7 +132,7 @@ pub fn check_grand_battery(ctx: &Ctx, guns: &[PieceId]) -> Result<(), RuleError>
                 "a grand battery is of one side's guns",
             ));
         }
-        if !ctx.row(p).is_some_and(|r| r.arm == Arm::Artillery) || p.limbered {
+        if ctx.row(p).is_none_or(|r| r.arm != Arm::Artillery) || p.limbered {
             return Err(RuleError::new(
                 "ART-10",
                 format!("{} is not an unlimbered artillery unit", p.name),
@@ -186,4 +175,51 @@ pub fn check_grand_battery(ctx: &Ctx, guns: &[PieceId]) -> Result<(), RuleError>
         ));
     }
     Ok(())
+}
+
+/// ART-06: a regimental gun's fire, as the list's howitzer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RegimentalFire {
+    pub class: WeaponClass,
+    pub dice_per_stand: u32,
+    /// In table cm (list range × range factor × measure scale).
+    pub range_cm: f64,
+    /// The howitzer's list gives its artillery the cover shift (FIRE-16).
+    pub cover_shift: bool,
+}
+
+/// ART-06: shell (or air burst) asked of an infantry unit with a regimental gun is the gun's
+/// fire: one stand of the list's howitzer, at the howitzer's dice and range.
+pub fn regimental_fire(
+    ctx: &Ctx,
+    piece: &PieceState,
+    ammunition: Option<super::artillery::Ammunition>,
+) -> Option<RegimentalFire> {
+    if !ammunition.is_some_and(super::artillery::Ammunition::is_shell)
+        || !has_regimental_gun(ctx, piece)
+    {
+        return None;
+    }
+    let list = ctx.list(piece.id.side())?;
+    let row = regimental_gun_row(list)?;
+    let crate::model::Attack::Ranged { dice, range_cm } = row.attack? else {
+        return None;
+    };
+    let mut range = range_cm;
+    let mut cover_shift = false;
+    for e in list.row_effects(row) {
+        match e {
+            crate::model::RuleEffect::Howitzer { range_cm, .. } => range = *range_cm,
+            crate::model::RuleEffect::ArtilleryCoverShift => cover_shift = true,
+            _ => {}
+        }
+    }
+    Some(RegimentalFire {
+        class: WeaponClass::Howitzer,
+        dice_per_stand: u32::from(dice),
+        range_cm: f64::from(range)
+            * super::firing::range_factor(ctx, piece.id.side())
+            * measure_scale(ctx),
+        cover_shift,
+    })
 }
