@@ -10,14 +10,13 @@
 
 use super::policy::{
     command_units, hq_move, initiative_actions, order_groups, plan_unit, should_concede, troops_of,
-    PlannedUnit,
+    PlannedUnit, Sight,
 };
 use crate::rules::action::Action;
 use crate::rules::battle::Battle;
 use crate::rules::event::{EndReason, Event};
 use crate::rules::state::{Phase, PieceId};
 use crate::rules::victory::BattleResult;
-use crate::rules::visibility::SightIndex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -168,20 +167,19 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
     let side = battle.state().turn.active;
     let units = troops_of(&battle.ctx(), side);
     let mut attempts = 0;
-    let mut sight: Option<SightIndex> = None;
+    let mut sight = Sight::new();
     for id in units {
         if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
             return;
         }
         let candidates = {
             let ctx = battle.ctx();
-            let s = sight.get_or_insert_with(|| SightIndex::new(&ctx));
-            initiative_actions(&ctx, s, id)
+            initiative_actions(&ctx, &sight, id)
         };
         for a in candidates {
             attempts += 1;
             if d.attempt(battle, a) {
-                sight = None;
+                sight = Sight::new();
                 break;
             }
         }
@@ -203,7 +201,7 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
             }
             let planned: Vec<PlannedUnit> = {
                 let ctx = battle.ctx();
-                let sight = SightIndex::new(&ctx);
+                let sight = Sight::new();
                 group
                     .units
                     .iter()

@@ -13,20 +13,23 @@
 use crate::geom::footprint::{bearing_deg, heading, normalize_deg, ring_polygon};
 use crate::geom::segment::{segment_meets_polygon, Segment};
 use crate::geom::{ring_contains, Point};
-use crate::model::{Arm, Geometry, HqId, Scenario, TerrainKind};
+use crate::model::{Arm, Attack as AttackValue, Geometry, HqId, Scenario, TerrainKind};
 use crate::rules::action::{Action, Manoeuvre};
+use crate::rules::artillery::WeaponClass;
 use crate::rules::battle::{check_deploy, check_limber, Ctx};
 use crate::rules::casualty::{
     fire_dice, save_plan, score_to_hit, DiceSituation, SaveSituation, SquareBonus,
 };
 use crate::rules::firing::{
-    check_fire, is_mounted_cavalry, save_of, target_cover, weapon_range_cm, FirePlan, INITIATIVE_CM,
+    eligible_stands, is_mounted_cavalry, save_of, target_cover, weapon_range_cm, FirePlan,
+    FirerPlan, INITIATIVE_CM,
 };
 use crate::rules::geometry::{aspect, footprint_of};
 use crate::rules::movement::{check_move, legal_destinations, move_allowance};
 use crate::rules::state::{Formation, PieceId, PieceState, Pose};
 use crate::rules::terrain::{feature_going, mover_of, Going};
 use crate::rules::visibility::SightIndex;
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
 /// An attacker engages an enemy unit this close (reference points, cm) instead of marching on
@@ -54,6 +57,23 @@ pub const BRIDGE_CLEAR_CM: f64 = 12.0;
 pub const HQ_BEHIND_CM: f64 = 6.0;
 /// Grid of the destinations sampled when the straight move is refused (cm).
 pub const RESOLUTION_CM: f64 = 3.0;
+
+/// The sight index (VIS-01..VIS-17) of one look at the table, built only when a decision first
+/// needs it: most units far from the enemy never do.
+#[derive(Default)]
+pub struct Sight {
+    cell: OnceCell<SightIndex>,
+}
+
+impl Sight {
+    pub fn new() -> Sight {
+        Sight::default()
+    }
+
+    pub fn get(&self, ctx: &Ctx) -> &SightIndex {
+        self.cell.get_or_init(|| SightIndex::new(ctx))
+    }
+}
 
 /// One unit of an order with its candidate actions, best first; the first the rules accept is
 /// carried out, and none at all means the unit stands.
@@ -155,13 +175,27 @@ pub fn nearest_enemy(ctx: &Ctx, id: PieceId) -> Option<(PieceId, f64)> {
     best
 }
 
-/// INIT-01, INIT-04: the nearest visible enemy troop unit and its edge distance (command units
-/// are no target, CMD-24).
-pub fn nearest_visible_troop(sight: &SightIndex, id: PieceId) -> Option<(PieceId, f64)> {
-    sight
-        .visible_enemies(id)
+/// Margin (cm) between reference points and base edges when picking the enemies worth a sight
+/// test: no formation reaches further than this from its reference point.
+const BODY_MARGIN_CM: f64 = 20.0;
+
+/// VIS-01, §1.5: the enemy troop units `id` sees within `reach` cm (edge to edge), nearest
+/// first, ties by id (command units are no target, CMD-24). Only enemies whose reference point
+/// is within reach of a body are tested, so the cost follows what is near.
+pub fn seen_within(ctx: &Ctx, sight: &Sight, id: PieceId, reach: f64) -> Vec<(PieceId, f64)> {
+    let Some(at) = pose_of(ctx, id).map(|p| p.at) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(PieceId, f64)> = troops_of(ctx, 1 - id.side().min(1))
         .into_iter()
-        .find(|(e, _)| !e.is_command())
+        .filter(|e| pose_of(ctx, *e).is_some_and(|p| dist(at, p.at) <= reach + BODY_MARGIN_CM))
+        .filter_map(|e| {
+            let s = sight.get(ctx).sight(id, e);
+            (s.visible && s.distance_cm <= reach + 1e-9).then_some((e, s.distance_cm))
+        })
+        .collect();
+    out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    out
 }
 
 /// Expected hits of a checked Fire plan: dice (FIRE-08, FIRE-11, FIRE-12 through
@@ -219,7 +253,7 @@ pub fn expected_hits(ctx: &Ctx, plan: &FirePlan) -> f64 {
 }
 
 /// The Fire actions a unit may make now, most expected hits first (ties by target id).
-pub fn fire_candidates(ctx: &Ctx, sight: &SightIndex, id: PieceId) -> Vec<Action> {
+pub fn fire_candidates(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     let Ok(p) = ctx.piece(id) else {
         return Vec::new();
     };
@@ -229,12 +263,10 @@ pub fn fire_candidates(ctx: &Ctx, sight: &SightIndex, id: PieceId) -> Vec<Action
     if p.limbered || idle(p) {
         return Vec::new();
     }
-    let mut scored: Vec<(f64, PieceId)> = sight
-        .visible_enemies(id)
+    let mut scored: Vec<(f64, PieceId)> = seen_within(ctx, sight, id, range)
         .into_iter()
-        .filter(|(e, d)| !e.is_command() && *d <= range + 1e-9)
-        .filter_map(|(e, _)| {
-            let plan = check_fire(ctx, &[id], e, None).ok()?;
+        .filter_map(|(e, d)| {
+            let plan = quick_plan(ctx, p, e, d, range)?;
             Some((expected_hits(ctx, &plan), e))
         })
         .collect();
@@ -249,37 +281,85 @@ pub fn fire_candidates(ctx: &Ctx, sight: &SightIndex, id: PieceId) -> Vec<Action
         .collect()
 }
 
+/// The plan [`check_fire`] would make for one firer at a target it sees at `distance` cm, read
+/// from the table without the full check (which the engine makes when the Fire is performed):
+/// the weapon class and load (ART-01), the stands in the fire cone (FIRE-04, FIRE-05) and the
+/// dice per stand. `None` when no stand bears.
+pub fn quick_plan(
+    ctx: &Ctx,
+    p: &PieceState,
+    target: PieceId,
+    distance: f64,
+    range: f64,
+) -> Option<FirePlan> {
+    let tp = ctx.state.piece(target)?;
+    let (row, list) = (ctx.row(p)?, ctx.list(p.id.side())?);
+    let Some(AttackValue::Ranged { dice, .. }) = row.attack else {
+        return None;
+    };
+    let class = WeaponClass::of(list, row);
+    let (fp, tfp) = (footprint_of(ctx, p)?, footprint_of(ctx, tp)?);
+    let stands = eligible_stands(p, &fp, &tfp);
+    if stands == 0 {
+        return None;
+    }
+    let ammunition = if class.is_ordnance() {
+        class.default_ammunition()
+    } else {
+        None
+    };
+    Some(FirePlan {
+        firers: vec![FirerPlan {
+            piece: p.id,
+            class,
+            ammunition,
+            range_cm: range,
+            distance_cm: distance,
+            stands,
+            dice_per_stand: u32::from(dice),
+            seen: true,
+            first_fire: false,
+        }],
+        target,
+        forced_square: false,
+        shell: ammunition.is_some_and(|a| a.is_shell()),
+    })
+}
+
 /// MOVE-16: foot that may form square, threatened by visible enemy mounted cavalry within
 /// `reach` cm.
-fn square_threat(ctx: &Ctx, sight: &SightIndex, p: &PieceState, reach: f64) -> bool {
+fn square_threat(ctx: &Ctx, sight: &Sight, p: &PieceState, reach: f64) -> bool {
     if p.formation == Some(Formation::Square) {
         return false;
     }
-    sight.visible_enemies(p.id).into_iter().any(|(e, d)| {
-        d <= reach
-            && ctx
-                .state
-                .piece(e)
-                .is_some_and(|q| is_mounted_cavalry(ctx, q))
+    let Some(at) = pose_of(ctx, p.id).map(|q| q.at) else {
+        return false;
+    };
+    troops_of(ctx, 1 - p.id.side().min(1)).into_iter().any(|e| {
+        ctx.state
+            .piece(e)
+            .is_some_and(|q| is_mounted_cavalry(ctx, q))
+            && pose_of(ctx, e).is_some_and(|q| dist(at, q.at) <= reach + BODY_MARGIN_CM)
+            && {
+                let s = sight.get(ctx).sight(p.id, e);
+                s.visible && s.distance_cm <= reach + 1e-9
+            }
     })
 }
 
 /// INIT-01..INIT-06: one unit's initiative action, judged now (INIT-02). Only against the
 /// nearest visible enemy within 20 cm: form square against cavalry (INIT-06), fire (INIT-04),
 /// or unlimber a gun to face it (INIT-06). Empty: the unit takes no initiative.
-pub fn initiative_actions(ctx: &Ctx, sight: &SightIndex, id: PieceId) -> Vec<Action> {
+pub fn initiative_actions(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     let Ok(p) = ctx.piece(id) else {
         return Vec::new();
     };
     if id.is_command() || !p.on_table() || idle(p) {
         return Vec::new();
     }
-    let Some((near, d)) = nearest_visible_troop(sight, id) else {
+    let Some((near, _)) = seen_within(ctx, sight, id, INITIATIVE_CM).first().copied() else {
         return Vec::new();
     };
-    if d > INITIATIVE_CM + 1e-9 {
-        return Vec::new();
-    }
     let mut out = Vec::new();
     if square_threat(ctx, sight, p, SQUARE_THREAT_CM)
         && check_deploy(ctx, id, Formation::Square).is_ok()
@@ -313,7 +393,7 @@ pub fn initiative_actions(ctx: &Ctx, sight: &SightIndex, id: PieceId) -> Vec<Act
 /// yet, so this proposes nothing; once `Action::Charge` exists it should propose charging the
 /// nearest visible enemy within charge reach when the odds favour it (mounted cavalry at foot
 /// not in square, fresh units at shaken ones).
-pub fn consider_charge(_ctx: &Ctx, _sight: &SightIndex, _id: PieceId) -> Vec<Action> {
+pub fn consider_charge(_ctx: &Ctx, _sight: &Sight, _id: PieceId) -> Vec<Action> {
     Vec::new()
 }
 
@@ -582,25 +662,32 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
         true
     };
     if straight_ok {
-        let len = reach.min(here) * 0.98;
         let dir = heading(bearing);
         let facing = if line || manoeuvre == Manoeuvre::Manhandle {
             from.facing_deg
         } else {
             bearing
         };
-        let to = Pose {
-            at: Point::new(from.at.x + dir.x * len, from.at.y + dir.y * len),
-            facing_deg: facing,
-        };
-        if let Ok(plan) = check_move(ctx, id, &[], to, manoeuvre) {
-            if plan.overruns.is_empty() {
-                return Some(Action::Move {
-                    piece: id,
-                    via: vec![],
-                    to,
-                    manoeuvre,
-                });
+        // The full straight move, then shorter ones (terrain or a friend may stop it short).
+        for frac in [0.98, 0.6, 0.3] {
+            let len = reach.min(here) * frac;
+            if len < 1.0 {
+                break;
+            }
+            let to = Pose {
+                at: Point::new(from.at.x + dir.x * len, from.at.y + dir.y * len),
+                facing_deg: facing,
+            };
+            match check_move(ctx, id, &[], to, manoeuvre) {
+                Ok(plan) if plan.overruns.is_empty() => {
+                    return Some(Action::Move {
+                        piece: id,
+                        via: vec![],
+                        to,
+                        manoeuvre,
+                    });
+                }
+                _ => {}
             }
         }
     }
@@ -614,7 +701,7 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
         manoeuvres.push(Manoeuvre::Wheel);
     }
     for m in manoeuvres {
-        for pose in legal_destinations(ctx, id, m, RESOLUTION_CM.max(reach / 6.0)) {
+        for pose in legal_destinations(ctx, id, m, RESOLUTION_CM.max(reach / 4.0)) {
             let d = dist(pose.at, target);
             if best.is_none_or(|(b, _, _)| d < b - 1e-9) {
                 best = Some((d, pose, m));
@@ -671,7 +758,7 @@ pub fn pull_back(ctx: &Ctx, id: PieceId) -> Option<Action> {
 /// One unit's candidate actions in a Command-phase order, best first: charge (none yet), fire at
 /// the best target, square against cavalry, pull back when shaken, guns into or out of action,
 /// formation for the distance, then the move. Empty: the unit stands.
-pub fn plan_unit(ctx: &Ctx, sight: &SightIndex, id: PieceId) -> Vec<Action> {
+pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     let Ok(p) = ctx.piece(id) else {
         return Vec::new();
     };
