@@ -5,6 +5,7 @@
 //! `store` and `export` build on it; `app`, `ui` and `cli` sit on top. `tests/layering.rs`
 //! fails the build if the pure core imports a GUI, SQLite, the file system, a clock or a thread RNG.
 
+pub mod ai;
 pub mod app;
 pub mod campaign;
 pub mod cli;

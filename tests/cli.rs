@@ -390,3 +390,72 @@ fn export_of_an_empty_order_of_battle_writes_nothing_and_keeps_an_old_file() {
     assert_eq!(code(&o), 2);
     assert!(!t.path("x.pdf").exists());
 }
+
+#[test]
+fn battle_autoplay_plays_a_file_or_a_stored_scenario_and_refuses_bad_input() {
+    let t = Tmp::new();
+    let db = t.db();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/danube-1809/ebelsberg.json");
+    let sample = sample.to_str().expect("utf-8 path");
+    // One run from the file: one line with the verdict, VPs, turns, stands lost and dice.
+    let o = run(
+        &db,
+        &[
+            "battle",
+            "autoplay",
+            sample,
+            "--seed",
+            "3",
+            "--max-turns",
+            "2",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("seed 3: "), "{text}");
+    assert!(
+        text.contains("VPs") && text.contains("2 turns") && text.contains("dice"),
+        "{text}"
+    );
+    // Several runs of the stored sample, as JSON: seeds N, N+1, … and the summary.
+    let o = run(
+        &db,
+        &[
+            "battle",
+            "autoplay",
+            "1809-ebelsberg",
+            "--seed",
+            "10",
+            "--runs",
+            "2",
+            "--json",
+            "--max-turns",
+            "1",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["runs"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["runs"][1]["seed"], 11);
+    assert_eq!(v["runs"][0]["turns"], 1);
+    assert_eq!(v["summary"]["runs"], 2);
+    let rates = v["summary"]["win_rate"][0].as_f64().unwrap_or(-1.0)
+        + v["summary"]["win_rate"][1].as_f64().unwrap_or(-1.0)
+        + v["summary"]["draw_rate"].as_f64().unwrap_or(-1.0);
+    assert!((rates - 1.0).abs() < 1e-9, "{v}");
+    // Bad input: exit 2 with a clear message.
+    let o = run(
+        &db,
+        &["battle", "autoplay", "no-such-scenario", "--seed", "1"],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no-such-scenario"), "{}", stderr(&o));
+    let o = run(
+        &db,
+        &["battle", "autoplay", sample, "--seed", "1", "--runs", "0"],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("--runs"), "{}", stderr(&o));
+    let o = run(&db, &["battle", "autoplay", sample, "--seed", "x"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}

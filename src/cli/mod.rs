@@ -6,6 +6,8 @@
 //! input could not be used (unreadable or malformed file, unknown name, database refused). No
 //! command panics on any input. May depend on everything below it; nothing depends on it.
 
+mod autoplay;
+
 use crate::model::army::{shipped_lists, ArmyList};
 use crate::model::scenario::{parse_scenario, scenario_to_json, Scenario};
 use crate::model::validate::{validate_scenario, Subject, Violation};
@@ -126,6 +128,23 @@ pub enum BattleCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Let the solo opponent play both sides to the end (docs/autoplay.md).
+    Autoplay {
+        /// A scenario JSON file, or the id or name of a stored scenario.
+        scenario: String,
+        /// The dice seed of the first run; run k uses seed + k.
+        #[arg(long)]
+        seed: u64,
+        /// How many battles to play.
+        #[arg(long, default_value_t = 1)]
+        runs: u32,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// End the battle after this many game turns (at most the scenario's turn limit).
+        #[arg(long, value_name = "T")]
+        max_turns: Option<u32>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -163,7 +182,7 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn input(message: impl Into<String>) -> Self {
+    pub(crate) fn input(message: impl Into<String>) -> Self {
         Failure {
             code: 2,
             message: message.into(),
@@ -248,6 +267,25 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
         Command::Battle {
             command: BattleCommand::Replay { file, json },
         } => run_replay(file, *json, out),
+        Command::Battle {
+            command:
+                BattleCommand::Autoplay {
+                    scenario,
+                    seed,
+                    runs,
+                    json,
+                    max_turns,
+                },
+        } => {
+            let (s, lists) = scenario_and_lists(cli, scenario)?;
+            let opts = autoplay::Options {
+                seed: *seed,
+                runs: *runs,
+                json: *json,
+                max_turns: *max_turns,
+            };
+            autoplay::run(scenario, s, lists, &opts, out)
+        }
         Command::Export { command } => run_export(cli, command, out),
     }
 }
@@ -583,6 +621,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
-fn w(out: &mut dyn Write, line: String) -> Result<(), Failure> {
+pub(crate) fn w(out: &mut dyn Write, line: String) -> Result<(), Failure> {
     writeln!(out, "{line}").map_err(|e| Failure::input(format!("cannot write output: {e}")))
 }

@@ -1,0 +1,972 @@
+//! The solo opponent's decisions: small pure functions from the table ([`Ctx`]) to candidate
+//! [`Action`]s, best first. Nothing here changes the battle or rolls a die; the driver
+//! ([`super::autoplay`]) performs what these propose. The policy is described in the module essay
+//! ([`super`]) and in `docs/autoplay.md`.
+//!
+//! Each decision is its own function so the command rules can rewire them one at a time:
+//! [`initiative_actions`] (one unit's initiative), [`plan_unit`] (one unit's action in an order),
+//! [`order_groups`] (which units each command unit orders), [`consider_charge`] (the charge step,
+//! empty until the engine has charges) and [`hq_move`] (a command unit following its units).
+//!
+//! Layering: pure; depends on `rules`, `model` and `geom` only (checked by `tests/layering.rs`).
+
+use crate::geom::footprint::{bearing_deg, heading, normalize_deg, ring_polygon};
+use crate::geom::segment::{segment_meets_polygon, Segment};
+use crate::geom::{ring_contains, Point};
+use crate::model::{Arm, Attack as AttackValue, Geometry, HqId, Scenario, TerrainKind};
+use crate::rules::action::{Action, Manoeuvre};
+use crate::rules::artillery::WeaponClass;
+use crate::rules::battle::{check_deploy, check_limber, Ctx};
+use crate::rules::casualty::{
+    fire_dice, save_plan, score_to_hit, DiceSituation, SaveSituation, SquareBonus,
+};
+use crate::rules::firing::{
+    eligible_stands, is_mounted_cavalry, save_of, target_cover, weapon_range_cm, FirePlan,
+    FirerPlan, INITIATIVE_CM,
+};
+use crate::rules::geometry::{aspect, footprint_of};
+use crate::rules::movement::{check_move, legal_destinations, move_allowance};
+use crate::rules::state::{Formation, PieceId, PieceState, Pose};
+use crate::rules::terrain::{feature_going, mover_of, Going};
+use crate::rules::visibility::SightIndex;
+use std::cell::OnceCell;
+use std::collections::BTreeSet;
+
+/// An attacker engages an enemy unit this close (reference points, cm) instead of marching on
+/// its objective.
+pub const ENGAGE_ATTACKER_CM: f64 = 40.0;
+/// A defender leaves its ground only for an enemy this close.
+pub const ENGAGE_DEFENDER_CM: f64 = 25.0;
+/// Beyond this from every enemy a line forms march column to travel (MOVE-09).
+pub const FAR_CM: f64 = 50.0;
+/// Within this of an enemy a march column deploys into line.
+pub const NEAR_CM: f64 = 40.0;
+/// Foot forms square when enemy mounted cavalry comes this close (MOVE-16, MOVE-17's 30 cm is
+/// the forced square; this is the voluntary one, inside the initiative distance).
+pub const SQUARE_THREAT_CM: f64 = 20.0;
+/// A defender's unit farther than this from its objective's centre walks back to it.
+pub const HOLD_RADIUS_CM: f64 = 30.0;
+/// Mounted cavalry without a ranged attack closes to this distance, to threaten (and, once the
+/// engine has charges, to charge: [`consider_charge`]).
+pub const CAVALRY_STANDOFF_CM: f64 = 12.0;
+/// A unit in range of an enemy it cannot shoot at closes to this distance (reference points).
+pub const CLOSE_IN_CM: f64 = 2.0;
+/// A column this close to the end of a bridge stays in column, to keep the way clear.
+pub const BRIDGE_CLEAR_CM: f64 = 12.0;
+/// A command unit stays this far behind the centre of its units.
+pub const HQ_BEHIND_CM: f64 = 6.0;
+/// Grid of the destinations sampled when the straight move is refused (cm).
+pub const RESOLUTION_CM: f64 = 3.0;
+
+/// The sight index (VIS-01..VIS-17) of one look at the table, built only when a decision first
+/// needs it: most units far from the enemy never do.
+#[derive(Default)]
+pub struct Sight {
+    cell: OnceCell<SightIndex>,
+}
+
+impl Sight {
+    pub fn new() -> Sight {
+        Sight::default()
+    }
+
+    pub fn get(&self, ctx: &Ctx) -> &SightIndex {
+        self.cell.get_or_init(|| SightIndex::new(ctx))
+    }
+}
+
+/// One unit of an order with its candidate actions, best first; the first the rules accept is
+/// carried out, and none at all means the unit stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedUnit {
+    pub piece: PieceId,
+    pub candidates: Vec<Action>,
+}
+
+/// CMD-02, CMD-03: the units one command unit orders together, each with its planned action.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderGroup {
+    pub hq: PieceId,
+    pub units: Vec<PieceId>,
+}
+
+/// The reference point of a piece on the table.
+pub fn pose_of(ctx: &Ctx, id: PieceId) -> Option<Pose> {
+    ctx.state
+        .piece(id)
+        .filter(|p| p.on_table())
+        .and_then(|p| p.pose)
+}
+
+fn dist(a: Point, b: Point) -> f64 {
+    a.distance(b).0
+}
+
+/// The troop units of `side` still on the table, in id order.
+pub fn troops_of(ctx: &Ctx, side: usize) -> Vec<PieceId> {
+    ctx.state
+        .pieces
+        .values()
+        .filter(|p| p.id.side() == side && !p.id.is_command() && p.on_table())
+        .map(|p| p.id)
+        .collect()
+}
+
+/// The command units of `side` on the table, the CO last (CMD-02), the rest in id order.
+pub fn command_units(ctx: &Ctx, side: usize) -> Vec<PieceId> {
+    let co = ctx
+        .scenario
+        .sides
+        .get(side)
+        .and_then(|s| s.co())
+        .map(|h| PieceId::Hq { side, hq: h.id });
+    let mut out: Vec<PieceId> = ctx
+        .state
+        .pieces
+        .values()
+        .filter(|p| p.id.side() == side && p.id.is_command() && p.on_table())
+        .map(|p| p.id)
+        .filter(|id| Some(*id) != co)
+        .collect();
+    if let Some(co) = co.filter(|c| ctx.state.piece(*c).is_some_and(|p| p.on_table())) {
+        out.push(co);
+    }
+    out
+}
+
+/// FIRE-23: a suppressed unit does nothing in its own turn.
+fn idle(p: &PieceState) -> bool {
+    p.suppressed_at.is_some()
+}
+
+fn is_artillery(ctx: &Ctx, p: &PieceState) -> bool {
+    ctx.row(p).is_some_and(|r| r.arm == Arm::Artillery)
+}
+
+/// The stands a unit started with.
+fn starting_stands(scenario: &Scenario, id: PieceId) -> u8 {
+    match id {
+        PieceId::Unit { side, unit } => scenario
+            .sides
+            .get(side)
+            .and_then(|s| s.unit(unit))
+            .map_or(1, |u| u.stands),
+        PieceId::Hq { .. } => 1,
+    }
+}
+
+/// Shaken: a unit of more than one stand that has lost half of them or more.
+pub fn is_shaken(ctx: &Ctx, p: &PieceState) -> bool {
+    let start = starting_stands(ctx.scenario, p.id);
+    start > 1 && u32::from(p.stands) * 2 <= u32::from(start)
+}
+
+/// The nearest enemy troop unit by reference point (seen or not), ties by id.
+pub fn nearest_enemy(ctx: &Ctx, id: PieceId) -> Option<(PieceId, f64)> {
+    let at = pose_of(ctx, id)?.at;
+    let mut best: Option<(PieceId, f64)> = None;
+    for e in troops_of(ctx, 1 - id.side().min(1)) {
+        let Some(p) = pose_of(ctx, e) else { continue };
+        let d = dist(at, p.at);
+        if best.is_none_or(|(_, b)| d < b) {
+            best = Some((e, d));
+        }
+    }
+    best
+}
+
+/// Margin (cm) between reference points and base edges when picking the enemies worth a sight
+/// test: no formation reaches further than this from its reference point.
+const BODY_MARGIN_CM: f64 = 20.0;
+
+/// VIS-01, §1.5: the enemy troop units `id` sees within `reach` cm (edge to edge), nearest
+/// first, ties by id (command units are no target, CMD-24). Only enemies whose reference point
+/// is within reach of a body are tested, so the cost follows what is near.
+pub fn seen_within(ctx: &Ctx, sight: &Sight, id: PieceId, reach: f64) -> Vec<(PieceId, f64)> {
+    let Some(at) = pose_of(ctx, id).map(|p| p.at) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(PieceId, f64)> = troops_of(ctx, 1 - id.side().min(1))
+        .into_iter()
+        .filter(|e| pose_of(ctx, *e).is_some_and(|p| dist(at, p.at) <= reach + BODY_MARGIN_CM))
+        .filter_map(|e| {
+            let s = sight.get(ctx).sight(id, e);
+            (s.visible && s.distance_cm <= reach + 1e-9).then_some((e, s.distance_cm))
+        })
+        .collect();
+    out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    out
+}
+
+/// Expected hits of a checked Fire plan: dice (FIRE-08, FIRE-11, FIRE-12 through
+/// [`fire_dice`]) × chance to hit ([`score_to_hit`] with the target's cover) × chance the
+/// save fails ([`save_plan`]). An estimate for choosing targets; the dice decide.
+pub fn expected_hits(ctx: &Ctx, plan: &FirePlan) -> f64 {
+    let Ok(tp) = ctx.piece(plan.target) else {
+        return 0.0;
+    };
+    let Some(tfp) = footprint_of(ctx, tp) else {
+        return 0.0;
+    };
+    let mut total = 0.0;
+    for f in &plan.firers {
+        let Ok(fp) = ctx.piece(f.piece) else { continue };
+        let Some(ffp) = footprint_of(ctx, fp) else {
+            continue;
+        };
+        let flank = aspect(ctx, fp, tp).is_some_and(|a| a != crate::geom::Aspect::Front);
+        let square = if tp.formation != Some(Formation::Square) {
+            SquareBonus::None
+        } else if f.class.is_ordnance() {
+            SquareBonus::PerStand
+        } else {
+            SquareBonus::PerUnit
+        };
+        let dice = fire_dice(&DiceSituation {
+            stands: f.stands,
+            dice_per_stand: f.dice_per_stand,
+            target_extended_line: tp.formation == Some(Formation::ExtendedLine),
+            within_half_range: f.class.half_range_bonus()
+                && f.distance_cm <= f.range_cm / 2.0 + 1e-9,
+            flank_or_rear: flank,
+            square,
+            firer_extended_line: fp.formation == Some(Formation::ExtendedLine),
+            ..DiceSituation::default()
+        })
+        .dice;
+        let cover = target_cover(ctx, ffp.centroid(), tp, &tfp).cover;
+        let needed = score_to_hit(cover, false, false, false).needed;
+        let p_hit = f64::from(7u8.saturating_sub(needed)) / 6.0;
+        let save = save_plan(&SaveSituation {
+            save: save_of(ctx, tp),
+            replacement: None,
+            flank_or_rear: flank,
+            formation: tp.formation,
+            ranged: true,
+        });
+        let p_saved = save
+            .target
+            .map_or(0.0, |s| f64::from(7u8.saturating_sub(s)) / 6.0);
+        total += f64::from(dice) * p_hit * (1.0 - p_saved);
+    }
+    total
+}
+
+/// The Fire actions a unit may make now, most expected hits first (ties by target id).
+pub fn fire_candidates(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
+    let Ok(p) = ctx.piece(id) else {
+        return Vec::new();
+    };
+    let Some(range) = weapon_range_cm(ctx, p) else {
+        return Vec::new();
+    };
+    if p.limbered || idle(p) {
+        return Vec::new();
+    }
+    let mut scored: Vec<(f64, PieceId)> = seen_within(ctx, sight, id, range)
+        .into_iter()
+        .filter_map(|(e, d)| {
+            let plan = quick_plan(ctx, p, e, d, range)?;
+            Some((expected_hits(ctx, &plan), e))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored
+        .into_iter()
+        .map(|(_, target)| Action::Fire {
+            firers: vec![id],
+            target,
+            ammunition: None,
+        })
+        .collect()
+}
+
+/// The plan [`check_fire`] would make for one firer at a target it sees at `distance` cm, read
+/// from the table without the full check (which the engine makes when the Fire is performed):
+/// the weapon class and load (ART-01), the stands in the fire cone (FIRE-04, FIRE-05) and the
+/// dice per stand. `None` when no stand bears.
+pub fn quick_plan(
+    ctx: &Ctx,
+    p: &PieceState,
+    target: PieceId,
+    distance: f64,
+    range: f64,
+) -> Option<FirePlan> {
+    let tp = ctx.state.piece(target)?;
+    let (row, list) = (ctx.row(p)?, ctx.list(p.id.side())?);
+    let Some(AttackValue::Ranged { dice, .. }) = row.attack else {
+        return None;
+    };
+    let class = WeaponClass::of(list, row);
+    let (fp, tfp) = (footprint_of(ctx, p)?, footprint_of(ctx, tp)?);
+    let stands = eligible_stands(p, &fp, &tfp);
+    if stands == 0 {
+        return None;
+    }
+    let ammunition = if class.is_ordnance() {
+        class.default_ammunition()
+    } else {
+        None
+    };
+    Some(FirePlan {
+        firers: vec![FirerPlan {
+            piece: p.id,
+            class,
+            ammunition,
+            range_cm: range,
+            distance_cm: distance,
+            stands,
+            dice_per_stand: u32::from(dice),
+            seen: true,
+            first_fire: false,
+        }],
+        target,
+        forced_square: false,
+        shell: ammunition.is_some_and(|a| a.is_shell()),
+    })
+}
+
+/// MOVE-16: foot that may form square, threatened by visible enemy mounted cavalry within
+/// `reach` cm.
+fn square_threat(ctx: &Ctx, sight: &Sight, p: &PieceState, reach: f64) -> bool {
+    if p.formation == Some(Formation::Square) {
+        return false;
+    }
+    let Some(at) = pose_of(ctx, p.id).map(|q| q.at) else {
+        return false;
+    };
+    troops_of(ctx, 1 - p.id.side().min(1)).into_iter().any(|e| {
+        ctx.state
+            .piece(e)
+            .is_some_and(|q| is_mounted_cavalry(ctx, q))
+            && pose_of(ctx, e).is_some_and(|q| dist(at, q.at) <= reach + BODY_MARGIN_CM)
+            && {
+                let s = sight.get(ctx).sight(p.id, e);
+                s.visible && s.distance_cm <= reach + 1e-9
+            }
+    })
+}
+
+/// INIT-01..INIT-06: one unit's initiative action, judged now (INIT-02). Only against the
+/// nearest visible enemy within 20 cm: form square against cavalry (INIT-06), fire (INIT-04),
+/// or unlimber a gun to face it (INIT-06). Empty: the unit takes no initiative.
+pub fn initiative_actions(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
+    let Ok(p) = ctx.piece(id) else {
+        return Vec::new();
+    };
+    if id.is_command() || !p.on_table() || idle(p) {
+        return Vec::new();
+    }
+    let Some((near, _)) = seen_within(ctx, sight, id, INITIATIVE_CM).first().copied() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if square_threat(ctx, sight, p, SQUARE_THREAT_CM)
+        && check_deploy(ctx, id, Formation::Square).is_ok()
+    {
+        out.push(Action::Deploy {
+            piece: id,
+            formation: Formation::Square,
+        });
+    }
+    out.extend(consider_charge(ctx, sight, id));
+    // INIT-04 / ART-09: the rules pick the allowed target; offer the nearest first, then any
+    // other the check accepts (artillery's counter-battery).
+    let fire = fire_candidates(ctx, sight, id);
+    let (nearest, others): (Vec<Action>, Vec<Action>) = fire
+        .into_iter()
+        .partition(|a| matches!(a, Action::Fire { target, .. } if *target == near));
+    out.extend(nearest);
+    out.extend(others);
+    if p.limbered && is_artillery(ctx, p) && check_limber(ctx, id, false).is_ok() {
+        if let Some(facing) = facing_towards(ctx, id, near) {
+            out.push(Action::Unlimber {
+                piece: id,
+                facing_deg: facing,
+            });
+        }
+    }
+    out
+}
+
+/// CHG (next engine issue): the charge step of a unit's plan. The engine has no charge action
+/// yet, so this proposes nothing; once `Action::Charge` exists it should propose charging the
+/// nearest visible enemy within charge reach when the odds favour it (mounted cavalry at foot
+/// not in square, fresh units at shaken ones).
+pub fn consider_charge(_ctx: &Ctx, _sight: &Sight, _id: PieceId) -> Vec<Action> {
+    Vec::new()
+}
+
+fn facing_towards(ctx: &Ctx, from: PieceId, to: PieceId) -> Option<f64> {
+    let a = pose_of(ctx, from)?.at;
+    let b = pose_of(ctx, to)?.at;
+    Some(bearing_deg(a, b))
+}
+
+/// Where a side is going: the centre of its major objective's ground when it has one, else the
+/// centre of the enemy still on the table.
+pub fn side_goal(ctx: &Ctx, side: usize) -> Option<Point> {
+    let area = ctx
+        .scenario
+        .sides
+        .get(side)
+        .map(|s| s.objectives.major.area.as_slice())
+        .unwrap_or(&[]);
+    if !area.is_empty() {
+        return Some(centre(area.iter().copied()));
+    }
+    let enemy: Vec<Point> = troops_of(ctx, 1 - side.min(1))
+        .into_iter()
+        .filter_map(|e| pose_of(ctx, e).map(|p| p.at))
+        .collect();
+    (!enemy.is_empty()).then(|| centre(enemy.into_iter()))
+}
+
+fn centre(points: impl Iterator<Item = Point>) -> Point {
+    let (mut x, mut y, mut n) = (0.0, 0.0, 0.0);
+    for p in points {
+        x += p.x;
+        y += p.y;
+        n += 1.0;
+    }
+    if n > 0.0 {
+        Point::new(x / n, y / n)
+    } else {
+        Point::new(0.0, 0.0)
+    }
+}
+
+/// DEF-01: the scenario names this side the defender.
+fn defends(ctx: &Ctx, side: usize) -> bool {
+    ctx.scenario.defender == Some(side)
+}
+
+/// Where a unit should end its move, if anywhere: short of the nearest enemy within engagement
+/// reach (at ¾ of its weapon range, or [`CAVALRY_STANDOFF_CM`]), else the side's goal (a
+/// defender only when it has strayed from it).
+pub fn movement_target(ctx: &Ctx, id: PieceId) -> Option<Point> {
+    let p = ctx.piece(id).ok()?;
+    let at = pose_of(ctx, id)?.at;
+    let side = id.side();
+    let defender = defends(ctx, side);
+    let engage = if defender {
+        ENGAGE_DEFENDER_CM
+    } else {
+        ENGAGE_ATTACKER_CM
+    };
+    if let Some((e, d)) = nearest_enemy(ctx, id) {
+        if d <= engage {
+            let ep = pose_of(ctx, e)?.at;
+            // Ranged units close to ¾ of their range; one already in range with no shot (out
+            // of sight, behind works) closes in until it has one.
+            let standoff = match weapon_range_cm(ctx, p) {
+                None => CAVALRY_STANDOFF_CM,
+                Some(r) if d > r + 1.0 => (r * 0.75).max(3.0),
+                Some(_) => CLOSE_IN_CM,
+            };
+            if d <= standoff + 1.0 {
+                return None;
+            }
+            let k = standoff / d.max(1e-9);
+            return Some(Point::new(
+                ep.x + (at.x - ep.x) * k,
+                ep.y + (at.y - ep.y) * k,
+            ));
+        }
+    }
+    let goal = side_goal(ctx, side)?;
+    if defender && dist(at, goal) <= HOLD_RADIUS_CM {
+        return None;
+    }
+    Some(goal)
+}
+
+/// A way over ground a piece may not enter: a road segment crossing it (a bridge, TERR-06,
+/// TERR-07), from its `near` end (the piece's side) to its `far` end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Crossing {
+    pub near: Point,
+    pub far: Point,
+}
+
+/// TERR-06, TERR-07, TERR-12: the polygons of terrain this piece may not enter.
+fn obstacles(ctx: &Ctx, p: &PieceState) -> Vec<Vec<Point>> {
+    let mover = mover_of(ctx, p);
+    ctx.scenario
+        .terrain
+        .iter()
+        .filter(|f| {
+            matches!(
+                feature_going(f.kind, f.dense, f.frozen, mover),
+                Going::Impassable { .. }
+            )
+        })
+        .filter_map(|f| match &f.geometry {
+            Geometry::Polygon(ring) if ring.len() >= 3 => Some(ring.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The road segments that cross `ring` (each a bridge or a pass).
+fn road_crossings(ctx: &Ctx, ring: &[Point]) -> Vec<(Point, Point)> {
+    let poly = ring_polygon(ring);
+    let mut out = Vec::new();
+    for f in &ctx.scenario.terrain {
+        let (TerrainKind::Road, Geometry::Polyline { points, .. }) = (f.kind, &f.geometry) else {
+            continue;
+        };
+        for w in points.windows(2) {
+            let (Some(&a), Some(&b)) = (w.first(), w.get(1)) else {
+                continue;
+            };
+            if segment_meets_polygon(&poly, &Segment::new(a, b)) {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+/// Route finding, just enough for rivers: when the straight line from `from` to `target` runs
+/// into ground the piece may not enter, the road crossing (bridge) that makes the shortest way
+/// round, oriented from this side. `None`: the way is open, or there is no crossing.
+pub fn crossing_towards(ctx: &Ctx, id: PieceId, from: Point, target: Point) -> Option<Crossing> {
+    let p = ctx.piece(id).ok()?;
+    let seg = Segment::new(from, target);
+    let mut best: Option<(f64, Crossing)> = None;
+    for ring in obstacles(ctx, p) {
+        let inside = ring_contains(&ring, from);
+        if !inside && !segment_meets_polygon(&ring_polygon(&ring), &seg) {
+            continue;
+        }
+        for (a, b) in road_crossings(ctx, &ring) {
+            // The near end is the one on this side: reachable without entering the obstacle
+            // (or, on the bridge, the one the piece is heading away from).
+            let poly = ring_polygon(&ring);
+            let a_open = !segment_meets_polygon(&poly, &Segment::new(from, a));
+            let b_open = !segment_meets_polygon(&poly, &Segment::new(from, b));
+            let (near, far) = match (a_open, b_open) {
+                (true, false) => (a, b),
+                (false, true) => (b, a),
+                _ if inside => {
+                    if dist(target, b) < dist(target, a) {
+                        (a, b)
+                    } else {
+                        (b, a)
+                    }
+                }
+                _ => continue,
+            };
+            let cost = if inside {
+                dist(from, far) + dist(far, target)
+            } else {
+                dist(from, near) + dist(near, far) + dist(far, target)
+            };
+            if best.is_none_or(|(c, _)| cost < c - 1e-9) {
+                best = Some((cost, Crossing { near, far }));
+            }
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Whether a piece stands within [`BRIDGE_CLEAR_CM`] of either end of any crossing it could
+/// use: a column there stays a column and moves on, so the way stays open.
+fn near_crossing_end(ctx: &Ctx, id: PieceId) -> bool {
+    let (Ok(p), Some(at)) = (ctx.piece(id), pose_of(ctx, id).map(|q| q.at)) else {
+        return false;
+    };
+    obstacles(ctx, p).iter().any(|ring| {
+        road_crossings(ctx, ring)
+            .iter()
+            .any(|(a, b)| dist(at, *a) <= BRIDGE_CLEAR_CM || dist(at, *b) <= BRIDGE_CLEAR_CM)
+    })
+}
+
+/// Whether a piece is on (or at the near end of) a crossing: then it moves straight along it.
+fn at_crossing(from: Point, c: &Crossing) -> bool {
+    if dist(from, c.near) <= 1.5 {
+        return true;
+    }
+    // On the bridge: close to the segment, between its ends.
+    let (dx, dy) = (c.far.x - c.near.x, c.far.y - c.near.y);
+    let l2 = dx * dx + dy * dy;
+    if l2 <= 1e-9 {
+        return false;
+    }
+    let t = ((from.x - c.near.x) * dx + (from.y - c.near.y) * dy) / l2;
+    let px = c.near.x + dx * t;
+    let py = c.near.y + dy * t;
+    (0.0..=1.0).contains(&t) && dist(from, Point::new(px, py)) <= 0.5
+}
+
+/// The point a piece heads for next on its way to `target`: the target itself, the near end of
+/// the crossing it must use, or (at or on the crossing) a point just beyond its far end.
+/// Returns the point and whether the piece is crossing (it must then keep to the road's line).
+pub fn next_waypoint(ctx: &Ctx, id: PieceId, target: Point) -> (Point, bool) {
+    let Some(from) = pose_of(ctx, id).map(|p| p.at) else {
+        return (target, false);
+    };
+    match crossing_towards(ctx, id, from, target) {
+        None => (target, false),
+        Some(c) if at_crossing(from, &c) => {
+            let d = dist(c.near, c.far).max(1e-9);
+            let beyond = Point::new(
+                c.far.x + (c.far.x - c.near.x) / d * 4.0,
+                c.far.y + (c.far.y - c.near.y) / d * 4.0,
+            );
+            (beyond, true)
+        }
+        Some(c) => (c.near, false),
+    }
+}
+
+/// A Move towards `target`: the straight move the allowance allows, when the rules accept it;
+/// else the best of the legal destinations (nearest the target, ties by order found). `None`
+/// when no move gets at least a centimetre closer.
+pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
+    let p = ctx.piece(id).ok()?;
+    let from = pose_of(ctx, id)?;
+    let (target, crossing) = next_waypoint(ctx, id, target);
+    let here = dist(from.at, target);
+    if here < 1.0 {
+        return None;
+    }
+    let bearing = bearing_deg(from.at, target);
+    let turn = normalize_deg(bearing - from.facing_deg).abs();
+    let line = matches!(
+        p.formation,
+        Some(Formation::Line | Formation::ExtendedLine | Formation::Disordered)
+    );
+    let column = matches!(
+        p.formation,
+        Some(Formation::MarchColumn | Formation::AttackColumn)
+    );
+    // Guns in action are manhandled; everything else advances.
+    let manoeuvre = if is_artillery(ctx, p) && !p.limbered {
+        Manoeuvre::Manhandle
+    } else {
+        Manoeuvre::Advance
+    };
+    let allowance = move_allowance(ctx, id, manoeuvre).ok()?;
+    let reach = allowance.reach(false);
+    if reach <= 0.0 {
+        return None;
+    }
+    let straight_ok = if line {
+        turn <= 45.0
+    } else if column {
+        turn <= 90.0
+    } else {
+        true
+    };
+    if straight_ok {
+        let dir = heading(bearing);
+        let facing = if line || manoeuvre == Manoeuvre::Manhandle {
+            from.facing_deg
+        } else {
+            bearing
+        };
+        // The full straight move, then shorter ones (terrain or a friend may stop it short).
+        for frac in [0.98, 0.6, 0.3] {
+            let len = reach.min(here) * frac;
+            if len < 1.0 {
+                break;
+            }
+            let to = Pose {
+                at: Point::new(from.at.x + dir.x * len, from.at.y + dir.y * len),
+                facing_deg: facing,
+            };
+            match check_move(ctx, id, &[], to, manoeuvre) {
+                Ok(plan) if plan.overruns.is_empty() => {
+                    return Some(Action::Move {
+                        piece: id,
+                        via: vec![],
+                        to,
+                        manoeuvre,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    if crossing {
+        // On a bridge only the straight line along it is any good.
+        return None;
+    }
+    let mut best: Option<(f64, Pose, Manoeuvre)> = None;
+    let mut manoeuvres = vec![manoeuvre];
+    if line && !straight_ok {
+        manoeuvres.push(Manoeuvre::Wheel);
+    }
+    for m in manoeuvres {
+        for pose in legal_destinations(ctx, id, m, RESOLUTION_CM.max(reach / 4.0)) {
+            let d = dist(pose.at, target);
+            if best.is_none_or(|(b, _, _)| d < b - 1e-9) {
+                best = Some((d, pose, m));
+            }
+        }
+    }
+    let (d, to, m) = best?;
+    if d > here - 1.0 {
+        return None;
+    }
+    Some(Action::Move {
+        piece: id,
+        via: vec![],
+        to,
+        manoeuvre: m,
+    })
+}
+
+/// MOVE-28: a shaken unit pulls back — infantry retires straight back as far as it may; others
+/// move away from the nearest enemy.
+pub fn pull_back(ctx: &Ctx, id: PieceId) -> Option<Action> {
+    let p = ctx.piece(id).ok()?;
+    let from = pose_of(ctx, id)?;
+    if p.arm == Some(Arm::Infantry) && p.formation != Some(Formation::Square) {
+        let far = legal_destinations(ctx, id, Manoeuvre::Retire, RESOLUTION_CM)
+            .into_iter()
+            .map(|pose| (dist(pose.at, from.at), pose))
+            .fold(None, |acc: Option<(f64, Pose)>, (d, pose)| match acc {
+                Some((b, _)) if b >= d => acc,
+                _ => Some((d, pose)),
+            });
+        if let Some((d, to)) = far {
+            if d >= 1.0 {
+                return Some(Action::Move {
+                    piece: id,
+                    via: vec![],
+                    to,
+                    manoeuvre: Manoeuvre::Retire,
+                });
+            }
+        }
+    }
+    let (e, _) = nearest_enemy(ctx, id)?;
+    let ep = pose_of(ctx, e)?.at;
+    let away = Point::new(2.0 * from.at.x - ep.x, 2.0 * from.at.y - ep.y);
+    if p.formation
+        .is_some_and(|f| matches!(f, Formation::Line | Formation::ExtendedLine))
+    {
+        return None;
+    }
+    move_towards(ctx, id, away)
+}
+
+/// One unit's candidate actions in a Command-phase order, best first: charge (none yet), fire at
+/// the best target, square against cavalry, pull back when shaken, guns into or out of action,
+/// formation for the distance, then the move. Empty: the unit stands.
+pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
+    let Ok(p) = ctx.piece(id) else {
+        return Vec::new();
+    };
+    if id.is_command() || !p.on_table() || idle(p) {
+        return Vec::new();
+    }
+    let mut out = consider_charge(ctx, sight, id);
+    // Foot against cavalry: square first (it may still fire from it).
+    if square_threat(ctx, sight, p, SQUARE_THREAT_CM + 5.0)
+        && check_deploy(ctx, id, Formation::Square).is_ok()
+    {
+        out.push(Action::Deploy {
+            piece: id,
+            formation: Formation::Square,
+        });
+        return out;
+    }
+    let fire = fire_candidates(ctx, sight, id);
+    if is_shaken(ctx, p) && nearest_enemy(ctx, id).is_some_and(|(_, d)| d <= INITIATIVE_CM) {
+        out.extend(pull_back(ctx, id));
+        out.extend(fire);
+        return out;
+    }
+    if !fire.is_empty() {
+        out.extend(fire);
+        return out;
+    }
+    if p.formation == Some(Formation::Square) {
+        if !square_threat(ctx, sight, p, 30.0) {
+            out.extend(deploy_if_allowed(ctx, id, Formation::Line));
+        }
+        return out;
+    }
+    let near = nearest_enemy(ctx, id);
+    if is_artillery(ctx, p) {
+        out.extend(plan_gun(ctx, id, near));
+        return out;
+    }
+    let Some(target) = movement_target(ctx, id) else {
+        // Holding: face the nearest enemy in line if in column and close.
+        if p.formation == Some(Formation::MarchColumn) && near.is_some_and(|(_, d)| d < NEAR_CM) {
+            out.extend(deploy_if_allowed(ctx, id, Formation::Line));
+        }
+        return out;
+    };
+    let enemy_d = near.map_or(f64::INFINITY, |(_, d)| d);
+    let must_cross =
+        pose_of(ctx, id).is_some_and(|from| crossing_towards(ctx, id, from.at, target).is_some());
+    match p.formation {
+        Some(Formation::Line | Formation::AttackColumn | Formation::ExtendedLine) if must_cross => {
+            out.extend(deploy_if_allowed(ctx, id, Formation::MarchColumn));
+        }
+        Some(Formation::Line) if enemy_d > FAR_CM => {
+            out.extend(deploy_if_allowed(ctx, id, Formation::MarchColumn));
+        }
+        Some(Formation::MarchColumn)
+            if enemy_d <= NEAR_CM && !must_cross && !near_crossing_end(ctx, id) =>
+        {
+            out.extend(deploy_if_allowed(ctx, id, Formation::Line));
+        }
+        Some(Formation::Disordered) => {
+            out.extend(deploy_if_allowed(ctx, id, Formation::Line));
+        }
+        _ => {}
+    }
+    out.extend(move_towards(ctx, id, target));
+    out
+}
+
+/// Guns: unlimber facing an enemy within range; limber when none is within range and more
+/// than half again further; move limbered towards the target.
+fn plan_gun(ctx: &Ctx, id: PieceId, near: Option<(PieceId, f64)>) -> Vec<Action> {
+    let Ok(p) = ctx.piece(id) else {
+        return Vec::new();
+    };
+    let range = weapon_range_cm(ctx, p).unwrap_or(0.0);
+    let mut out = Vec::new();
+    match near {
+        Some((e, d)) if d <= range => {
+            if p.limbered && check_limber(ctx, id, false).is_ok() {
+                if let Some(facing) = facing_towards(ctx, id, e) {
+                    out.push(Action::Unlimber {
+                        piece: id,
+                        facing_deg: facing,
+                    });
+                }
+            }
+            // Unlimbered, in range but no shot (sight, cone): hold.
+        }
+        _ => {
+            let Some(target) = movement_target(ctx, id) else {
+                return out;
+            };
+            if !p.limbered {
+                if check_limber(ctx, id, true).is_ok() {
+                    out.push(Action::Limber { piece: id });
+                }
+            } else {
+                out.extend(move_towards(ctx, id, target));
+            }
+        }
+    }
+    out
+}
+
+fn deploy_if_allowed(ctx: &Ctx, id: PieceId, formation: Formation) -> Option<Action> {
+    check_deploy(ctx, id, formation)
+        .ok()
+        .map(|()| Action::Deploy {
+            piece: id,
+            formation,
+        })
+}
+
+/// The command units (`hq` and those below it) a unit answers to, nearest first.
+fn chain_of(ctx: &Ctx, id: PieceId) -> Vec<HqId> {
+    let PieceId::Unit { side, unit } = id else {
+        return Vec::new();
+    };
+    let Some(s) = ctx.scenario.sides.get(side) else {
+        return Vec::new();
+    };
+    let mut chain = Vec::new();
+    let mut cur = s.unit(unit).map(|u| u.hq);
+    while let Some(h) = cur {
+        if chain.contains(&h) || chain.len() > s.hqs.len() {
+            break;
+        }
+        chain.push(h);
+        cur = s.hq(h).and_then(|x| x.parent);
+    }
+    chain
+}
+
+/// CMD-02, CMD-06, CMD-09, CMD-29: the order groups of the active side's Command phase, in the
+/// order they are given (the CO last). Each command unit orders its own units (those whose
+/// HQ it is); the CO then orders every unit not yet in a group (its own and those whose HQ is
+/// gone or did not order them). Units already in `done` (acted this phase) are left out.
+pub fn order_groups(ctx: &Ctx, side: usize, done: &BTreeSet<PieceId>) -> Vec<OrderGroup> {
+    let mut taken: BTreeSet<PieceId> = done.clone();
+    let troops = troops_of(ctx, side);
+    let hqs = command_units(ctx, side);
+    let mut groups = Vec::new();
+    let last = hqs.len().saturating_sub(1);
+    for (k, hq) in hqs.iter().enumerate() {
+        let PieceId::Hq { hq: hq_id, .. } = *hq else {
+            continue;
+        };
+        let is_co = k == last;
+        let units: Vec<PieceId> = troops
+            .iter()
+            .copied()
+            .filter(|u| !taken.contains(u))
+            .filter(|u| is_co || chain_of(ctx, *u).first() == Some(&hq_id))
+            .collect();
+        taken.extend(units.iter().copied());
+        groups.push(OrderGroup { hq: *hq, units });
+    }
+    // No command unit left at all: the units still act (CMD-07 would give them self-orders).
+    if hqs.is_empty() {
+        let units: Vec<PieceId> = troops.into_iter().filter(|u| !taken.contains(u)).collect();
+        if let Some(first) = units.first().copied() {
+            groups.push(OrderGroup { hq: first, units });
+        }
+    }
+    groups
+}
+
+/// A command unit follows its units: to a point [`HQ_BEHIND_CM`] behind their centre, away
+/// from the nearest enemy. `None` when it has no units or is close enough.
+pub fn hq_move(ctx: &Ctx, hq: PieceId) -> Option<Action> {
+    let PieceId::Hq { side, hq: hq_id } = hq else {
+        return None;
+    };
+    let units: Vec<Point> = troops_of(ctx, side)
+        .into_iter()
+        .filter(|u| chain_of(ctx, *u).contains(&hq_id))
+        .filter_map(|u| pose_of(ctx, u).map(|p| p.at))
+        .collect();
+    if units.is_empty() {
+        return None;
+    }
+    let c = centre(units.into_iter());
+    let enemy: Vec<Point> = troops_of(ctx, 1 - side.min(1))
+        .into_iter()
+        .filter_map(|e| pose_of(ctx, e).map(|p| p.at))
+        .collect();
+    let enemy_centre = (!enemy.is_empty()).then(|| centre(enemy.into_iter()));
+    let target = match enemy_centre {
+        Some(enemy_goal) => {
+            let d = dist(c, enemy_goal).max(1e-9);
+            // Behind the units, seen from the enemy.
+            let k = HQ_BEHIND_CM / d;
+            Point::new(
+                c.x + (c.x - enemy_goal.x) * k,
+                c.y + (c.y - enemy_goal.y) * k,
+            )
+        }
+        None => c,
+    };
+    let at = pose_of(ctx, hq)?.at;
+    if dist(at, target) < 4.0 {
+        return None;
+    }
+    move_towards(ctx, hq, target)
+}
+
+/// END-03 (4): a side concedes when it has no troop unit left on the table.
+pub fn should_concede(ctx: &Ctx, side: usize) -> bool {
+    troops_of(ctx, side).is_empty()
+}

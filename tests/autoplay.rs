@@ -1,0 +1,247 @@
+//! Autoplay (issue 4 items 8 and 9): the solo opponent plays the sample scenario (Ebelsberg,
+//! `campaigns/danube-1809/ebelsberg.json`) to its end, 1,000 times with seeds 0..1000, and every
+//! game keeps the rules' invariants:
+//!
+//! * stands never go below zero and never increase (END-01 only removes them);
+//! * every End phase leaves no hits on the table (END-01, GEN-11);
+//! * each side's VPs earned are the points of what the other side lost — units, command units
+//!   and field defences (VP-01, DEF-06, `src/rules/victory.rs`);
+//! * every battle ends (END-03) within its turn limit;
+//! * the log replays: its actions re-performed with the same seed give the same events, event
+//!   for event, and folding the events gives the same state.
+//!
+//! The games run on all cores (`std::thread::scope`), each seed on its own battle, so the
+//! results do not depend on the thread count.
+
+use powderhorn::ai::{autoplay, AutoplayRun, Limits};
+use powderhorn::model::army::{shipped_lists, ArmyList};
+use powderhorn::model::samples;
+use powderhorn::model::scenario::Scenario;
+use powderhorn::rules::apply::apply;
+use powderhorn::rules::event::EndReason;
+use powderhorn::rules::state::Phase;
+use powderhorn::rules::victory::piece_points;
+use powderhorn::rules::{Battle, BattleState, DiceSource, Event};
+use std::collections::BTreeMap;
+
+fn lists() -> Vec<ArmyList> {
+    shipped_lists().expect("the shipped army lists parse")
+}
+
+fn ebelsberg() -> Scenario {
+    samples::scenarios()
+        .expect("the sample scenarios parse")
+        .into_iter()
+        .find(|s| s.id.as_str() == "1809-ebelsberg")
+        .expect("Ebelsberg is among the shipped samples")
+}
+
+fn play(scenario: &Scenario, lists: &[ArmyList], seed: u64) -> (Battle, AutoplayRun) {
+    let mut b = Battle::new(scenario.clone(), lists.to_vec(), DiceSource::Seed(seed), 0)
+        .expect("the sample sets up");
+    let run = autoplay(&mut b, &Limits::default());
+    (b, run)
+}
+
+/// Every invariant of one finished game; the problems found, empty when none.
+fn check_game(scenario: &Scenario, lists: &[ArmyList], seed: u64) -> (AutoplayRun, Vec<String>) {
+    let (battle, run) = play(scenario, lists, seed);
+    let mut bad = Vec::new();
+    // END-03: the battle ended, within its turn limit.
+    if !run.finished || battle.state().turn.phase != Phase::Over {
+        bad.push(format!("did not end: {:?}", run.stopped));
+    }
+    if run.game_turns > scenario.turn_limit {
+        bad.push(format!(
+            "ended in game turn {} past the limit {}",
+            run.game_turns, scenario.turn_limit
+        ));
+    }
+    let ended = battle
+        .events()
+        .filter(|e| matches!(e, Event::BattleEnded { .. }))
+        .count();
+    if ended != 1 {
+        bad.push(format!("{ended} BattleEnded events"));
+    }
+    // Stands and hits, checked entry by entry on the folded state.
+    let mut state: BattleState = battle.initial_state().clone();
+    for (k, entry) in battle.entries().iter().enumerate() {
+        let before: BTreeMap<_, u8> = state.pieces.iter().map(|(id, p)| (*id, p.stands)).collect();
+        for e in &entry.events {
+            apply(&mut state, e);
+        }
+        for (id, p) in &state.pieces {
+            if before.get(id).is_some_and(|&s| p.stands > s) {
+                bad.push(format!("entry {k}: {id} gained stands"));
+            }
+        }
+        let end_phase_done = entry
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::PhaseEnded { phase: Phase::End }));
+        if end_phase_done {
+            // A knocked-out piece is off the table with whatever hits knocked it out.
+            for (id, p) in state.pieces.iter().filter(|(_, p)| p.on_table()) {
+                if p.hits != 0 {
+                    bad.push(format!("entry {k}: {id} keeps {} hits after End", p.hits));
+                }
+            }
+        }
+    }
+    if &state != battle.state() || battle.replay_events() != *battle.state() {
+        bad.push("folding the events does not give the state".into());
+    }
+    // VP-01, DEF-06: VPs earned are the points of the opponent's losses.
+    let ctx = battle.ctx();
+    if let Some(result) = &run.result {
+        for side in 0..2 {
+            let opponent = 1 - side;
+            let pieces: i64 = battle
+                .state()
+                .pieces
+                .values()
+                .filter(|p| p.id.side() == opponent && p.knocked_out)
+                .map(|p| piece_points(&ctx, p.id))
+                .sum();
+            let defences: i64 = battle
+                .events()
+                .filter_map(|e| match e {
+                    Event::DefenseKnockedOut {
+                        side: s, defense, ..
+                    } if *s == opponent => scenario.sides[opponent]
+                        .field_defenses
+                        .iter()
+                        .find(|d| d.id == *defense)
+                        .map(|d| i64::from(d.cost())),
+                    _ => None,
+                })
+                .sum();
+            if result.sides[side].vp_earned != pieces + defences {
+                bad.push(format!(
+                    "side {side} earned {} VPs, losses are worth {}",
+                    result.sides[side].vp_earned,
+                    pieces + defences
+                ));
+            }
+        }
+    } else {
+        bad.push("no BattleResult".into());
+    }
+    // The log replays event for event.
+    let mut again =
+        Battle::new(scenario.clone(), lists.to_vec(), DiceSource::Seed(seed), 0).expect("setup");
+    for (k, entry) in battle.entries().iter().enumerate() {
+        match again.perform(entry.action.clone()) {
+            Ok(events) if events == entry.events.as_slice() => {}
+            Ok(_) => {
+                bad.push(format!("entry {k}: replay gives other events"));
+                break;
+            }
+            Err(e) => {
+                bad.push(format!("entry {k}: replay refused: {e}"));
+                break;
+            }
+        }
+    }
+    if again.state() != battle.state() {
+        bad.push("the replayed state differs".into());
+    }
+    (run, bad)
+}
+
+/// Runs `check_game` for every seed, spread over the machine's cores; results in seed order.
+fn check_many(seeds: std::ops::Range<u64>) -> Vec<(u64, AutoplayRun, Vec<String>)> {
+    let scenario = ebelsberg();
+    let lists = lists();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let all: Vec<u64> = seeds.collect();
+    let mut out: Vec<(u64, AutoplayRun, Vec<String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let mine: Vec<u64> = all.iter().copied().skip(t).step_by(threads).collect();
+                let (scenario, lists) = (&scenario, &lists);
+                scope.spawn(move || {
+                    mine.into_iter()
+                        .map(|seed| {
+                            let (run, bad) = check_game(scenario, lists, seed);
+                            (seed, run, bad)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a game thread panicked"))
+            .collect()
+    });
+    out.sort_by_key(|(seed, _, _)| *seed);
+    out
+}
+
+#[test]
+fn end_03_vp_01_end_01_a_thousand_autoplayed_battles_keep_the_invariants_and_replay() {
+    let started = std::time::Instant::now();
+    let games = check_many(0..1_000);
+    let failures: Vec<String> = games
+        .iter()
+        .filter(|(_, _, bad)| !bad.is_empty())
+        .map(|(seed, _, bad)| format!("seed {seed}: {}", bad.join("; ")))
+        .collect();
+    let wins = games.iter().fold([0u32; 3], |mut w, (_, r, _)| {
+        w[r.winner().map_or(2, |s| s.min(1))] += 1;
+        w
+    });
+    let dice: usize = games.iter().map(|(_, r, _)| r.dice).sum();
+    eprintln!(
+        "{} games in {:.1?}: wins {:?} (side 0, side 1, draws), {:.0} dice per game",
+        games.len(),
+        started.elapsed(),
+        wins,
+        dice as f64 / games.len() as f64
+    );
+    assert_eq!(games.len(), 1_000);
+    assert!(
+        failures.is_empty(),
+        "{} games broke an invariant:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // The games are battles, not parades: dice are rolled and stands are lost.
+    assert!(dice > 0);
+    assert!(games
+        .iter()
+        .any(|(_, r, _)| r.stands_lost.iter().sum::<u32>() > 0));
+}
+
+#[test]
+fn autoplay_is_deterministic_per_seed() {
+    let scenario = ebelsberg();
+    let lists = lists();
+    let (a, ra) = play(&scenario, &lists, 7);
+    let (b, rb) = play(&scenario, &lists, 7);
+    assert_eq!(ra, rb);
+    assert_eq!(a.log(), b.log());
+}
+
+/// A fixed seed's game, so that a change of policy or rules shows here (update the numbers
+/// deliberately when the policy changes).
+#[test]
+fn golden_seed_1809_autoplay_result() {
+    let (_, run) = play(&ebelsberg(), &lists(), 1809);
+    let summary = (
+        run.winner(),
+        run.reason,
+        run.game_turns,
+        run.dice,
+        run.stands_lost,
+        run.vps(),
+    );
+    eprintln!("{summary:?}");
+    assert_eq!(
+        summary,
+        (None, Some(EndReason::TurnLimit), 10, 131, [2, 0], [0, 0]),
+        "the golden game changed"
+    );
+}
