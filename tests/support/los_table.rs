@@ -396,6 +396,7 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
                 dug_in: false,
                 revealed: false,
                 has_fired: g.pick(2) == 0,
+                orders: Default::default(),
             };
             if k.extras {
                 // Either side may claim to be dug in; only the defender's claim is lawful.
@@ -496,6 +497,9 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
             pieces,
             sides: vec![side("Blue"), side("Red")],
             ledger: Default::default(),
+            charges: Default::default(),
+            command: Default::default(),
+            engineering: Default::default(),
         },
     }
 }
