@@ -902,3 +902,22 @@ fn colonial_21_light_modern_artillery_fires_shell_high_angle_at_a_target_only_a_
         .iter()
         .any(|e| matches!(e, Event::ShellLanded { firer, .. } if *firer == u(0, 1))));
 }
+
+#[test]
+fn c18_19_horse_artillery_only_after_1755() {
+    use powderhorn::model::validate::validate_scenario;
+    let build = |year: u16| {
+        let sc =
+            Sc::new("18c", "18c")
+                .year(year)
+                .unit(0, 1, "horse-artillery", 1, 1, (50.0, 10.0), 0.0);
+        validate_scenario(&sc.scenario(), &lists())
+            .iter()
+            .any(|v| v.rule == "ARMY-12" && v.message.contains("Horse Artillery"))
+    };
+    assert!(
+        build(1745),
+        "War of the Austrian Succession: no horse artillery"
+    );
+    assert!(!build(1758), "Seven Years War: horse artillery");
+}
