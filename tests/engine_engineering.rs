@@ -875,3 +875,20 @@ fn eng_01_fire_08_an_attached_engineer_stand_adds_its_dice_and_its_hits() {
         value: 2
     }));
 }
+
+#[test]
+fn eng_02_engineer_tasks_and_their_events_round_trip_through_the_battle_file_format() {
+    let action: Action = serde_json::from_value(json!({
+        "action": "engineer_task", "piece": {"side": 0, "unit": 1}, "task": "clear",
+        "at": {"x": 50.0, "y": 30.0}
+    }))
+    .expect("the documented form parses");
+    assert_eq!(action, task(u(0, 1), EngineerTaskKind::Clear, 50.0, 30.0));
+    let mut b = river_scene().battle(vec![]);
+    b.perform(task(u(0, 1), EngineerTaskKind::Bridge, 50.0, 40.0))
+        .expect("bridge");
+    b.perform(Action::EndPhase).expect("confirmed");
+    let text = serde_json::to_string(b.log()).expect("the log serializes");
+    let back: powderhorn::rules::BattleLog = serde_json::from_str(&text).expect("and parses");
+    assert_eq!(&back, b.log());
+}

@@ -263,6 +263,37 @@ fn skir_03_one_die_less_and_the_screen_takes_the_hits_first_golden() {
 }
 
 #[test]
+fn skir_03_shell_is_ranged_fire_and_the_screen_takes_its_hit_first() {
+    let sc = brigade(3).unit(1, 5, "howitzer-field-artillery", 1, 1, (50.0, 44.0), 180.0);
+    // Deviation 1 (on target); 1 die (1 − 1 for the screen, floor 1) hits on 6; saves 1, 1.
+    let mut b = sc.battle(vec![1, 6, 1, 1], 1);
+    b.perform(Action::EndPhase).expect("to Command");
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(1, 5)],
+            target: u(0, 1),
+            ammunition: Some(powderhorn::rules::artillery::Ammunition::Shell),
+        })
+        .expect("shell")
+        .to_vec();
+    let to_hit = ev
+        .iter()
+        .find(|e| matches!(e, Event::DiceRolled { rule, .. } if rule == "ART-03"))
+        .expect("the shell's roll");
+    assert!(mods(to_hit)
+        .iter()
+        .any(|m| m.rule == "SKIR-03" && m.value == -1));
+    assert!(ev.contains(&Event::ScreenHit {
+        side: 0,
+        hq: HqId(1),
+        hits: 1,
+        total: 1,
+        stands_left: 2
+    }));
+    assert!(!ev.iter().any(|e| matches!(e, Event::HitsTaken { .. })));
+}
+
+#[test]
 fn skir_03_fire_that_does_not_cross_the_screen_is_not_reduced() {
     // The Austrians stand behind the French brigade (y = 20, facing −y is away; they face +y).
     let sc = brigade(3)
@@ -901,4 +932,23 @@ fn colonial_21_light_modern_artillery_fires_shell_high_angle_at_a_target_only_a_
     assert!(ev
         .iter()
         .any(|e| matches!(e, Event::ShellLanded { firer, .. } if *firer == u(0, 1))));
+}
+
+#[test]
+fn c18_19_horse_artillery_only_after_1755() {
+    use powderhorn::model::validate::validate_scenario;
+    let build = |year: u16| {
+        let sc =
+            Sc::new("18c", "18c")
+                .year(year)
+                .unit(0, 1, "horse-artillery", 1, 1, (50.0, 10.0), 0.0);
+        validate_scenario(&sc.scenario(), &lists())
+            .iter()
+            .any(|v| v.rule == "ARMY-12" && v.message.contains("Horse Artillery"))
+    };
+    assert!(
+        build(1745),
+        "War of the Austrian Succession: no horse artillery"
+    );
+    assert!(!build(1758), "Seven Years War: horse artillery");
 }

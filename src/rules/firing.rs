@@ -1468,6 +1468,7 @@ fn resolve_shell(
         .and_then(|(l, r)| artillery::mortar_wall_save(l, r))
         .filter(|_| f.class == WeaponClass::Mortar);
     for victim in zone {
+        let mut screened = None;
         let attack = {
             let c = view(ctx, state);
             let Some(vp) = c.state.piece(victim) else {
@@ -1490,7 +1491,10 @@ fn resolve_shell(
             } else {
                 let flank = flank_of(&c, firer, vp);
                 let distance = edge_distance(&ffp, &vfp);
-                let s = situation(&c, f, firer, vp, distance, flank, presence);
+                let mut s = situation(&c, f, firer, vp, distance, flank, presence);
+                // SKIR-03: shell is ranged fire too; the screen takes its share first.
+                screened = super::skirmish::screens_fire(&c, vp, origin);
+                s.skirmish_screen = screened.is_some();
                 let replacement = wall.filter(|_| cover.behind_wall).map(|w| (w, "ART-07"));
                 Ok(Attack {
                     target: target_profile(&c, vp, flank, replacement),
@@ -1513,7 +1517,7 @@ fn resolve_shell(
             }
         };
         match attack {
-            Ok(attack) => run_attack(ctx, state, events, &attack, origin, dice)?,
+            Ok(attack) => run_attack_screened(ctx, state, events, &attack, origin, screened, dice)?,
             Err(no_effect) => record(state, events, no_effect),
         }
     }
