@@ -1917,3 +1917,40 @@ fn init_03_a_unit_in_base_contact_with_an_enemy_takes_no_initiative_action() {
         "INIT-03",
     );
 }
+
+#[test]
+fn cmd_23_command_units_are_not_ordered_and_never_fire() {
+    let mut b = basic(10.0).command(vec![], &[]);
+    refused(
+        &mut b,
+        Action::IssueOrder {
+            command: h(0, 1),
+            units: vec![ou(h(0, 1), UnitActionKind::Move)],
+        },
+        "CMD-23",
+    );
+}
+
+#[test]
+fn cmd_16_cmd_30_an_ordered_unit_fires_at_any_visible_enemy_with_every_stand() {
+    // Two Austrian units ahead, 5.0 and 8.0 cm away: the order may name the farther one; the
+    // unit command stand is a combat stand, so 4 stands roll 4 dice.
+    let sc = Sc::nap()
+        .hq(0, 1, "brigade", "average", 7, None, (100.0, 20.0))
+        .hq(1, 1, "brigade", "average", 7, None, (60.0, 180.0))
+        .unit(0, 1, 1, FR_LINE, 4, (100.0, 31.5), 0.0)
+        .unit(1, 1, 1, AUS_LINE, 2, (97.0, 36.5), 180.0)
+        .unit(1, 2, 1, AUS_LINE, 2, (103.5, 39.5), 180.0);
+    let mut b = sc.command(vec![3, 3, 1, 1, 1, 1], &[]);
+    let far = OrderedUnit {
+        target: Some(u(1, 2)),
+        ..ou(u(0, 1), UnitActionKind::Fire)
+    };
+    order(&mut b, h(0, 1), vec![far]).expect("order");
+    let ev = fire(&mut b, &[u(0, 1)], u(1, 2)).expect("fire at the farther unit");
+    let dice = ev.iter().find_map(|e| match e {
+        Event::DiceRolled { purpose, dice, .. } if purpose == "to hit" => Some(dice.len()),
+        _ => None,
+    });
+    assert_eq!(dice, Some(4), "{ev:#?}");
+}
