@@ -69,15 +69,13 @@ use super::geometry::{
     footprint_of, is_skirmisher, measure_scale, stand_kind, CONTACT_TOLERANCE_CM,
 };
 use super::state::{PieceId, PieceState};
-use crate::geom::footprint::{coord, rect_of, ring_polygon};
+use crate::geom::footprint::{coord, heading, rect_of, ring_polygon, EPS};
 use crate::geom::prefilter::{convex_turn, SegmentProbe};
 use crate::geom::segment::{
     footprint_boundary_distance, footprint_polyline_distance, inside_intervals, rect_gap,
     rects_overlap, Segment,
 };
-use crate::geom::{
-    crest_line, sight_arc_contains, BoxIndex, CrestLine, Footprint, Point, Rect, StandKind,
-};
+use crate::geom::{crest_line, BoxIndex, CrestLine, Footprint, Point, Rect, StandKind};
 use crate::model::{
     Arm, DefenseId, DefenseKind, FeatureId, Geometry, OptionalRule, Scenario, TerrainKind, Weather,
 };
@@ -306,6 +304,8 @@ struct PieceSight {
     /// Which way the outline (a convex hull) turns ([`convex_turn`]), for
     /// [`SegmentProbe::meets_convex`].
     outline_turn: i8,
+    /// VIS-03: the sight arc, made once ([`SightArc`]).
+    arc: SightArc,
     /// The area features (terrain and hills) the outline touches, by index, sorted: "touches
     /// the unit" is asked of the same few features by every query (VIS-07, VIS-11, VIS-12).
     touching: Vec<usize>,
@@ -366,7 +366,9 @@ impl PieceSight {
                 if best <= 0.0 {
                     return 0.0;
                 }
-                if (i, j) != (bi, bj) && rect_gap(ra, rb) < best {
+                // Both bounds are below the distance, so a pair either rules out cannot lower
+                // the minimum: the answer is the same minimum over all pairs.
+                if (i, j) != (bi, bj) && rect_gap(ra, rb) < best && axis_gap(pa, pb) <= best {
                     best = best.min(dist(pa, pb));
                 }
             }
@@ -597,6 +599,7 @@ impl SightIndex {
                 outline_turn: convex_turn(&outline.exterior().0),
                 outline,
                 touching: Vec::new(),
+                arc: SightArc::of(&fp),
                 samples: fp.outline_samples(),
                 centroid,
                 blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
@@ -753,12 +756,7 @@ impl SightIndex {
             );
         }
         // VIS-03.
-        let targets: Vec<Point> = t
-            .samples
-            .iter()
-            .copied()
-            .filter(|p| sight_arc_contains(&o.footprint, *p))
-            .collect();
+        let targets = kept(&t.samples, |p| o.arc.contains(p));
         if targets.is_empty() {
             return Sight::hidden(
                 "VIS-03",
@@ -819,12 +817,7 @@ impl SightIndex {
             }
         }
         // VIS-02: the segment lies in the sight arc, a half-plane, so both its ends do.
-        let mut sources: Vec<Point> = o
-            .samples
-            .iter()
-            .copied()
-            .filter(|p| sight_arc_contains(&o.footprint, *p))
-            .collect();
+        let mut sources = kept(&o.samples, |p| o.arc.contains(p));
         // VIS-12: points deeper in a wood than it can be seen into or out of see nothing.
         let looks_down = o.level >= 1 && o.level > t.level;
         let scale = self.params.measure_scale;
@@ -918,17 +911,19 @@ impl SightIndex {
             let d: f64 = Euclidean.distance(&geo::Point::new(c.x, c.y), &spine);
             d <= reach + half_diagonal(r) + 1e-6
         };
-        let mut units: Vec<&PieceSight> = self
-            .piece_tree
-            .query(&env)
-            .filter_map(|j| self.pieces.get(j))
-            .filter(|q| q.blocks && q.id != o.id && q.id != t.id && near_spine(&q.rect))
-            .collect();
+        let mut units: Vec<&PieceSight> = Vec::with_capacity(16);
+        units.extend(
+            self.piece_tree
+                .query(&env)
+                .filter_map(|j| self.pieces.get(j))
+                .filter(|q| q.blocks && q.id != o.id && q.id != t.id && near_spine(&q.rect)),
+        );
         units.sort_by_key(|q| q.id);
         let mut linears: Vec<LinearCheck> = Vec::new();
         let mut areas: Vec<AreaRef> = Vec::new();
         let mut massif_ids: Vec<usize> = Vec::new();
-        let mut feats: Vec<usize> = self.feature_tree.query(&env).collect();
+        let mut feats: Vec<usize> = Vec::with_capacity(32);
+        feats.extend(self.feature_tree.query(&env));
         feats.sort_unstable();
         for fi in feats {
             let Some(f) = self.features.get(fi) else {
@@ -1057,17 +1052,13 @@ impl SightIndex {
             sources.iter().map(|p| p.x).sum::<f64>() / sources.len().max(1) as f64,
             sources.iter().map(|p| p.y).sum::<f64>() / sources.len().max(1) as f64,
         );
-        let near: Vec<Point> = targets
-            .iter()
-            .copied()
-            .filter(|q| {
-                !SegmentProbe::new(Segment::new(from, *q).trimmed(TRIM_CM).line()).meets_convex(
-                    &t.outline,
-                    &t.rect,
-                    t.outline_turn,
-                )
-            })
-            .collect();
+        let near = kept(targets, |q| {
+            !SegmentProbe::new(Segment::new(from, q).trimmed(TRIM_CM).line()).meets_convex(
+                &t.outline,
+                &t.rect,
+                t.outline_turn,
+            )
+        });
         let near: &[Point] = if near.is_empty() { targets } else { &near };
         self.trace_segments(&scene, &explained, sources, near, distance, &mut linears)
     }
@@ -1685,6 +1676,13 @@ enum Hint {
     Area(usize),
 }
 
+/// The points `keep` keeps, in order, in a vector sized for all of them (no regrowing).
+fn kept(points: &[Point], keep: impl Fn(Point) -> bool) -> Vec<Point> {
+    let mut out = Vec::with_capacity(points.len());
+    out.extend(points.iter().copied().filter(|p| keep(*p)));
+    out
+}
+
 /// VIS-02, VIS-04: every segment from a source point to a target point within the limit.
 fn pairs<'a>(
     sources: &'a [Point],
@@ -1886,6 +1884,70 @@ fn deep_areas(
         .collect();
     out.sort_by_key(|d| d.feature);
     out
+}
+
+/// A lower bound on the distance between two convex polygons (stands), a hair under the
+/// widest gap between their projections on the polygons' own edge directions (projections
+/// do not lengthen distances). Tighter than the axis-aligned box gap for turned stands.
+fn axis_gap(a: &Polygon<f64>, b: &Polygon<f64>) -> f64 {
+    let (ra, rb) = (&a.exterior().0, &b.exterior().0);
+    let mut widest: f64 = 0.0;
+    for ring in [ra, rb] {
+        // A rectangle's first two edges give both its directions.
+        for w in ring.windows(2).take(2) {
+            let [p, q] = w else {
+                continue;
+            };
+            let (dx, dy) = (q.x - p.x, q.y - p.y);
+            let len = (dx * dx + dy * dy).sqrt();
+            if len <= 0.0 || !len.is_finite() {
+                continue;
+            }
+            let (ux, uy) = (dx / len, dy / len);
+            let span = |r: &[geo::Coord<f64>]| {
+                r.iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), c| {
+                        let v = c.x * ux + c.y * uy;
+                        (lo.min(v), hi.max(v))
+                    })
+            };
+            let ((a0, a1), (b0, b1)) = (span(ra), span(rb));
+            widest = widest.max(b0 - a1).max(a0 - b1);
+        }
+    }
+    // Rounding in the projections is some 1e-13 cm; stay well under it.
+    (widest - 1e-9).max(0.0)
+}
+
+/// VIS-03: [`crate::geom::sight_arc_contains`] with each front edge's midpoint and heading worked out once
+/// (the same arithmetic, so the same answers), as every query asks it of a dozen points.
+#[derive(Debug, Clone)]
+struct SightArc {
+    all_round: bool,
+    /// Per front edge: its midpoint and the unit vector straight ahead.
+    fronts: Vec<(Point, Point)>,
+}
+
+impl SightArc {
+    fn of(fp: &Footprint) -> SightArc {
+        SightArc {
+            all_round: fp.sees_all_round(),
+            fronts: fp
+                .fronts
+                .iter()
+                .map(|e| (e.midpoint(), heading(e.facing_deg)))
+                .collect(),
+        }
+    }
+
+    /// As `sight_arc_contains(footprint, p)`: on or ahead of a front edge's line.
+    fn contains(&self, p: Point) -> bool {
+        self.all_round
+            || self
+                .fronts
+                .iter()
+                .any(|(m, h)| (p.x - m.x) * h.x + (p.y - m.y) * h.y >= -EPS)
+    }
 }
 
 /// The area features (any class) whose polygon touches the unit's outline, sorted.
