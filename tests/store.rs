@@ -154,6 +154,8 @@ fn rich_scenario() -> Scenario {
     u2.grade = Grade::Poor;
     u2.engineer_attached = true;
     u2.regimental_guns = true;
+    // PIKE-01/02: the scenario flag is stored too (schema version 3).
+    u2.pikes = true;
     let mut u3 = unit(3, "Baden Light Dragoons", "light-cavalry", 3, 2);
     u3.lancers = true;
     u3.horse_artillery = true;

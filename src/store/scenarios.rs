@@ -252,9 +252,9 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
             conn.prepare_cached(
                 "INSERT INTO units (scenario_id, side, pos, id, name, troop_type, stands, hq,
                      grade, engineer_attached, brigade_skirmishers, regimental_guns, lancers,
-                     horse_artillery, x, y, facing_deg)
+                     horse_artillery, pikes, x, y, facing_deg)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                     ?17)",
+                     ?17, ?18)",
             )?
             .execute(params![
                 s.id.as_str(),
@@ -271,6 +271,7 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
                 u.regimental_guns,
                 u.lancers,
                 u.horse_artillery,
+                u.pikes,
                 x,
                 y,
                 f
@@ -448,8 +449,7 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
             regimental_guns: c.flag("regimental_guns")?,
             lancers: c.flag("lancers")?,
             horse_artillery: c.flag("horse_artillery")?,
-            // PIKE-01: not stored yet (needs a column); scenarios from files keep it.
-            pikes: false,
+            pikes: c.flag("pikes")?,
             position: placement_from(&c)?,
         };
         side_of(&mut s.sides, &index, &c)?.units.push(unit);

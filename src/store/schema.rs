@@ -9,11 +9,14 @@ pub const MIGRATION_1_SQL: &str = include_str!("../../db/migrations/0001_core.sq
 /// Version 2: per-row user troop types; battles and their append-only log.
 pub const MIGRATION_2_SQL: &str =
     include_str!("../../db/migrations/0002_user_rows_and_battles.sql");
+/// Version 3: the pikes flag of a unit (PIKE-01/02).
+pub const MIGRATION_3_SQL: &str = include_str!("../../db/migrations/0003_unit_pikes.sql");
 
 /// Every migration as (file name, SQL), oldest first; version N is the state after the Nth.
-pub const MIGRATIONS_SQL: [(&str, &str); 2] = [
+pub const MIGRATIONS_SQL: [(&str, &str); 3] = [
     ("0001_core.sql", MIGRATION_1_SQL),
     ("0002_user_rows_and_battles.sql", MIGRATION_2_SQL),
+    ("0003_unit_pikes.sql", MIGRATION_3_SQL),
 ];
 
 /// The schema version this build writes (and the newest it can open).
@@ -25,6 +28,7 @@ pub const APPLICATION_ID: i32 = 0x5077_4468;
 const STEPS: &[M<'static>] = &[
     M::up(MIGRATION_1_SQL),
     M::up(MIGRATION_2_SQL).foreign_key_check(),
+    M::up(MIGRATION_3_SQL),
 ];
 
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(STEPS);
