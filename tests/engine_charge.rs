@@ -14,6 +14,7 @@ use powderhorn::geom::Point;
 use powderhorn::model::army::shipped_lists;
 use powderhorn::model::{ArmyList, HqId, Scenario, UnitId};
 use powderhorn::rules::charge::{ChargerPlan, Edge, Outcome, Response};
+use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::event::KnockOutCause;
 use powderhorn::rules::firing::ko_threshold_of;
 use powderhorn::rules::{
@@ -124,8 +125,9 @@ impl Sc {
     }
 
     fn initiative_with(&self, dice: DiceSource, deploys: &[(PieceId, Formation)]) -> Battle {
-        let mut b =
-            Battle::new(self.scenario(), lists(), dice, 0).expect("the test battle sets up");
+        let mut b = Battle::new(self.scenario(), lists(), dice, 0)
+            .expect("the test battle sets up")
+            .with_orders(OrdersMode::Free);
         for (piece, formation) in deploys {
             b.perform(Action::Deploy {
                 piece: *piece,

@@ -12,6 +12,7 @@ use powderhorn::model::{ArmyList, DefenseId, Scenario, UnitId};
 use powderhorn::rules::action::Action;
 use powderhorn::rules::apply::apply_all;
 use powderhorn::rules::battle::resolve;
+use powderhorn::rules::command::{OrderedUnit, OrdersMode, UnitActionKind};
 use powderhorn::rules::dice::ScriptedDice;
 use powderhorn::rules::engineering::{
     check_not_tasked, defence_lines, in_fortifications, EngineerTaskKind, Spans, Work, WorkKind,
@@ -113,10 +114,17 @@ impl Sc {
         serde_json::from_value(self.v.clone()).expect("the test scenario parses")
     }
 
-    /// The battle in side 0's first Initiative phase.
+    /// The battle in side 0's first Initiative phase, orders free (these tests are about the
+    /// engineering rules, not the order gate).
     fn battle(&self, dice: Vec<u8>) -> Battle {
+        self.battle_in(dice, OrdersMode::Free)
+    }
+
+    /// The same under the given orders mode.
+    fn battle_in(&self, dice: Vec<u8>, orders: OrdersMode) -> Battle {
         let mut b = Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
-            .expect("the test battle sets up");
+            .expect("the test battle sets up")
+            .with_orders(orders);
         b.perform(Action::EndPhase).expect("deployment ends");
         assert_eq!(b.state().turn.phase, Phase::Initiative);
         b
@@ -484,13 +492,37 @@ fn eng_03_refused_out_of_contact_and_for_a_work_that_is_not_an_obstacle() {
 
 #[test]
 fn eng_02_a_tasked_engineer_unit_may_not_be_ordered_this_turn() {
-    let mut b = wire_scene().battle(vec![1]);
+    // Under full orders: the task is the unit's initiative action (INIT-16), and the Command
+    // phase's order naming the engineers is refused (ENG-02).
+    let mut b = wire_scene().battle_in(vec![1], OrdersMode::Full);
     b.perform(task(u(0, 1), EngineerTaskKind::Clear, 50.0, 30.0))
         .expect("tried");
     let c = ctx(&b);
     let e = check_not_tasked(&c, c.piece(u(0, 1)).expect("eng")).unwrap_err();
     assert_eq!(e.rule, "ENG-02");
-    // In the Command phase every action of the unit is under an order: refused.
+    b.perform(Action::EndPhase).expect("to Command");
+    let before = b.state().clone();
+    let e = b
+        .perform(Action::IssueOrder {
+            command: PieceId::Hq {
+                side: 0,
+                hq: powderhorn::model::HqId(1),
+            },
+            units: vec![OrderedUnit {
+                piece: u(0, 1),
+                action: UnitActionKind::Deploy,
+                target: None,
+                road: false,
+                dense: false,
+            }],
+        })
+        .unwrap_err();
+    assert_eq!(rule_of(e), "ENG-02");
+    assert_eq!(b.state(), &before, "a refusal changes nothing");
+    // Free orders (command rolled on the table): the action itself is refused.
+    let mut b = wire_scene().battle(vec![1]);
+    b.perform(task(u(0, 1), EngineerTaskKind::Clear, 50.0, 30.0))
+        .expect("tried");
     b.perform(Action::EndPhase).expect("to Command");
     let e = b
         .perform(Action::Deploy {

@@ -88,7 +88,8 @@ impl Sc {
     /// The battle in side `first`'s first Initiative phase.
     fn battle(&self, dice: Vec<u8>, first: usize) -> Battle {
         let mut b = Battle::new(self.scenario(), lists(), DiceSource::Script(dice), first)
-            .expect("the test battle sets up");
+            .expect("the test battle sets up")
+            .with_orders(powderhorn::rules::command::OrdersMode::Free);
         b.perform(Action::EndPhase).expect("deployment ends");
         b
     }

@@ -95,8 +95,8 @@ use super::error::{ActionError, RuleError};
 use super::event::{Event, KnockOutCause, Modifier};
 use super::firing::{
     fall_back_events, is_disordered, is_exhausted, is_mounted_cavalry, ko_threshold_of, morale,
-    range_factor, resolve_fire_as, save_of, shifts_cover, target_cover, target_profile,
-    FireOccasion, INITIATIVE_CM,
+    presence_dice, range_factor, resolve_fire_as, save_of, shifts_cover, target_cover,
+    target_profile, FireOccasion, INITIATIVE_CM,
 };
 use super::geometry::{footprint_of, measure_scale, CONTACT_TOLERANCE_CM};
 use super::movement::{forced_move, move_allowance, ForcedKind, ForcedOutcome};
@@ -818,7 +818,7 @@ pub struct ChargeDiceSituation {
     pub lancers: bool,
     /// CHG-15: +1 "receives +1 attack die" (Nap 22), in every attack.
     pub extra_attack_die: bool,
-    /// CHG-15 / CMD-21: command presence dice (the command engine supplies them).
+    /// CHG-15 / CMD-21: command presence dice (`firing::presence_dice` over the side's units).
     pub presence_dice: u32,
     /// CHG-15 / FIRE-28: −2 disordered.
     pub disordered: bool,
@@ -884,13 +884,6 @@ pub fn one_level_better(c: Cover) -> Cover {
         Cover::Soft | Cover::Hard => Cover::Hard,
         Cover::Full => Cover::Full,
     }
-}
-
-/// CMD-21 call site: command presence dice in a charge. The command engine (CMD-21, with
-/// CMD-22/CMD-26 for commanders sharing the outcome) supplies them; until it is merged no
-/// presence dice are added here.
-pub fn presence_call_site(_ctx: &Ctx, _piece: PieceId) -> u32 {
-    0
 }
 
 /// PIKE-01/02 ruling: pikes are a scenario flag on the unit.
@@ -2339,6 +2332,10 @@ fn side_pool(
 ) -> Pool {
     let mut groups: Vec<DiceGroup> = Vec::new();
     let multi = units.len() > 1;
+    // CMD-21 (b): a command unit's presence dice go once into the side's pool, to the first
+    // unit in contact it touches and commands.
+    let ids: Vec<PieceId> = units.iter().map(|(id, ..)| *id).collect();
+    let presence = presence_dice(ctx, &ids);
     for (k, (id, stands, charging, flank)) in units.iter().enumerate() {
         let Some(p) = ctx.state.piece(*id) else {
             continue;
@@ -2353,7 +2350,7 @@ fn side_pool(
             heavy: charging && ctx.has_effect(p, |e| matches!(e, RuleEffect::HeavyCavalry)),
             lancers: charging && lancer(ctx, p),
             extra_attack_die: ctx.has_effect(p, |e| matches!(e, RuleEffect::ExtraAttackDie)),
-            presence_dice: presence_call_site(ctx, *id),
+            presence_dice: presence.get(id).copied().unwrap_or(0),
             disordered: is_disordered(ctx.state, p),
         };
         let mut dice = charge_dice(&s);

@@ -706,6 +706,18 @@ pub fn unit_action(action: &Action) -> Option<(Vec<PieceId>, UnitActionKind)> {
         | Action::Limber { piece }
         | Action::Unlimber { piece, .. } => Some((vec![*piece], UnitActionKind::Deploy)),
         Action::Fire { firers, .. } => Some((firers.clone(), UnitActionKind::Fire)),
+        Action::Charge { chargers, .. } => Some((chargers.clone(), UnitActionKind::Charge)),
+        // CHG-08 (b): the inactive side's supports pass the gate as inactive-side actions.
+        Action::Support { piece, .. } => Some((vec![*piece], UnitActionKind::Support)),
+        Action::Evade { piece, .. } => Some((vec![*piece], UnitActionKind::Evade)),
+        Action::EngineerTask { piece, .. } => Some((vec![*piece], UnitActionKind::EngineerTask)),
+        Action::Dismount { piece, .. } | Action::Mount { piece } => {
+            Some((vec![*piece], UnitActionKind::Deploy))
+        }
+        Action::FireAtBridge { firers, .. } => Some((firers.clone(), UnitActionKind::Fire)),
+        // Responses (INIT-12) and opportunity fire (FIRE-31) are the inactive side's and need no
+        // order; CloseResponse, ResolveCharge and Consolidate carry on a charge already
+        // authorized (CHG-24: consolidation is part of the combat, not an action).
         _ => None,
     }
 }
@@ -814,7 +826,10 @@ pub fn authorize(ctx: &Ctx, action: &Action) -> Result<Pending, ActionError> {
             ));
         }
         if let Some(allowed) = o.allowed {
-            if allowed != kind {
+            // CHG-08 (a): a unit ordered to charge may take its action to support instead.
+            let support_of_charge = kind == UnitActionKind::Support
+                && matches!(allowed, UnitActionKind::Charge | UnitActionKind::Support);
+            if allowed != kind && !support_of_charge {
                 return Err(refuse(
                     "CMD-15",
                     format!(
@@ -952,6 +967,42 @@ fn check_declaration(ctx: &Ctx, p: &PieceState, action: &Action) -> Result<(), A
                         p.name, declared
                     ),
                 ));
+            }
+        }
+        Action::Charge { target, .. } => {
+            if let Some(declared) = o.target.filter(|d| d != target) {
+                return Err(refuse(
+                    "CMD-13",
+                    format!(
+                        "{} was ordered to charge {}; a charge under orders goes at its declared target (FIRE-06)",
+                        p.name, declared
+                    ),
+                ));
+            }
+        }
+        Action::Support { friend, .. } => {
+            // CHG-08 (a): a unit ordered to charge X supports only a combat against X.
+            let combat = ctx
+                .state
+                .charges
+                .combats
+                .iter()
+                .find(|c| c.target == *friend || c.contacts.iter().any(|k| k.piece == *friend));
+            if let (Some(declared), Some(c)) = (o.target, combat) {
+                let enemy = if c.target == *friend {
+                    c.contacts.iter().map(|k| k.piece).find(|k| *k == declared)
+                } else {
+                    Some(c.target).filter(|t| *t == declared)
+                };
+                if enemy.is_none() {
+                    return Err(refuse(
+                        "CHG-08",
+                        format!(
+                            "{} was ordered against {}; it may support only a combat with that unit",
+                            p.name, declared
+                        ),
+                    ));
+                }
             }
         }
         Action::Move {
@@ -1190,10 +1241,17 @@ fn share_fate(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
             Event::FellBack {
                 piece, from, to, ..
             }
+            | Event::Retreated {
+                piece, from, to, ..
+            }
             | Event::Moved {
                 piece, from, to, ..
+            }
+            | Event::Consolidated {
+                piece, from, to, ..
             } if !piece.is_command() => {
-                let forced = matches!(e, Event::FellBack { .. });
+                // CMD-22, CHG-26: a touching command unit shares a fall-back or a retreat.
+                let forced = matches!(e, Event::FellBack { .. } | Event::Retreated { .. });
                 for (hq, joined) in attached_commands(ctx, *piece) {
                     // CMD-22: touching, it shares a fall-back; CMD-26: joined, every move.
                     if !(joined || forced) || carried_with.contains(&(hq, *piece)) {
@@ -2098,7 +2156,14 @@ pub fn resolve_opportunity_fire(
     }
     let fire = {
         let c = staged.ctx();
-        firing::resolve_fire_as(&c, firers, target, None, firing::FireOccasion::Opportunity, dice)
+        firing::resolve_fire_as(
+            &c,
+            firers,
+            target,
+            None,
+            firing::FireOccasion::Opportunity,
+            dice,
+        )
     };
     match fire {
         Ok(ev) => staged.extend(ev),
