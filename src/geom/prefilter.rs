@@ -122,9 +122,15 @@ impl SegmentProbe {
         if a == b {
             return None;
         }
+        // Each vertex's side of the segment's line, kept for the crossing test below.
+        let mut sides = [0i8; 32];
         let (mut left, mut right, mut on) = (false, false, false);
-        for &p in ring {
-            match orient(a, b, p) {
+        for (i, &p) in ring.iter().enumerate() {
+            let o = orient(a, b, p);
+            if let Some(s) = sides.get_mut(i) {
+                *s = o;
+            }
+            match o {
                 1 => left = true,
                 -1 => right = true,
                 _ => on = true,
@@ -132,6 +138,22 @@ impl SegmentProbe {
         }
         if !on && left != right {
             return Some(false);
+        }
+        // A segment that certainly crosses an edge (ends of each strictly either side of the
+        // other's line) meets the polygon: only the edges the line cuts need looking at.
+        if ring.len() <= sides.len() {
+            for (i, w) in ring.windows(2).enumerate() {
+                let ([p, q], Some(&sp), Some(&sq)) = (w, sides.get(i), sides.get(i + 1)) else {
+                    continue;
+                };
+                if sp == 0 || sq == 0 || sp == sq {
+                    continue;
+                }
+                let (oa, ob) = (orient(*p, *q, a), orient(*p, *q, b));
+                if oa != 0 && ob != 0 && oa != ob {
+                    return Some(true);
+                }
+            }
         }
         let mut sure = left && right;
         for w in ring.windows(2) {
@@ -149,24 +171,41 @@ impl SegmentProbe {
         sure.then_some(true)
     }
 
-    /// How the segment stands to a chain of edges (a polyline, or a closed ring): it certainly
-    /// crosses one of them, certainly touches none, or it cannot be told in `f64`.
+    /// How the segment stands to a chain of edges (a polyline, or a closed ring): all its
+    /// vertices certainly on one side of the segment's line, the segment certainly crossing
+    /// one of the edges, certainly touching none, or it cannot be told in `f64`.
     fn against_edges(&self, chain: &[Coord<f64>]) -> Edges {
         let (a, b) = (self.line.start, self.line.end);
+        // Each vertex's side of the segment's line, worked out once for both its edges.
+        let mut sides = [0i8; 32];
+        if chain.len() > sides.len() {
+            return Edges::Unsure;
+        }
+        let (mut left, mut right, mut on) = (false, false, false);
+        for (s, &p) in sides.iter_mut().zip(chain) {
+            *s = orient(a, b, p);
+            match *s {
+                1 => left = true,
+                -1 => right = true,
+                _ => on = true,
+            }
+        }
+        if !on && left != right {
+            return Edges::Apart;
+        }
         let mut unsure = false;
-        for w in chain.windows(2) {
-            let [p, q] = w else {
+        for (w, s) in chain.windows(2).zip(sides.windows(2)) {
+            let ([p, q], [o1, o2]) = (w, s) else {
                 continue;
             };
-            let (o1, o2) = (orient(a, b, *p), orient(a, b, *q));
-            if o1 != 0 && o1 == o2 {
+            if *o1 != 0 && o1 == o2 {
                 continue;
             }
             let (o3, o4) = (orient(*p, *q, a), orient(*p, *q, b));
             if o3 != 0 && o3 == o4 {
                 continue;
             }
-            if o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0 {
+            if *o1 != 0 && *o2 != 0 && o3 != 0 && o4 != 0 {
                 // Each segment's ends lie strictly either side of the other's line.
                 return Edges::Cross;
             }
@@ -201,10 +240,8 @@ impl SegmentProbe {
                 None => self.line.intersects(poly),
             };
         }
-        if self.clear_of(ring) {
-            return false;
-        }
         match self.against_edges(ring) {
+            Edges::Apart => false,
             Edges::Cross => true,
             Edges::Unsure => self.line.intersects(poly),
             // The boundary is untouched, so the segment lies wholly inside or wholly outside:
@@ -216,7 +253,7 @@ impl SegmentProbe {
     /// Does the segment touch the polyline? `rect` bounds it. Exactly `geo`'s
     /// `Line::intersects(&LineString)`.
     pub fn meets_polyline(&self, line: &LineString<f64>, rect: &Rect) -> bool {
-        if !rects_overlap(&self.rect, rect) || self.clear_of(&line.0) {
+        if !rects_overlap(&self.rect, rect) {
             return false;
         }
         if line.0.len() < 2 {
@@ -224,7 +261,7 @@ impl SegmentProbe {
         }
         match self.against_edges(&line.0) {
             Edges::Cross => true,
-            Edges::Clear => false,
+            Edges::Apart | Edges::Clear => false,
             Edges::Unsure => self.line.intersects(line),
         }
     }
@@ -232,6 +269,7 @@ impl SegmentProbe {
 
 /// See [`SegmentProbe::against_edges`].
 enum Edges {
+    Apart,
     Cross,
     Clear,
     Unsure,

@@ -902,8 +902,17 @@ impl SightIndex {
         let reach = half_diagonal(&o.rect).max(half_diagonal(&t.rect));
         let near_spine = |r: &Rect| -> bool {
             let c = rect_centre(r);
+            let within = reach + half_diagonal(r) + 1e-6;
+            // A plain estimate settles all but the borderline cases, which `geo` decides.
+            let rough = point_segment_distance(c, &spine);
+            if rough < within - 1e-7 {
+                return true;
+            }
+            if rough > within + 1e-7 {
+                return false;
+            }
             let d: f64 = Euclidean.distance(&geo::Point::new(c.x, c.y), &spine);
-            d <= reach + half_diagonal(r) + 1e-6
+            d <= within
         };
         let mut units: Vec<&PieceSight> = Vec::with_capacity(16);
         units.extend(
@@ -1668,6 +1677,19 @@ enum Hint {
     Linear(usize),
     Hill(usize),
     Area(usize),
+}
+
+/// Distance from a point to a segment in plain `f64` (within some 1e-13 cm of `geo`'s).
+fn point_segment_distance(c: Point, l: &Line<f64>) -> f64 {
+    let (dx, dy) = (l.end.x - l.start.x, l.end.y - l.start.y);
+    let len2 = dx * dx + dy * dy;
+    let k = if len2 > 0.0 {
+        (((c.x - l.start.x) * dx + (c.y - l.start.y) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let (px, py) = (l.start.x + k * dx, l.start.y + k * dy);
+    ((c.x - px) * (c.x - px) + (c.y - py) * (c.y - py)).sqrt()
 }
 
 /// The points `keep` keeps, in order, in a vector sized for all of them (no regrowing).
