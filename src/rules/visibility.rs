@@ -70,7 +70,7 @@ use super::geometry::{
 };
 use super::state::{PieceId, PieceState};
 use crate::geom::footprint::{coord, heading, rect_of, ring_polygon, EPS};
-use crate::geom::prefilter::{convex_turn, SegmentProbe};
+use crate::geom::prefilter::{convex_turn, point_hull, SegmentProbe};
 use crate::geom::segment::{
     footprint_boundary_distance, footprint_polyline_distance, inside_intervals, rect_gap,
     rects_overlap, Segment,
@@ -81,8 +81,7 @@ use crate::model::{
 };
 use geo::orient::{Direction, Orient};
 use geo::{
-    BooleanOps, Contains, ConvexHull, Distance, Euclidean, Intersects, IsConvex, Line, LineString,
-    MultiPoint, Polygon,
+    BooleanOps, Contains, Distance, Euclidean, Intersects, IsConvex, Line, LineString, Polygon,
 };
 use std::collections::BTreeMap;
 
@@ -1032,14 +1031,10 @@ impl SightIndex {
             || areas.iter().any(|a| a.opaque)
             || hills.iter().any(|h| matches!(h, HillRule::Opaque { .. }));
         if opaque {
-            let corridor: Polygon<f64> = MultiPoint::new(
-                sources
-                    .iter()
-                    .chain(targets.iter())
-                    .map(|p| geo::Point::new(p.x, p.y))
-                    .collect(),
-            )
-            .convex_hull();
+            let mut all = Vec::with_capacity(sources.len() + targets.len());
+            all.extend_from_slice(sources);
+            all.extend_from_slice(targets);
+            let corridor = point_hull(&all);
             if self.separated(&scene, sources, targets, &corridor) {
                 if let Some(first) = pairs(sources, targets, limit).next() {
                     let probe = Probe::new(first);
@@ -2090,6 +2085,7 @@ pub fn due_reveals(ctx: &Ctx) -> Vec<PieceId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use geo::{ConvexHull, MultiPoint};
 
     fn feature(class: SightTerrain, ring: &[(f64, f64)]) -> FeatureSight {
         let points: Vec<Point> = ring.iter().map(|&(x, y)| Point::new(x, y)).collect();
