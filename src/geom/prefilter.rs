@@ -115,21 +115,6 @@ impl SegmentProbe {
         }
     }
 
-    /// Every point certainly strictly on one side of the segment's supporting line: then the
-    /// segment misses everything in their convex hull.
-    pub fn clear_of(&self, points: &[Coord<f64>]) -> bool {
-        let (a, b) = (self.line.start, self.line.end);
-        let mut side = 0;
-        for &p in points {
-            let s = orient(a, b, p);
-            if s == 0 || (side != 0 && s != side) {
-                return false;
-            }
-            side = s;
-        }
-        side != 0
-    }
-
     /// Separating axes (a convex polygon and a segment are apart exactly when one of the
     /// polygon's edges or the segment itself separates them): `Some(false)` when an axis
     /// certainly separates, `Some(true)` when none can (the polygon's vertices lie certainly on

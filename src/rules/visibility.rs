@@ -28,6 +28,15 @@
 //! first, and with target points on the far side of the target's own bases left out (they see
 //! nothing a nearer point does not).
 //!
+//! Every segment-against-shape question goes through [`crate::geom::prefilter`] first: plain
+//! `f64` orientation tests that trust a sign only beyond its rounding bound, so they answer
+//! "certainly crosses" or "certainly apart" exactly as `geo`'s robust predicates would, and
+//! leave the rest to `geo`. What each query would otherwise redo is made once in the index:
+//! which areas each unit touches, each unit's sight arc, each shape's convexity. The corridor
+//! hull is built only when an opaque blocker is in the scene. None of this changes an answer:
+//! `tests/engine_visibility_equivalence.rs` holds the index to the implementation it replaced,
+//! answer for answer, on the bench's table and on random ones.
+//!
 //! # Rulings made here (beyond the catalogue's)
 //!
 //! * A segment that touches a unit, a wood neither unit touches or a hill neither stands on is
