@@ -17,7 +17,7 @@
 use super::segment::rects_overlap;
 use super::{Point, Rect};
 use geo::kernels::{Kernel, Orientation, RobustKernel};
-use geo::{Coord, Intersects, Line, LineString, Polygon};
+use geo::{ConvexHull, Coord, Intersects, Line, LineString, MultiPoint, Polygon};
 
 /// Relative error bound under which an orientation's sign is not trusted.
 const ORIENT_ERR: f64 = 1e-12;
@@ -29,6 +29,25 @@ const ORIENT_ERR: f64 = 1e-12;
 fn orient(p: Coord<f64>, q: Coord<f64>, r: Coord<f64>) -> i8 {
     let left = (p.x - r.x) * (q.y - r.y);
     let right = (p.y - r.y) * (q.x - r.x);
+    let det = left - right;
+    let bound = ORIENT_ERR * (left.abs() + right.abs());
+    if det > bound {
+        1
+    } else if det < -bound {
+        -1
+    } else {
+        0
+    }
+}
+
+/// [`orient`] of many points against one directed segment `a → b` with `d = b − a` worked
+/// out once: `d × (r − a)`, the same sign. Its rounding error is at most about four units in
+/// the last place of `|terms|` (three roundings per product, one for the difference, and `d`'s
+/// own), far inside the same relative bound.
+#[inline]
+fn side_of(a: Coord<f64>, d: Coord<f64>, r: Coord<f64>) -> i8 {
+    let left = d.x * (r.y - a.y);
+    let right = d.y * (r.x - a.x);
     let det = left - right;
     let bound = ORIENT_ERR * (left.abs() + right.abs());
     if det > bound {
@@ -96,21 +115,6 @@ impl SegmentProbe {
         }
     }
 
-    /// Every point certainly strictly on one side of the segment's supporting line: then the
-    /// segment misses everything in their convex hull.
-    pub fn clear_of(&self, points: &[Coord<f64>]) -> bool {
-        let (a, b) = (self.line.start, self.line.end);
-        let mut side = 0;
-        for &p in points {
-            let s = orient(a, b, p);
-            if s == 0 || (side != 0 && s != side) {
-                return false;
-            }
-            side = s;
-        }
-        side != 0
-    }
-
     /// Separating axes (a convex polygon and a segment are apart exactly when one of the
     /// polygon's edges or the segment itself separates them): `Some(false)` when an axis
     /// certainly separates, `Some(true)` when none can (the polygon's vertices lie certainly on
@@ -122,9 +126,19 @@ impl SegmentProbe {
         if a == b {
             return None;
         }
+        // Each vertex's side of the segment's line, kept for the crossing test below.
+        let mut sides = [0i8; 32];
         let (mut left, mut right, mut on) = (false, false, false);
-        for &p in ring {
-            match orient(a, b, p) {
+        let d = Coord {
+            x: b.x - a.x,
+            y: b.y - a.y,
+        };
+        for (i, &p) in ring.iter().enumerate() {
+            let o = side_of(a, d, p);
+            if let Some(s) = sides.get_mut(i) {
+                *s = o;
+            }
+            match o {
                 1 => left = true,
                 -1 => right = true,
                 _ => on = true,
@@ -132,6 +146,22 @@ impl SegmentProbe {
         }
         if !on && left != right {
             return Some(false);
+        }
+        // A segment that certainly crosses an edge (ends of each strictly either side of the
+        // other's line) meets the polygon: only the edges the line cuts need looking at.
+        if ring.len() <= sides.len() {
+            for (i, w) in ring.windows(2).enumerate() {
+                let ([p, q], Some(&sp), Some(&sq)) = (w, sides.get(i), sides.get(i + 1)) else {
+                    continue;
+                };
+                if sp == 0 || sq == 0 || sp == sq {
+                    continue;
+                }
+                let (oa, ob) = (orient(*p, *q, a), orient(*p, *q, b));
+                if oa != 0 && ob != 0 && oa != ob {
+                    return Some(true);
+                }
+            }
         }
         let mut sure = left && right;
         for w in ring.windows(2) {
@@ -149,24 +179,45 @@ impl SegmentProbe {
         sure.then_some(true)
     }
 
-    /// How the segment stands to a chain of edges (a polyline, or a closed ring): it certainly
-    /// crosses one of them, certainly touches none, or it cannot be told in `f64`.
+    /// How the segment stands to a chain of edges (a polyline, or a closed ring): all its
+    /// vertices certainly on one side of the segment's line, the segment certainly crossing
+    /// one of the edges, certainly touching none, or it cannot be told in `f64`.
     fn against_edges(&self, chain: &[Coord<f64>]) -> Edges {
         let (a, b) = (self.line.start, self.line.end);
+        // Each vertex's side of the segment's line, worked out once for both its edges.
+        let mut sides = [0i8; 32];
+        if chain.len() > sides.len() {
+            return Edges::Unsure;
+        }
+        let (mut left, mut right, mut on) = (false, false, false);
+        let d = Coord {
+            x: b.x - a.x,
+            y: b.y - a.y,
+        };
+        for (s, &p) in sides.iter_mut().zip(chain) {
+            *s = side_of(a, d, p);
+            match *s {
+                1 => left = true,
+                -1 => right = true,
+                _ => on = true,
+            }
+        }
+        if !on && left != right {
+            return Edges::Apart;
+        }
         let mut unsure = false;
-        for w in chain.windows(2) {
-            let [p, q] = w else {
+        for (w, s) in chain.windows(2).zip(sides.windows(2)) {
+            let ([p, q], [o1, o2]) = (w, s) else {
                 continue;
             };
-            let (o1, o2) = (orient(a, b, *p), orient(a, b, *q));
-            if o1 != 0 && o1 == o2 {
+            if *o1 != 0 && o1 == o2 {
                 continue;
             }
             let (o3, o4) = (orient(*p, *q, a), orient(*p, *q, b));
             if o3 != 0 && o3 == o4 {
                 continue;
             }
-            if o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0 {
+            if *o1 != 0 && *o2 != 0 && o3 != 0 && o4 != 0 {
                 // Each segment's ends lie strictly either side of the other's line.
                 return Edges::Cross;
             }
@@ -201,10 +252,8 @@ impl SegmentProbe {
                 None => self.line.intersects(poly),
             };
         }
-        if self.clear_of(ring) {
-            return false;
-        }
         match self.against_edges(ring) {
+            Edges::Apart => false,
             Edges::Cross => true,
             Edges::Unsure => self.line.intersects(poly),
             // The boundary is untouched, so the segment lies wholly inside or wholly outside:
@@ -216,7 +265,7 @@ impl SegmentProbe {
     /// Does the segment touch the polyline? `rect` bounds it. Exactly `geo`'s
     /// `Line::intersects(&LineString)`.
     pub fn meets_polyline(&self, line: &LineString<f64>, rect: &Rect) -> bool {
-        if !rects_overlap(&self.rect, rect) || self.clear_of(&line.0) {
+        if !rects_overlap(&self.rect, rect) {
             return false;
         }
         if line.0.len() < 2 {
@@ -224,7 +273,7 @@ impl SegmentProbe {
         }
         match self.against_edges(&line.0) {
             Edges::Cross => true,
-            Edges::Clear => false,
+            Edges::Apart | Edges::Clear => false,
             Edges::Unsure => self.line.intersects(line),
         }
     }
@@ -232,9 +281,146 @@ impl SegmentProbe {
 
 /// See [`SegmentProbe::against_edges`].
 enum Edges {
+    Apart,
     Cross,
     Clear,
     Unsure,
+}
+
+/// `geo`'s convex hull of a point set (`MultiPoint::convex_hull`, quick hull), vertex for vertex
+/// and in the same order, without its intermediate collections; orientation tests that the
+/// `f64` filter cannot settle go to `geo`'s exact kernel, so every decision is the same. The
+/// line-of-sight corridor (VIS-02) is built once per query from a few dozen points.
+pub fn point_hull(points: &[Point]) -> Polygon<f64> {
+    if points.len() < 4 {
+        let mp: MultiPoint<f64> = points.iter().map(|p| geo::Point::new(p.x, p.y)).collect();
+        return mp.convex_hull();
+    }
+    let mut buf: Vec<Coord<f64>> = points.iter().map(|p| Coord { x: p.x, y: p.y }).collect();
+    let mut hull: Vec<Coord<f64>> = Vec::with_capacity(buf.len() + 1);
+    let mut rest: &mut [Coord<f64>] = &mut buf;
+    let (min_idx, mut max_idx) = least_and_greatest_index(rest);
+    let Some(min) = take_first(&mut rest, min_idx) else {
+        return Polygon::new(LineString::new(hull), vec![]);
+    };
+    if max_idx == 0 {
+        max_idx = min_idx;
+    }
+    max_idx = max_idx.saturating_sub(1);
+    let Some(max) = take_first(&mut rest, max_idx) else {
+        return Polygon::new(LineString::new(hull), vec![]);
+    };
+    {
+        let upper = partition(rest, |p| is_ccw(max, min, p));
+        hull_set(max, min, upper, &mut hull);
+    }
+    hull.push(max);
+    let lower = partition(rest, |p| is_ccw(min, max, p));
+    hull_set(min, max, lower, &mut hull);
+    hull.push(min);
+    let mut ring = LineString::new(hull);
+    ring.close();
+    Polygon::new(ring, vec![])
+}
+
+fn is_ccw(a: Coord<f64>, b: Coord<f64>, c: Coord<f64>) -> bool {
+    match orient(a, b, c) {
+        1 => true,
+        -1 => false,
+        _ => RobustKernel::orient2d(a, b, c) == Orientation::CounterClockwise,
+    }
+}
+
+fn lex_cmp(p: &Coord<f64>, q: &Coord<f64>) -> std::cmp::Ordering {
+    use std::cmp::Ordering::Equal;
+    p.x.partial_cmp(&q.x)
+        .unwrap_or(Equal)
+        .then(p.y.partial_cmp(&q.y).unwrap_or(Equal))
+}
+
+/// As `geo::utils::least_and_greatest_index`: the first least and first greatest point.
+fn least_and_greatest_index(pts: &[Coord<f64>]) -> (usize, usize) {
+    use std::cmp::Ordering::{Greater, Less};
+    let (mut lo, mut hi) = (0, 0);
+    for (i, p) in pts.iter().enumerate() {
+        if let (Some(l), Some(h)) = (pts.get(lo), pts.get(hi)) {
+            if lex_cmp(p, l) == Less {
+                lo = i;
+            }
+            if lex_cmp(p, h) == Greater {
+                hi = i;
+            }
+        }
+    }
+    (lo, hi)
+}
+
+/// As `geo`'s `swap_with_first_and_remove`: swap item `idx` to the front and cut it off.
+fn take_first(slice: &mut &mut [Coord<f64>], idx: usize) -> Option<Coord<f64>> {
+    let tmp = std::mem::take(slice);
+    if idx < tmp.len() {
+        tmp.swap(0, idx);
+    }
+    let (head, tail) = tmp.split_first_mut()?;
+    *slice = tail;
+    Some(*head)
+}
+
+/// As `geo::utils::partition_slice`: the items the predicate holds for moved to the front
+/// (by the same swaps), which are returned.
+fn partition(data: &mut [Coord<f64>], pred: impl Fn(Coord<f64>) -> bool) -> &mut [Coord<f64>] {
+    let len = data.len();
+    if len == 0 {
+        return data;
+    }
+    let (mut l, mut r) = (0, len - 1);
+    loop {
+        while l < len && data.get(l).is_some_and(|p| pred(*p)) {
+            l += 1;
+        }
+        while r > 0 && !data.get(r).is_some_and(|p| pred(*p)) {
+            r -= 1;
+        }
+        if l >= r {
+            return data.split_at_mut(l).0;
+        }
+        data.swap(l, r);
+    }
+}
+
+/// As `geo`'s quick hull `hull_set`.
+fn hull_set(a: Coord<f64>, b: Coord<f64>, mut set: &mut [Coord<f64>], hull: &mut Vec<Coord<f64>>) {
+    match set.len() {
+        0 => return,
+        1 => {
+            if let Some(&p) = set.first() {
+                hull.push(p);
+            }
+            return;
+        }
+        _ => {}
+    }
+    let orth = Coord {
+        x: a.y - b.y,
+        y: b.x - a.x,
+    };
+    // `Iterator::max_by` keeps the last of equal maxima, as `geo` does.
+    let far_idx = set
+        .iter()
+        .map(|p| orth.x * (p.x - a.x) + orth.y * (p.y - a.y))
+        .enumerate()
+        .max_by(|(_, x), (_, y)| x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal))
+        .map_or(0, |(i, _)| i);
+    let Some(far) = take_first(&mut set, far_idx) else {
+        return;
+    };
+    {
+        let over = partition(set, |p| is_ccw(far, b, p));
+        hull_set(far, b, over, hull);
+    }
+    hull.push(far);
+    let over = partition(set, |p| is_ccw(a, far, p));
+    hull_set(a, far, over, hull);
 }
 
 #[cfg(test)]
@@ -288,6 +474,33 @@ mod tests {
                 p.meets_polyline(sq.exterior(), &rect),
                 p.line.intersects(sq.exterior())
             );
+        }
+    }
+
+    #[test]
+    fn point_hull_is_geos_hull_vertex_for_vertex() {
+        // Random sets, grids (collinear and tied points) and repeats.
+        let mut seed: u64 = 0x1234_5678;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for n in 0..400 {
+            let k = 1 + n % 40;
+            let pts: Vec<Point> = (0..k)
+                .map(|_| {
+                    let (x, y) = (next() * 100.0, next() * 50.0);
+                    if n % 3 == 0 {
+                        Point::new((x / 10.0).round() * 2.5, (y / 10.0).round() * 1.5)
+                    } else {
+                        Point::new(x, y)
+                    }
+                })
+                .collect();
+            let mp: MultiPoint<f64> = pts.iter().map(|p| geo::Point::new(p.x, p.y)).collect();
+            assert_eq!(point_hull(&pts), mp.convex_hull(), "{pts:?}");
         }
     }
 

@@ -28,6 +28,15 @@
 //! first, and with target points on the far side of the target's own bases left out (they see
 //! nothing a nearer point does not).
 //!
+//! Every segment-against-shape question goes through [`crate::geom::prefilter`] first: plain
+//! `f64` orientation tests that trust a sign only beyond its rounding bound, so they answer
+//! "certainly crosses" or "certainly apart" exactly as `geo`'s robust predicates would, and
+//! leave the rest to `geo`. What each query would otherwise redo is made once in the index:
+//! which areas each unit touches, each unit's sight arc, each shape's convexity. The corridor
+//! hull is built only when an opaque blocker is in the scene. None of this changes an answer:
+//! `tests/engine_visibility_equivalence.rs` holds the index to the implementation it replaced,
+//! answer for answer, on the bench's table and on random ones.
+//!
 //! # Rulings made here (beyond the catalogue's)
 //!
 //! * A segment that touches a unit, a wood neither unit touches or a hill neither stands on is
@@ -70,7 +79,7 @@ use super::geometry::{
 };
 use super::state::{PieceId, PieceState};
 use crate::geom::footprint::{coord, heading, rect_of, ring_polygon, EPS};
-use crate::geom::prefilter::{convex_turn, SegmentProbe};
+use crate::geom::prefilter::{convex_turn, point_hull, SegmentProbe};
 use crate::geom::segment::{
     footprint_boundary_distance, footprint_polyline_distance, inside_intervals, rect_gap,
     rects_overlap, Segment,
@@ -81,8 +90,7 @@ use crate::model::{
 };
 use geo::orient::{Direction, Orient};
 use geo::{
-    BooleanOps, Contains, ConvexHull, Distance, Euclidean, Intersects, IsConvex, Line, LineString,
-    MultiPoint, Polygon,
+    BooleanOps, Contains, Distance, Euclidean, Intersects, IsConvex, Line, LineString, Polygon,
 };
 use std::collections::BTreeMap;
 
@@ -908,8 +916,17 @@ impl SightIndex {
         let reach = half_diagonal(&o.rect).max(half_diagonal(&t.rect));
         let near_spine = |r: &Rect| -> bool {
             let c = rect_centre(r);
+            let within = reach + half_diagonal(r) + 1e-6;
+            // A plain estimate settles all but the borderline cases, which `geo` decides.
+            let rough = point_segment_distance(c, &spine);
+            if rough < within - 1e-7 {
+                return true;
+            }
+            if rough > within + 1e-7 {
+                return false;
+            }
             let d: f64 = Euclidean.distance(&geo::Point::new(c.x, c.y), &spine);
-            d <= reach + half_diagonal(r) + 1e-6
+            d <= within
         };
         let mut units: Vec<&PieceSight> = Vec::with_capacity(16);
         units.extend(
@@ -1029,14 +1046,10 @@ impl SightIndex {
             || areas.iter().any(|a| a.opaque)
             || hills.iter().any(|h| matches!(h, HillRule::Opaque { .. }));
         if opaque {
-            let corridor: Polygon<f64> = MultiPoint::new(
-                sources
-                    .iter()
-                    .chain(targets.iter())
-                    .map(|p| geo::Point::new(p.x, p.y))
-                    .collect(),
-            )
-            .convex_hull();
+            let mut all = Vec::with_capacity(sources.len() + targets.len());
+            all.extend_from_slice(sources);
+            all.extend_from_slice(targets);
+            let corridor = point_hull(&all);
             if self.separated(&scene, sources, targets, &corridor) {
                 if let Some(first) = pairs(sources, targets, limit).next() {
                     let probe = Probe::new(first);
@@ -1676,6 +1689,19 @@ enum Hint {
     Area(usize),
 }
 
+/// Distance from a point to a segment in plain `f64` (within some 1e-13 cm of `geo`'s).
+fn point_segment_distance(c: Point, l: &Line<f64>) -> f64 {
+    let (dx, dy) = (l.end.x - l.start.x, l.end.y - l.start.y);
+    let len2 = dx * dx + dy * dy;
+    let k = if len2 > 0.0 {
+        (((c.x - l.start.x) * dx + (c.y - l.start.y) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let (px, py) = (l.start.x + k * dx, l.start.y + k * dy);
+    ((c.x - px) * (c.x - px) + (c.y - py) * (c.y - py)).sqrt()
+}
+
 /// The points `keep` keeps, in order, in a vector sized for all of them (no regrowing).
 fn kept(points: &[Point], keep: impl Fn(Point) -> bool) -> Vec<Point> {
     let mut out = Vec::with_capacity(points.len());
@@ -2074,6 +2100,7 @@ pub fn due_reveals(ctx: &Ctx) -> Vec<PieceId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use geo::{ConvexHull, MultiPoint};
 
     fn feature(class: SightTerrain, ring: &[(f64, f64)]) -> FeatureSight {
         let points: Vec<Point> = ring.iter().map(|&(x, y)| Point::new(x, y)).collect();
