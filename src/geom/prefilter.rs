@@ -14,10 +14,11 @@
 //! Layering: part of `geom`; imports nothing from the rest of the crate besides `geom` and no
 //! egui, eframe, rusqlite, `std::fs`, clock or thread RNG (checked by `tests/layering.rs`).
 
-use super::segment::rects_overlap;
+use super::segment::{inside_intervals, rects_overlap, Segment};
 use super::{Point, Rect};
 use geo::kernels::{Kernel, Orientation, RobustKernel};
-use geo::{ConvexHull, Coord, Intersects, Line, LineString, MultiPoint, Polygon};
+use geo::line_intersection::{line_intersection, LineIntersection};
+use geo::{Contains, ConvexHull, Coord, Intersects, Line, LineString, MultiPoint, Polygon};
 
 /// Relative error bound under which an orientation's sign is not trusted.
 const ORIENT_ERR: f64 = 1e-12;
@@ -262,6 +263,74 @@ impl SegmentProbe {
         }
     }
 
+    /// [`crate::geom::segment::inside_intervals`] for the probe's own segment `seg`, the same
+    /// intervals: edges whose two ends lie certainly on one side of the segment's line cannot
+    /// meet it, so the exact intersection is not asked of them (it would find none).
+    pub fn inside_intervals(&self, poly: &Polygon<f64>, seg: &Segment) -> Vec<(f64, f64)> {
+        let ring = &poly.exterior().0;
+        let line = seg.line();
+        if !poly.interiors().is_empty() || ring.len() > 32 || line != self.line {
+            return inside_intervals(poly, seg);
+        }
+        let (a, b) = (line.start, line.end);
+        let d = Coord {
+            x: b.x - a.x,
+            y: b.y - a.y,
+        };
+        let mut sides = [0i8; 32];
+        for (s, &p) in sides.iter_mut().zip(ring) {
+            *s = side_of(a, d, p);
+        }
+        let len = seg.length();
+        let mut cuts: Vec<f64> = vec![0.0, len];
+        for (w, s) in ring.windows(2).zip(sides.windows(2)) {
+            let ([p, q], [s0, s1]) = (w, s) else {
+                continue;
+            };
+            if *s0 != 0 && s0 == s1 {
+                continue;
+            }
+            match line_intersection(line, Line::new(*p, *q)) {
+                Some(LineIntersection::SinglePoint { intersection, .. }) => {
+                    cuts.push(seg.a.distance(Point::new(intersection.x, intersection.y)).0);
+                }
+                Some(LineIntersection::Collinear { intersection }) => {
+                    cuts.push(
+                        seg.a
+                            .distance(Point::new(intersection.start.x, intersection.start.y))
+                            .0,
+                    );
+                    cuts.push(
+                        seg.a
+                            .distance(Point::new(intersection.end.x, intersection.end.y))
+                            .0,
+                    );
+                }
+                None => {}
+            }
+        }
+        // From here on exactly as `segment::inside_intervals`.
+        cuts.sort_by(f64::total_cmp);
+        cuts.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+        let mut out: Vec<(f64, f64)> = Vec::new();
+        for w in cuts.windows(2) {
+            let (Some(&from), Some(&to)) = (w.first(), w.get(1)) else {
+                continue;
+            };
+            if to - from < 1e-9 {
+                continue;
+            }
+            let mid = seg.at((from + to) / 2.0);
+            if poly.contains(&geo::Point::new(mid.x, mid.y)) {
+                match out.last_mut() {
+                    Some(last) if (last.1 - from).abs() < 1e-9 => last.1 = to,
+                    _ => out.push((from, to)),
+                }
+            }
+        }
+        out
+    }
+
     /// Does the segment touch the polyline? `rect` bounds it. Exactly `geo`'s
     /// `Line::intersects(&LineString)`.
     pub fn meets_polyline(&self, line: &LineString<f64>, rect: &Rect) -> bool {
@@ -501,6 +570,47 @@ mod tests {
                 .collect();
             let mp: MultiPoint<f64> = pts.iter().map(|p| geo::Point::new(p.x, p.y)).collect();
             assert_eq!(point_hull(&pts), mp.convex_hull(), "{pts:?}");
+        }
+    }
+
+    #[test]
+    fn inside_intervals_as_segment_module() {
+        let mut seed: u64 = 0x9e37_79b9;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (sq, _) = square();
+        let u = ring_polygon(&[
+            Point::new(0.0, 0.0),
+            Point::new(30.0, 0.0),
+            Point::new(30.0, 20.0),
+            Point::new(20.0, 20.0),
+            Point::new(20.0, 5.0),
+            Point::new(10.0, 5.0),
+            Point::new(10.0, 20.0),
+            Point::new(0.0, 20.0),
+        ]);
+        for i in 0..2000 {
+            let mut pt = || {
+                let (x, y) = (next() * 40.0 - 5.0, next() * 30.0 - 5.0);
+                if i % 2 == 0 {
+                    Point::new(x.round(), y.round())
+                } else {
+                    Point::new(x, y)
+                }
+            };
+            let seg = Segment::new(pt(), pt());
+            let probe = SegmentProbe::new(seg.line());
+            for poly in [&sq, &u] {
+                assert_eq!(
+                    probe.inside_intervals(poly, &seg),
+                    inside_intervals(poly, &seg),
+                    "{seg:?}"
+                );
+            }
         }
     }
 

@@ -81,8 +81,7 @@ use super::state::{PieceId, PieceState};
 use crate::geom::footprint::{coord, heading, rect_of, ring_polygon, EPS};
 use crate::geom::prefilter::{convex_turn, point_hull, SegmentProbe};
 use crate::geom::segment::{
-    footprint_boundary_distance, footprint_polyline_distance, inside_intervals, rect_gap,
-    rects_overlap, Segment,
+    footprint_boundary_distance, footprint_polyline_distance, rect_gap, rects_overlap, Segment,
 };
 use crate::geom::{crest_line, BoxIndex, CrestLine, Footprint, Point, Rect, StandKind};
 use crate::model::{
@@ -1517,8 +1516,8 @@ impl SightIndex {
         if !seg.full.meets_convex(poly, &f.rect, f.turn) {
             return Ok(used);
         }
+        let intervals = seg.full.inside_intervals(poly, &seg.seg);
         let seg = &seg.seg;
-        let intervals = inside_intervals(poly, seg);
         if intervals.is_empty() {
             return Ok(used);
         }
