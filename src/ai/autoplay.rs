@@ -12,10 +12,11 @@ use super::policy::{
     command_units, hq_move, initiative_actions, order_groups, plan_unit, should_concede, troops_of,
     PlannedUnit, Sight,
 };
+use crate::model::Arm;
 use crate::rules::action::Action;
 use crate::rules::battle::Battle;
 use crate::rules::event::{EndReason, Event};
-use crate::rules::state::{Phase, PieceId};
+use crate::rules::state::{BattleState, Phase, PieceId};
 use crate::rules::victory::BattleResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -179,11 +180,38 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
         for a in candidates {
             attempts += 1;
             if d.attempt(battle, a) {
-                sight = Sight::new();
+                let events = battle.entries().last().map_or(&[][..], |e| &e.events[..]);
+                if changes_sight(battle.state(), events) {
+                    sight = Sight::new();
+                }
                 break;
             }
         }
     }
+}
+
+/// Whether an action's events can change who sees whom (INIT-02: sight is worked out when each
+/// unit acts): anything that moves, turns, reshapes, reveals or removes a piece. Hits, saves
+/// and suppression do not, so the sight index of the last look stays good after most fire. A
+/// first shot can reveal a hidden gun or a dug-in unit (VIS-08, VIS-17), so fire by guns or
+/// dug-in units counts.
+fn changes_sight(state: &BattleState, events: &[Event]) -> bool {
+    let reveals = |f: &PieceId| {
+        state
+            .piece(*f)
+            .is_some_and(|p| p.dug_in || p.arm == Some(Arm::Artillery))
+    };
+    events.iter().any(|e| {
+        !matches!(
+            e,
+            Event::DiceRolled { .. }
+                | Event::HitsScored { .. }
+                | Event::Saved { .. }
+                | Event::HitsTaken { .. }
+                | Event::Suppressed { .. }
+                | Event::NoEffect { .. }
+        ) && !matches!(e, Event::Fired { firers, .. } if !firers.iter().any(reveals))
+    })
 }
 
 /// CMD-02..CMD-06: each command unit's order group (the CO last), planned at its declaration

@@ -55,6 +55,9 @@ pub const CLOSE_IN_CM: f64 = 2.0;
 pub const BRIDGE_CLEAR_CM: f64 = 12.0;
 /// A command unit stays this far behind the centre of its units.
 pub const HQ_BEHIND_CM: f64 = 6.0;
+/// A gun in action whose nearest enemy in range lies more than this off its facing limbers to
+/// turn (the fire cone is ±15°, FIRE-04).
+pub const GUN_TURN_DEG: f64 = 20.0;
 /// Grid of the destinations sampled when the straight move is refused (cm).
 pub const RESOLUTION_CM: f64 = 3.0;
 
@@ -846,7 +849,15 @@ fn plan_gun(ctx: &Ctx, id: PieceId, near: Option<(PieceId, f64)>) -> Vec<Action>
                     });
                 }
             }
-            // Unlimbered, in range but no shot (sight, cone): hold.
+            // Unlimbered and in range but with no shot: if the enemy is off to the side of the
+            // gun's facing (outside its cone, FIRE-04), limber to turn it (MOVE-20); the next
+            // turn it unlimbers facing the enemy. Otherwise (sight) it holds.
+            let off = facing_towards(ctx, id, e)
+                .zip(p.pose)
+                .map_or(0.0, |(b, pose)| normalize_deg(b - pose.facing_deg).abs());
+            if !p.limbered && off > GUN_TURN_DEG && check_limber(ctx, id, true).is_ok() {
+                out.push(Action::Limber { piece: id });
+            }
         }
         _ => {
             let Some(target) = movement_target(ctx, id) else {

@@ -5,6 +5,7 @@ use super::{w, Failure};
 use crate::ai::{autoplay, AutoplayRun, Limits};
 use crate::model::army::ArmyList;
 use crate::model::scenario::Scenario;
+use crate::rules::event::EndReason;
 use crate::rules::{Battle, DiceSource};
 use serde::Serialize;
 use std::io::Write;
@@ -100,12 +101,20 @@ pub fn run(
         let report = RunReport {
             seed,
             winner: r.winner(),
-            winner_name: r.winner().map(|s| side_name(s)),
+            winner_name: r.winner().map(&side_name),
             category: r.result.as_ref().map_or_else(
                 || "unfinished".to_string(),
                 |x| x.category.label().to_string(),
             ),
-            reason: r.reason.map(|x| format!("{x:?}").to_lowercase()),
+            reason: r.reason.map(|x| {
+                match x {
+                    EndReason::TurnLimit => "turn limit",
+                    EndReason::Objective => "objective",
+                    EndReason::Break => "break",
+                    EndReason::Concession => "concession",
+                }
+                .to_string()
+            }),
             vps: r.vps(),
             turns: r.game_turns,
             stands_lost: r.stands_lost,
@@ -159,7 +168,7 @@ fn text_line(r: &RunReport, sides: &[String; 2]) -> String {
         None => r.category.clone(),
     };
     let mut line = format!(
-        "seed {}: {verdict}; {}; VPs {} {}, {} {}; {} turns; stands lost {} {}, {} {}; {} dice",
+        "seed {}: {verdict}; ended by {}; VPs {} {}, {} {}; {} turns; stands lost {} {}, {} {}; {} dice",
         r.seed,
         r.reason.as_deref().unwrap_or("not ended"),
         sides[0],
