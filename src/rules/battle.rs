@@ -169,6 +169,7 @@ impl Battle {
     /// state, nor the log, nor the dice stream.
     pub fn perform(&mut self, action: Action) -> Result<&[Event], ActionError> {
         let before = self.dice.used();
+        let saved = self.dice.boxed_clone();
         let ctx = Ctx {
             scenario: &self.scenario,
             lists: &self.lists,
@@ -178,9 +179,7 @@ impl Battle {
             Ok(ev) => ev,
             Err(e) => {
                 // Put the stream back where it was: a refused action draws no dice.
-                if let Ok(d) = dice::open(&self.log.dice, before) {
-                    self.dice = d;
-                }
+                self.dice = saved;
                 return Err(e);
             }
         };

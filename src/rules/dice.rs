@@ -40,6 +40,10 @@ pub trait Dice {
 
     /// How many dice have been drawn so far.
     fn used(&self) -> usize;
+
+    /// The stream as it stands, to go back to: a refused action puts the dice back this way
+    /// (cheaply: no die is drawn again).
+    fn boxed_clone(&self) -> Box<dyn Dice>;
 }
 
 /// The seeded stream.
@@ -77,12 +81,17 @@ impl Dice for SeededDice {
     fn used(&self) -> usize {
         self.used
     }
+
+    fn boxed_clone(&self) -> Box<dyn Dice> {
+        Box::new(self.clone())
+    }
 }
 
 /// A fixed list of dice; running out is an error, never a panic.
 #[derive(Debug, Clone)]
 pub struct ScriptedDice {
-    values: Vec<u8>,
+    /// Shared, so keeping a copy of the stream position costs no copy of the script.
+    values: std::sync::Arc<[u8]>,
     next: usize,
 }
 
@@ -96,7 +105,10 @@ impl ScriptedDice {
         {
             return Err(DiceError::NotADie { index, value });
         }
-        Ok(ScriptedDice { values, next: 0 })
+        Ok(ScriptedDice {
+            values: values.into(),
+            next: 0,
+        })
     }
 
     /// Dice still unused.
@@ -121,6 +133,10 @@ impl Dice for ScriptedDice {
 
     fn used(&self) -> usize {
         self.next
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Dice> {
+        Box::new(self.clone())
     }
 }
 
