@@ -31,6 +31,15 @@ const FR_LINE: &str = "line-infantry-08-12";
 /// table), a second French unit Y off to the right; each side's brigade HQ placed at `hq0` /
 /// `hq1` (or off the table).
 fn scenario(hq0: Option<(f64, f64, f64)>, hq1: Option<(f64, f64, f64)>) -> Scenario {
+    scenario_with(hq0, hq1, false)
+}
+
+/// As [`scenario`], the French brigade fielding a skirmisher screen when `screen` (SKIR-01).
+fn scenario_with(
+    hq0: Option<(f64, f64, f64)>,
+    hq1: Option<(f64, f64, f64)>,
+    screen: bool,
+) -> Scenario {
     let hq = |id: u32, name: &str, at: Option<(f64, f64, f64)>| {
         json!({
             "id": id, "name": name,
@@ -44,6 +53,13 @@ fn scenario(hq0: Option<(f64, f64, f64)>, hq1: Option<(f64, f64, f64)>) -> Scena
         json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop, "stands": 5,
                "hq": hq, "position": {"at": pt(x, y), "facing_deg": f}})
     };
+    let mut french_d = unit(1, FR_LINE, 2, 100.0, 112.0, 180.0);
+    french_d["brigade_skirmishers"] = json!(screen);
+    let mut french = vec![french_d, unit(2, FR_LINE, 2, 160.0, 112.0, 180.0)];
+    if screen {
+        // SKIR-01: two stands for three infantry units of the brigade.
+        french.push(unit(3, FR_LINE, 2, 200.0, 112.0, 180.0));
+    }
     serde_json::from_value(json!({
         "format": 1, "id": "orders-charge", "name": "Orders and charges",
         "points": 1500, "turn_limit": 6, "terrain": [], "year": 1809,
@@ -51,8 +67,7 @@ fn scenario(hq0: Option<(f64, f64, f64)>, hq1: Option<(f64, f64, f64)>) -> Scena
             {"name": "Austrians", "army_list": "nap-austrian", "hqs": [hq(1, "Brigade A", hq0)],
              "units": [unit(1, AUS_LINE, 1, 100.0, 100.0, 0.0)]},
             {"name": "French", "army_list": "nap-french", "hqs": [hq(2, "Brigade B", hq1)],
-             "units": [unit(1, FR_LINE, 2, 100.0, 112.0, 180.0),
-                       unit(2, FR_LINE, 2, 160.0, 112.0, 180.0)]}
+             "units": french}
         ]
     }))
     .expect("the test scenario parses")
@@ -560,4 +575,30 @@ fn cmd_21_no_presence_die_from_an_hq_left_behind_by_the_charge() {
         first.2.iter().all(|(r, _)| r != "CMD-21"),
         "no presence: {first:?}"
     );
+}
+
+#[test]
+fn skir_04_a_charge_contacting_the_screen_removes_it() {
+    use powderhorn::rules::skirmish::screen_deployed;
+    let (a, d) = (u(0, 1), u(1, 1));
+    let mut b = initiative(scenario_with(None, None, true), vec![]);
+    let screened = |b: &Battle| {
+        let c = b.ctx();
+        screen_deployed(&c, 1, HqId(2))
+    };
+    assert!(screened(&b), "the French brigade's screen is out");
+    let ev = ok(&mut b, charge(&[a], d));
+    assert_eq!(
+        ev.last(),
+        Some(&Event::ScreenRemoved {
+            side: 1,
+            hq: HqId(2),
+            rule: "SKIR-02".into(),
+        })
+    );
+    assert!(!screened(&b));
+    // Without a screen, no such event.
+    let mut b = initiative(scenario(None, None), vec![]);
+    let ev = ok(&mut b, charge(&[a], d));
+    assert!(!ev.iter().any(|e| matches!(e, Event::ScreenRemoved { .. })));
 }

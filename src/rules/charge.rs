@@ -1425,12 +1425,27 @@ pub fn resolve_charge(
             });
         }
     }
+    // SKIR-04 ruling: a charger whose line from the middle of its front edge where it started
+    // to the target's centre crosses the target brigade's screen contacts the screen, which is removed
+    // (SKIR-02); the screen has no depth of its own here, so the charge always has the distance
+    // to go on to the unit behind.
+    let screened = plans.iter().find_map(|plan| {
+        let from = ctx
+            .state
+            .piece(plan.piece)
+            .and_then(|p| footprint_of(ctx, &with_pose(p, plan.start)))
+            .and_then(|fp| fp.front_edges().first().map(FrontEdge::midpoint))?;
+        super::skirmish::screens_fire(ctx, tp, from)
+    });
     let mut events = vec![Event::ChargeDeclared {
         target,
         phase: t.phase,
         chargers: plans,
     }];
     events.extend(moves);
+    if let Some(hq) = screened {
+        events.extend(super::skirmish::removal_on_contact(ctx, tp.id.side(), hq));
+    }
     Ok(events)
 }
 
