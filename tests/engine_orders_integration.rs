@@ -40,6 +40,17 @@ fn scenario_with(
     hq1: Option<(f64, f64, f64)>,
     screen: bool,
 ) -> Scenario {
+    scenario_full(hq0, hq1, screen, false)
+}
+
+/// As [`scenario_with`], with the WE-07 supporters when `supporters`: Austrian S to A's right
+/// (6 cm behind A's contact position) and French DS 5 cm behind D.
+fn scenario_full(
+    hq0: Option<(f64, f64, f64)>,
+    hq1: Option<(f64, f64, f64)>,
+    screen: bool,
+    supporters: bool,
+) -> Scenario {
     let hq = |id: u32, name: &str, at: Option<(f64, f64, f64)>| {
         json!({
             "id": id, "name": name,
@@ -56,6 +67,11 @@ fn scenario_with(
     let mut french_d = unit(1, FR_LINE, 2, 100.0, 112.0, 180.0);
     french_d["brigade_skirmishers"] = json!(screen);
     let mut french = vec![french_d, unit(2, FR_LINE, 2, 160.0, 112.0, 180.0)];
+    let mut austrians = vec![unit(1, AUS_LINE, 1, 100.0, 100.0, 0.0)];
+    if supporters {
+        austrians.push(unit(2, AUS_LINE, 1, 113.0, 104.5, 0.0));
+        french.push(unit(4, FR_LINE, 2, 100.0, 118.5, 180.0));
+    }
     if screen {
         // SKIR-01: two stands for three infantry units of the brigade.
         french.push(unit(3, FR_LINE, 2, 200.0, 112.0, 180.0));
@@ -65,7 +81,7 @@ fn scenario_with(
         "points": 1500, "turn_limit": 6, "terrain": [], "year": 1809,
         "sides": [
             {"name": "Austrians", "army_list": "nap-austrian", "hqs": [hq(1, "Brigade A", hq0)],
-             "units": [unit(1, AUS_LINE, 1, 100.0, 100.0, 0.0)]},
+             "units": austrians},
             {"name": "French", "army_list": "nap-french", "hqs": [hq(2, "Brigade B", hq1)],
              "units": french}
         ]
@@ -601,4 +617,96 @@ fn skir_04_a_charge_contacting_the_screen_removes_it() {
     let mut b = initiative(scenario(None, None), vec![]);
     let ev = ok(&mut b, charge(&[a], d));
     assert!(!ev.iter().any(|e| matches!(e, Event::ScreenRemoved { .. })));
+}
+
+fn support(piece: PieceId, friend: PieceId) -> Action {
+    Action::Support { piece, friend }
+}
+
+#[test]
+fn chg_08_cmd_04_cmd_15_command_phase_supports_take_the_orders_charge_action() {
+    let (a, s, d, ds, y) = (u(0, 1), u(0, 2), u(1, 1), u(1, 4), u(1, 2));
+    // CHG-08 (a): S is in the order with a Charge action at D; it supports A instead.
+    let mut b = command(scenario_full(HQ0_BEHIND_A, None, false, true), vec![2, 3]);
+    ok(
+        &mut b,
+        issue(
+            hq(0),
+            vec![
+                ordered(a, UnitActionKind::Charge, Some(d)),
+                ordered(s, UnitActionKind::Charge, Some(d)),
+            ],
+        ),
+    );
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    let ev = ok(&mut b, support(s, a));
+    assert_eq!(
+        acted(&ev),
+        vec![(s, UnitActionKind::Support, Some(0), false)]
+    );
+    assert_eq!(
+        ev.last(),
+        Some(&Event::Supported {
+            piece: s,
+            friend: a,
+            target: d
+        })
+    );
+    // CHG-08 (b): the inactive side supports without an order; the gate records nothing.
+    let ev = ok(&mut b, support(ds, d));
+    assert!(acted(&ev).is_empty());
+
+    // Without an order S may not support (CMD-04) …
+    let mut b = command(scenario_full(HQ0_BEHIND_A, None, false, true), vec![2, 3]);
+    ok(
+        &mut b,
+        issue(hq(0), vec![ordered(a, UnitActionKind::Charge, Some(d))]),
+    );
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    refused(&mut b, support(s, a), "CMD-04");
+
+    // … nor under an order to move (CMD-15) …
+    let mut b = command(scenario_full(HQ0_BEHIND_A, None, false, true), vec![2, 3]);
+    ok(
+        &mut b,
+        issue(
+            hq(0),
+            vec![
+                ordered(a, UnitActionKind::Charge, Some(d)),
+                ordered(s, UnitActionKind::Move, None),
+            ],
+        ),
+    );
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    refused(&mut b, support(s, a), "CMD-15");
+
+    // … nor into a combat with another unit than the one its order named (CHG-08 (a)).
+    let mut b = command(scenario_full(HQ0_BEHIND_A, None, false, true), vec![2, 3]);
+    ok(
+        &mut b,
+        issue(
+            hq(0),
+            vec![
+                ordered(a, UnitActionKind::Charge, Some(d)),
+                ordered(s, UnitActionKind::Charge, Some(y)),
+            ],
+        ),
+    );
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    refused(&mut b, support(s, a), "CHG-08");
+}
+
+#[test]
+fn init_11_init_01_an_initiative_support_uses_the_initiative_action() {
+    let (a, s, d) = (u(0, 1), u(0, 2), u(1, 1));
+    let mut b = initiative(scenario_full(None, None, false, true), vec![]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    let ev = ok(&mut b, support(s, a));
+    assert_eq!(acted(&ev), vec![(s, UnitActionKind::Support, None, true)]);
+    assert!(b.state().piece(s).is_some_and(|p| p.orders.initiative_used));
 }
