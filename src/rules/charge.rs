@@ -65,19 +65,29 @@
 //!   to its manhandle Move (INIT-10).
 //! * Pursuit of an evader (INIT-14) stops where its straight path meets anything; the evader is
 //!   caught when it ends less than 3 cm from the charger.
-//! * A command unit in a combat's way is no special case here: CMD-22/25/26 are the command
-//!   engine's (see [`presence_call_site`]).
+//! * CMD-21 in a charge: each side's pool in each round takes `firing::presence_dice` over the
+//!   side's units in contact, so a command unit adds its dice once per side (CMD-21 (b)), to the
+//!   first unit in contact it touches and commands. A command unit touching the charger before
+//!   the charge is left behind by it and adds nothing.
+//! * SKIR-04: a charger whose line from the middle of its starting front edge to the target's
+//!   centre crosses the target brigade's screen removes it (`screen_removed`); the screen has no
+//!   depth of its own, so the charge always goes on to the unit behind.
 //!
 //! # Not here
 //!
-//! Command presence dice (CMD-21) and commanders sharing a combat's outcome (CMD-22, CMD-26)
-//! come from the command engine; the call site is [`presence_call_site`]. Order gating (which
-//! charges and supports an order allows) is the order engine's. Skirmisher screens met by a
-//! charge (SKIR-04) are the skirmisher engine's. The OPTIONAL saber charge (OPT-SABER) is
-//! refused as unsupported. Dismounted cavalry mounting to evade (INIT-05 b) is not offered:
-//! they evade on foot. A charge, pursuit, evade, retreat or consolidation that would overrun an
-//! enemy command unit (MOVE-08, CMD-25) is reported unsupported until the command rules decide
-//! the command unit's fate.
+//! Who may act, and with what (one initiative action; an order's Charge or Support action at
+//! its declared target, CMD-04, CMD-13, CMD-15, CHG-08 (a)) is the order gate's,
+//! `command::authorize`, which `battle::resolve` runs before every charge, support and evade;
+//! this module keeps the charge's own eligibility (CHG-02..CHG-08, INIT-07, INIT-10, INIT-11),
+//! and the checks that also hold under free orders (suppressed or command units take no
+//! initiative evade; one initiative support). Command units sharing a combat's outcome (CMD-22,
+//! CMD-26, CHG-26) are added by `command::finish` to every action's events (suppression,
+//! `Retreated`, knock-out; a joined one moves with charge, support and consolidation moves).
+//! The OPTIONAL saber charge (OPT-SABER) is refused as unsupported. Dismounted cavalry mounting
+//! to evade (INIT-05 b) is not offered: they evade on foot. A charge, pursuit, evade, retreat or
+//! consolidation that would overrun an enemy command unit (MOVE-08, CMD-25) is still reported
+//! unsupported: the command rules' join-or-be-lost (`command::resolve_move`) is not yet shared
+//! with these forced moves.
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
