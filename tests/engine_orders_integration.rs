@@ -171,7 +171,10 @@ fn issue(command: PieceId, units: Vec<OrderedUnit>) -> Action {
     Action::IssueOrder { command, units }
 }
 
-fn rolls(ev: &[Event]) -> Vec<(String, Vec<u8>, Vec<(String, i32)>)> {
+/// A roll as (purpose, dice, (rule, value) modifiers).
+type Roll = (String, Vec<u8>, Vec<(String, i32)>);
+
+fn rolls(ev: &[Event]) -> Vec<Roll> {
     ev.iter()
         .filter_map(|e| match e {
             Event::DiceRolled {
@@ -192,7 +195,7 @@ fn rolls(ev: &[Event]) -> Vec<(String, Vec<u8>, Vec<(String, i32)>)> {
         .collect()
 }
 
-fn roll(purpose: &str, dice: &[u8], mods: &[(&str, i32)]) -> (String, Vec<u8>, Vec<(String, i32)>) {
+fn roll(purpose: &str, dice: &[u8], mods: &[(&str, i32)]) -> Roll {
     (
         purpose.to_string(),
         dice.to_vec(),
