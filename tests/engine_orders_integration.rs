@@ -713,3 +713,36 @@ fn init_11_init_01_an_initiative_support_uses_the_initiative_action() {
     assert_eq!(acted(&ev), vec![(s, UnitActionKind::Support, None, true)]);
     assert!(b.state().piece(s).is_some_and(|p| p.orders.initiative_used));
 }
+
+#[test]
+fn cmd_25_chg_25_a_retreat_through_an_enemy_command_unit_overruns_it() {
+    // The Austrian HQ stands 2 cm behind D; D's 5 cm retreat runs through it: it joins A, the
+    // nearest friend within half its Move, against A's rear (CMD-25, CMD-26).
+    let (a, d) = (u(0, 1), u(1, 1));
+    let dice = vec![
+        6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, // A: 10 + 1 charging
+        1, 1, 1, 1, // D's saves
+        6, 6, 1, 1, 1, 1, 1, 1, 1, 1, // D: 10
+        1, 1, 1, // A's saves
+    ];
+    let mut b = initiative(scenario(Some((100.0, 115.5, 180.0)), None), dice);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    let at = ev
+        .iter()
+        .position(|e| matches!(e, Event::Retreated { piece, .. } if *piece == d))
+        .expect("D retreats");
+    assert_eq!(
+        ev.get(at + 1),
+        Some(&Event::CommandJoined {
+            piece: hq(0),
+            unit: a,
+            from: pose(100.0, 115.5, 180.0),
+            to: pose(100.0, 110.5, 0.0),
+        })
+    );
+    let h = b.state().piece(hq(0)).expect("the Austrian HQ");
+    assert_eq!(h.orders.joined_to, Some(a));
+    assert_eq!(&b.replay_events(), b.state());
+}

@@ -69,6 +69,9 @@
 //!   side's units in contact, so a command unit adds its dice once per side (CMD-21 (b)), to the
 //!   first unit in contact it touches and commands. A command unit touching the charger before
 //!   the charge is left behind by it and adds nothing.
+//! * CMD-25: a charge, pursuit, evade, retreat or consolidation that runs through an enemy
+//!   command unit overruns it: `command::overrun_events` (join a friend within half its Move, or
+//!   be lost) follows the move's events.
 //! * SKIR-04: a charger whose line from the middle of its starting front edge to the target's
 //!   centre crosses the target brigade's screen removes it (`screen_removed`); the screen has no
 //!   depth of its own, so the charge always goes on to the unit behind.
@@ -84,10 +87,7 @@
 //! CMD-26, CHG-26) are added by `command::finish` to every action's events (suppression,
 //! `Retreated`, knock-out; a joined one moves with charge, support and consolidation moves).
 //! The OPTIONAL saber charge (OPT-SABER) is refused as unsupported. Dismounted cavalry mounting
-//! to evade (INIT-05 b) is not offered: they evade on foot. A charge, pursuit, evade, retreat or
-//! consolidation that would overrun an enemy command unit (MOVE-08, CMD-25) is still reported
-//! unsupported: the command rules' join-or-be-lost (`command::resolve_move`) is not yet shared
-//! with these forced moves.
+//! to evade (INIT-05 b) is not offered: they evade on foot.
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
@@ -567,22 +567,16 @@ fn overlaps(a: &Footprint, b: &Footprint) -> bool {
     })
 }
 
-/// MOVE-08, CMD-25: a forced or charge move through an enemy command unit overruns it; that
-/// needs the command rules (escape or loss), so it is reported unsupported by name.
-fn check_overrun(ctx: &Ctx, outcome: &ForcedOutcome) -> Result<(), ActionError> {
+/// MOVE-08, CMD-25: the enemy command units a forced or charge move runs through or into; the
+/// command rules resolve their fate (`command::overrun_events`: join a friend or be lost).
+fn overruns_of(outcome: &ForcedOutcome, into: &mut Vec<PieceId>) {
     if let ForcedOutcome::Moved { overruns, .. } = outcome {
-        if let Some(first) = overruns.first() {
-            let name = ctx
-                .state
-                .piece(*first)
-                .map_or(first.to_string(), |p| p.name.clone());
-            return Err(ActionError::Unsupported {
-                rule: "CMD-25",
-                what: format!("a move that overruns the enemy command unit {name}"),
-            });
+        for o in overruns {
+            if !into.contains(o) {
+                into.push(*o);
+            }
         }
     }
-    Ok(())
 }
 
 fn with_pose(p: &PieceState, pose: Pose) -> PieceState {
@@ -1284,6 +1278,7 @@ pub fn resolve_charge(
     let mut taken: Vec<Edge> = Vec::new();
     let mut plans = Vec::new();
     let mut moves = Vec::new();
+    let mut overrun: Vec<PieceId> = Vec::new();
     for id in chargers {
         let p = ctx.piece(*id)?;
         if id.side() == tp.id.side() {
@@ -1355,7 +1350,7 @@ pub fn resolve_charge(
                 run,
                 contact.facing_deg,
             )?;
-            check_overrun(&sctx, &outcome)?;
+            overruns_of(&outcome, &mut overrun);
             match outcome {
                 ForcedOutcome::Moved { .. } => {}
                 ForcedOutcome::StoppedByFriend { friend, .. } => {
@@ -1453,6 +1448,8 @@ pub fn resolve_charge(
         chargers: plans,
     }];
     events.extend(moves);
+    // CMD-25: command units run over on the way.
+    events.extend(super::command::overrun_events(ctx, &overrun)?);
     if let Some(hq) = screened {
         events.extend(super::skirmish::removal_on_contact(ctx, tp.id.side(), hq));
     }
@@ -1554,7 +1551,8 @@ fn evade_events(
         (None, None) => from.facing_deg,
     };
     let outcome = forced_move(&c, p.id, ForcedKind::Evade, bearing, allowance, end_facing)?;
-    check_overrun(&c, &outcome)?;
+    let mut overrun = Vec::new();
+    overruns_of(&outcome, &mut overrun);
     let (to, dist) = match outcome {
         ForcedOutcome::Moved {
             to, distance_cm, ..
@@ -1580,6 +1578,8 @@ fn evade_events(
             cost_cm: dist,
         },
     );
+    let es = super::command::overrun_events(&view(ctx, &state), &overrun)?;
+    record_all(&mut state, &mut events, es);
     Ok(events)
 }
 
@@ -2068,6 +2068,7 @@ fn pursuit_events(
             }
         }
         let mut end = from;
+        let mut overrun = Vec::new();
         if lo > 1e-6 {
             let outcome = forced_move(
                 &c,
@@ -2077,7 +2078,7 @@ fn pursuit_events(
                 lo,
                 from.facing_deg,
             )?;
-            check_overrun(&c, &outcome)?;
+            overruns_of(&outcome, &mut overrun);
             match outcome {
                 ForcedOutcome::Moved { to, .. } | ForcedOutcome::StoppedByFriend { to, .. } => {
                     end = to;
@@ -2094,6 +2095,7 @@ fn pursuit_events(
                 cost_cm: (from.at.distance(end.at).0 * 1000.0).round() / 1000.0,
             });
         }
+        events.extend(super::command::overrun_events(&c, &overrun)?);
         let gap = footprint_of(&c, &with_pose(kp, end))
             .map_or(f64::INFINITY, |f| edge_distance(&f, &tfp));
         let caught = gap < CAUGHT_CM * ms - 1e-9;
@@ -2603,16 +2605,22 @@ fn retreat_events(ctx: &Ctx, piece: PieceId, away: Point) -> Result<Vec<Event>, 
         half,
         from.facing_deg,
     )?;
-    check_overrun(ctx, &outcome)?;
+    let mut overrun = Vec::new();
+    overruns_of(&outcome, &mut overrun);
     Ok(match outcome {
         ForcedOutcome::Moved {
             to, distance_cm, ..
-        } => vec![Event::Retreated {
-            piece,
-            from,
-            to,
-            distance_cm,
-        }],
+        } => {
+            let mut v = vec![Event::Retreated {
+                piece,
+                from,
+                to,
+                distance_cm,
+            }];
+            // CMD-25: command units run over by the retreat.
+            v.extend(super::command::overrun_events(ctx, &overrun)?);
+            v
+        }
         ForcedOutcome::StoppedByFriend {
             to,
             friend,
@@ -3155,6 +3163,7 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
         ));
     }
     let mut scratch = ctx.state.clone();
+    let mut overrun = Vec::new();
     if along > 1e-9 {
         let outcome = forced_move(
             ctx,
@@ -3164,7 +3173,7 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
             along,
             to.facing_deg,
         )?;
-        check_overrun(ctx, &outcome)?;
+        overruns_of(&outcome, &mut overrun);
         match outcome {
             ForcedOutcome::Moved { .. } => {}
             ForcedOutcome::StoppedByFriend { .. } => {
@@ -3233,7 +3242,10 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
             ));
         }
     }
-    Ok(vec![Event::Consolidated { piece, from, to }])
+    // CMD-25: command units run over on the way.
+    let mut v = vec![Event::Consolidated { piece, from, to }];
+    v.extend(super::command::overrun_events(ctx, &overrun)?);
+    Ok(v)
 }
 
 // ---------------------------------------------------------------------------------------------

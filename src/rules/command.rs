@@ -41,9 +41,8 @@
 //! # Not yet
 //!
 //! Fixed formations (OPT-FIXED-03) and multi-player communication modifiers; overruns met while
-//! falling back (the fire code's forced moves) are not carried out, and those met by a charge,
-//! pursuit, evade, retreat or consolidation are refused as unsupported by the charge rules
-//! (CMD-25: [`resolve_move`]'s join-or-lose is not yet shared with their forced moves).
+//! falling back (the fire code's forced moves) are not carried out (the charge rules' forced
+//! moves use [`overrun_events`]).
 //!
 //! # Wired here from the other modules
 //!
@@ -2364,10 +2363,29 @@ pub fn resolve_move(
         path: plan.path.clone(),
         cost_cm: plan.cost_cm,
     });
-    for hq in &plan.overruns {
+    push_overruns(&mut staged, &plan.overruns)?;
+    Ok(staged.into_events())
+}
+
+/// CMD-25: the events for enemy command units a move ran through or into (each joins a
+/// friendly non-command unit within half its Move, placed against its rear, CMD-26, or is
+/// knocked out). The charge rules call this for charge, pursuit, evade, retreat and
+/// consolidation moves; `ctx` may be the state before or after the move, since the refuge is
+/// always the command unit's own friend, never the mover.
+pub fn overrun_events(ctx: &Ctx, hqs: &[PieceId]) -> Result<Vec<Event>, ActionError> {
+    let mut staged = Staged::new(ctx);
+    push_overruns(&mut staged, hqs)?;
+    Ok(staged.into_events())
+}
+
+fn push_overruns(staged: &mut Staged, hqs: &[PieceId]) -> Result<(), ActionError> {
+    for hq in hqs {
         let ev = {
             let c = staged.ctx();
             let hp = c.piece(*hq)?;
+            if hp.knocked_out {
+                continue;
+            }
             let (Some(hfp), Some(from)) = (footprint_of(&c, hp), hp.pose) else {
                 continue;
             };
@@ -2395,7 +2413,7 @@ pub fn resolve_move(
         };
         staged.push(ev);
     }
-    Ok(staged.into_events())
+    Ok(())
 }
 
 /// CMD-28: places a knocked-out command unit back on the table at the start of its owner's
