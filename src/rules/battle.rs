@@ -258,8 +258,11 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
         Action::Move { piece, .. }
         | Action::Deploy { piece, .. }
         | Action::Limber { piece }
-        | Action::Unlimber { piece, .. } => super::charge::check_not_engaged(ctx, *piece)?,
-        Action::Fire { firers, .. } => {
+        | Action::Unlimber { piece, .. }
+        | Action::Dismount { piece, .. }
+        | Action::Mount { piece }
+        | Action::EngineerTask { piece, .. } => super::charge::check_not_engaged(ctx, *piece)?,
+        Action::Fire { firers, .. } | Action::FireAtBridge { firers, .. } => {
             for f in firers {
                 super::charge::check_not_engaged(ctx, *f)?;
             }

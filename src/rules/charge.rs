@@ -65,19 +65,29 @@
 //!   to its manhandle Move (INIT-10).
 //! * Pursuit of an evader (INIT-14) stops where its straight path meets anything; the evader is
 //!   caught when it ends less than 3 cm from the charger.
-//! * A command unit in a combat's way is no special case here: CMD-22/25/26 are the command
-//!   engine's (see [`presence_call_site`]).
+//! * CMD-21 in a charge: each side's pool in each round takes `firing::presence_dice` over the
+//!   side's units in contact, so a command unit adds its dice once per side (CMD-21 (b)), to the
+//!   first unit in contact it touches and commands. A command unit touching the charger before
+//!   the charge is left behind by it and adds nothing.
+//! * CMD-25: a charge, pursuit, evade, retreat or consolidation that runs through an enemy
+//!   command unit overruns it: `command::overrun_events` (join a friend within half its Move, or
+//!   be lost) follows the move's events.
+//! * SKIR-04: a charger whose line from the middle of its starting front edge to the target's
+//!   centre crosses the target brigade's screen removes it (`screen_removed`); the screen has no
+//!   depth of its own, so the charge always goes on to the unit behind.
 //!
 //! # Not here
 //!
-//! Command presence dice (CMD-21) and commanders sharing a combat's outcome (CMD-22, CMD-26)
-//! come from the command engine; the call site is [`presence_call_site`]. Order gating (which
-//! charges and supports an order allows) is the order engine's. Skirmisher screens met by a
-//! charge (SKIR-04) are the skirmisher engine's. The OPTIONAL saber charge (OPT-SABER) is
-//! refused as unsupported. Dismounted cavalry mounting to evade (INIT-05 b) is not offered:
-//! they evade on foot. A charge, pursuit, evade, retreat or consolidation that would overrun an
-//! enemy command unit (MOVE-08, CMD-25) is reported unsupported until the command rules decide
-//! the command unit's fate.
+//! Who may act, and with what (one initiative action; an order's Charge or Support action at
+//! its declared target, CMD-04, CMD-13, CMD-15, CHG-08 (a)) is the order gate's,
+//! `command::authorize`, which `battle::resolve` runs before every charge, support and evade;
+//! this module keeps the charge's own eligibility (CHG-02..CHG-08, INIT-07, INIT-10, INIT-11),
+//! and the checks that also hold under free orders (suppressed or command units take no
+//! initiative evade; one initiative support). Command units sharing a combat's outcome (CMD-22,
+//! CMD-26, CHG-26) are added by `command::finish` to every action's events (suppression,
+//! `Retreated`, knock-out; a joined one moves with charge, support and consolidation moves).
+//! The OPTIONAL saber charge (OPT-SABER) is refused as unsupported. Dismounted cavalry mounting
+//! to evade (INIT-05 b) is not offered: they evade on foot.
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
@@ -557,22 +567,16 @@ fn overlaps(a: &Footprint, b: &Footprint) -> bool {
     })
 }
 
-/// MOVE-08, CMD-25: a forced or charge move through an enemy command unit overruns it; that
-/// needs the command rules (escape or loss), so it is reported unsupported by name.
-fn check_overrun(ctx: &Ctx, outcome: &ForcedOutcome) -> Result<(), ActionError> {
+/// MOVE-08, CMD-25: the enemy command units a forced or charge move runs through or into; the
+/// command rules resolve their fate (`command::overrun_events`: join a friend or be lost).
+fn overruns_of(outcome: &ForcedOutcome, into: &mut Vec<PieceId>) {
     if let ForcedOutcome::Moved { overruns, .. } = outcome {
-        if let Some(first) = overruns.first() {
-            let name = ctx
-                .state
-                .piece(*first)
-                .map_or(first.to_string(), |p| p.name.clone());
-            return Err(ActionError::Unsupported {
-                rule: "CMD-25",
-                what: format!("a move that overruns the enemy command unit {name}"),
-            });
+        for o in overruns {
+            if !into.contains(o) {
+                into.push(*o);
+            }
         }
     }
-    Ok(())
 }
 
 fn with_pose(p: &PieceState, pose: Pose) -> PieceState {
@@ -1274,6 +1278,7 @@ pub fn resolve_charge(
     let mut taken: Vec<Edge> = Vec::new();
     let mut plans = Vec::new();
     let mut moves = Vec::new();
+    let mut overrun: Vec<PieceId> = Vec::new();
     for id in chargers {
         let p = ctx.piece(*id)?;
         if id.side() == tp.id.side() {
@@ -1345,7 +1350,7 @@ pub fn resolve_charge(
                 run,
                 contact.facing_deg,
             )?;
-            check_overrun(&sctx, &outcome)?;
+            overruns_of(&outcome, &mut overrun);
             match outcome {
                 ForcedOutcome::Moved { .. } => {}
                 ForcedOutcome::StoppedByFriend { friend, .. } => {
@@ -1425,12 +1430,29 @@ pub fn resolve_charge(
             });
         }
     }
+    // SKIR-04 ruling: a charger whose line from the middle of its front edge where it started
+    // to the target's centre crosses the target brigade's screen contacts the screen, which is removed
+    // (SKIR-02); the screen has no depth of its own here, so the charge always has the distance
+    // to go on to the unit behind.
+    let screened = plans.iter().find_map(|plan| {
+        let from = ctx
+            .state
+            .piece(plan.piece)
+            .and_then(|p| footprint_of(ctx, &with_pose(p, plan.start)))
+            .and_then(|fp| fp.front_edges().first().map(FrontEdge::midpoint))?;
+        super::skirmish::screens_fire(ctx, tp, from)
+    });
     let mut events = vec![Event::ChargeDeclared {
         target,
         phase: t.phase,
         chargers: plans,
     }];
     events.extend(moves);
+    // CMD-25: command units run over on the way.
+    events.extend(super::command::overrun_events(ctx, &overrun)?);
+    if let Some(hq) = screened {
+        events.extend(super::skirmish::removal_on_contact(ctx, tp.id.side(), hq));
+    }
     Ok(events)
 }
 
@@ -1529,7 +1551,8 @@ fn evade_events(
         (None, None) => from.facing_deg,
     };
     let outcome = forced_move(&c, p.id, ForcedKind::Evade, bearing, allowance, end_facing)?;
-    check_overrun(&c, &outcome)?;
+    let mut overrun = Vec::new();
+    overruns_of(&outcome, &mut overrun);
     let (to, dist) = match outcome {
         ForcedOutcome::Moved {
             to, distance_cm, ..
@@ -1555,6 +1578,8 @@ fn evade_events(
             cost_cm: dist,
         },
     );
+    let es = super::command::overrun_events(&view(ctx, &state), &overrun)?;
+    record_all(&mut state, &mut events, es);
     Ok(events)
 }
 
@@ -2043,6 +2068,7 @@ fn pursuit_events(
             }
         }
         let mut end = from;
+        let mut overrun = Vec::new();
         if lo > 1e-6 {
             let outcome = forced_move(
                 &c,
@@ -2052,7 +2078,7 @@ fn pursuit_events(
                 lo,
                 from.facing_deg,
             )?;
-            check_overrun(&c, &outcome)?;
+            overruns_of(&outcome, &mut overrun);
             match outcome {
                 ForcedOutcome::Moved { to, .. } | ForcedOutcome::StoppedByFriend { to, .. } => {
                     end = to;
@@ -2069,6 +2095,7 @@ fn pursuit_events(
                 cost_cm: (from.at.distance(end.at).0 * 1000.0).round() / 1000.0,
             });
         }
+        events.extend(super::command::overrun_events(&c, &overrun)?);
         let gap = footprint_of(&c, &with_pose(kp, end))
             .map_or(f64::INFINITY, |f| edge_distance(&f, &tfp));
         let caught = gap < CAUGHT_CM * ms - 1e-9;
@@ -2578,16 +2605,22 @@ fn retreat_events(ctx: &Ctx, piece: PieceId, away: Point) -> Result<Vec<Event>, 
         half,
         from.facing_deg,
     )?;
-    check_overrun(ctx, &outcome)?;
+    let mut overrun = Vec::new();
+    overruns_of(&outcome, &mut overrun);
     Ok(match outcome {
         ForcedOutcome::Moved {
             to, distance_cm, ..
-        } => vec![Event::Retreated {
-            piece,
-            from,
-            to,
-            distance_cm,
-        }],
+        } => {
+            let mut v = vec![Event::Retreated {
+                piece,
+                from,
+                to,
+                distance_cm,
+            }];
+            // CMD-25: command units run over by the retreat.
+            v.extend(super::command::overrun_events(ctx, &overrun)?);
+            v
+        }
         ForcedOutcome::StoppedByFriend {
             to,
             friend,
@@ -3130,6 +3163,7 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
         ));
     }
     let mut scratch = ctx.state.clone();
+    let mut overrun = Vec::new();
     if along > 1e-9 {
         let outcome = forced_move(
             ctx,
@@ -3139,7 +3173,7 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
             along,
             to.facing_deg,
         )?;
-        check_overrun(ctx, &outcome)?;
+        overruns_of(&outcome, &mut overrun);
         match outcome {
             ForcedOutcome::Moved { .. } => {}
             ForcedOutcome::StoppedByFriend { .. } => {
@@ -3208,7 +3242,10 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
             ));
         }
     }
-    Ok(vec![Event::Consolidated { piece, from, to }])
+    // CMD-25: command units run over on the way.
+    let mut v = vec![Event::Consolidated { piece, from, to }];
+    v.extend(super::command::overrun_events(ctx, &overrun)?);
+    Ok(v)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -41,8 +41,21 @@
 //! # Not yet
 //!
 //! Fixed formations (OPT-FIXED-03) and multi-player communication modifiers; overruns met while
-//! falling back (the fire code's forced moves) are not carried out; charges, supports, evades
-//! and engineering tasks are other modules' actions, mapped here by [`UnitActionKind`].
+//! falling back (the fire code's forced moves) are not carried out (the charge rules' forced
+//! moves use [`overrun_events`]).
+//!
+//! # Wired here from the other modules
+//!
+//! Charges, supports, evades, engineering tasks, dismounting, mounting and fire at a bridge are
+//! other modules' actions, mapped here by [`unit_action`]: under full orders each passes the gate
+//! (one initiative action, INIT-01, INIT-07, INIT-11, INIT-16, ENG-02; an order's action in the
+//! Command phase, CMD-04, CMD-15, with the charge target declared, CMD-13, and supports taking a
+//! Charge or Support order's action against its declared target, CHG-08 (a)). The inactive
+//! side's responses, supports (CHG-08 (b)) and opportunity fire need no order; `close_response`,
+//! `resolve_charge` and `consolidate` are not unit actions. [`finish`] runs on every action's
+//! events, so the charge rules' suppressions, retreats (`Retreated`), knock-outs and
+//! consolidations are shared by touching or joined command units (CMD-22, CMD-26, CHG-26), and
+//! the charge rules take presence dice from `firing::presence_dice` (CMD-21).
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
@@ -1190,6 +1203,10 @@ fn carried(pose: Pose, from: Pose, to: Pose) -> Pose {
     }
 }
 
+/// CMD-22, CMD-26, CHG-26: the events with each touching or joined command unit's share added
+/// after the event it shares — suppression and knock-out for both; a fall-back or a charge
+/// retreat carries a touching or joined one; any other move (a charge, a support, a
+/// consolidation, an evade) carries only a joined one.
 fn share_fate(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
     let mut out = Vec::with_capacity(events.len());
     // What the events already say of command units: the pass is idempotent, and a command unit
@@ -2346,10 +2363,29 @@ pub fn resolve_move(
         path: plan.path.clone(),
         cost_cm: plan.cost_cm,
     });
-    for hq in &plan.overruns {
+    push_overruns(&mut staged, &plan.overruns)?;
+    Ok(staged.into_events())
+}
+
+/// CMD-25: the events for enemy command units a move ran through or into (each joins a
+/// friendly non-command unit within half its Move, placed against its rear, CMD-26, or is
+/// knocked out). The charge rules call this for charge, pursuit, evade, retreat and
+/// consolidation moves; `ctx` may be the state before or after the move, since the refuge is
+/// always the command unit's own friend, never the mover.
+pub fn overrun_events(ctx: &Ctx, hqs: &[PieceId]) -> Result<Vec<Event>, ActionError> {
+    let mut staged = Staged::new(ctx);
+    push_overruns(&mut staged, hqs)?;
+    Ok(staged.into_events())
+}
+
+fn push_overruns(staged: &mut Staged, hqs: &[PieceId]) -> Result<(), ActionError> {
+    for hq in hqs {
         let ev = {
             let c = staged.ctx();
             let hp = c.piece(*hq)?;
+            if hp.knocked_out {
+                continue;
+            }
             let (Some(hfp), Some(from)) = (footprint_of(&c, hp), hp.pose) else {
                 continue;
             };
@@ -2377,7 +2413,7 @@ pub fn resolve_move(
         };
         staged.push(ev);
     }
-    Ok(staged.into_events())
+    Ok(())
 }
 
 /// CMD-28: places a knocked-out command unit back on the table at the start of its owner's
