@@ -32,6 +32,7 @@ pub mod state;
 pub mod terrain;
 pub mod victory;
 pub mod visibility;
+pub mod weather;
 
 pub use action::{Action, Manoeuvre};
 pub use battle::{Battle, BattleLog, Ctx, LogEntry};
