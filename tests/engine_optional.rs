@@ -5,9 +5,14 @@
 //! numbers or the refusing rule.
 
 use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, OptionalRule, Scenario, UnitId, Weather};
+use powderhorn::model::{ArmyList, Grade, MoraleGrade, Scenario, UnitId, Weather};
+use powderhorn::rules::casualty::{
+    resolve_attack, Attack, AttackOutcome, DiceGroup, MoraleRule, SaveSituation, TargetProfile,
+};
 use powderhorn::rules::command::OrdersMode;
-use powderhorn::rules::event::Modifier;
+use powderhorn::rules::dice::ScriptedDice;
+use powderhorn::rules::event::{KnockOutCause, Modifier};
+use powderhorn::rules::morale;
 use powderhorn::rules::visibility::SightParams;
 use powderhorn::rules::weather::{self, WeatherCause};
 use powderhorn::rules::{Action, ActionError, Battle, DiceSource, Event, Phase, PieceId};
@@ -405,4 +410,248 @@ fn opt_night_01_night_alone_cannot_change() {
     );
     assert_eq!(effective(&b), Weather::Poor);
     assert_eq!(command_mod(&b), m("OPT-NIGHT-01", "night", -1));
+}
+
+// --- morale grades ------------------------------------------------------------------------------
+
+const FR_LINE: &str = "line-infantry-08-12";
+const AUS_LINE: &str = "line-infantry-07-15";
+
+/// A French 4-stand line 5.0 cm in front of an Austrian 5-stand line (T = u(1, 1)), in the
+/// open (the duel of tests/engine_fire.rs).
+fn duel(rules: &[&str]) -> Sc {
+    Sc::new()
+        .rules(rules)
+        .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 95.0, 0.0)
+}
+
+/// The duel at side 0's Command phase with `dice` scripted.
+fn duel_battle(sc: &Sc, dice: Vec<u8>) -> Battle {
+    let mut b = sc.deployment(dice);
+    b.perform(Action::EndPhase).expect("deployment ends");
+    b.perform(Action::EndPhase).expect("to the Command phase");
+    assert_eq!(b.state().turn.phase, Phase::Command);
+    b
+}
+
+fn suppression_mods(ev: &[Event]) -> Vec<(String, i32)> {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::DiceRolled {
+                purpose, modifiers, ..
+            } if purpose == "suppression" => Some(
+                modifiers
+                    .iter()
+                    .map(|m| (m.rule.clone(), m.value))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn grade_rule(g: MoraleGrade) -> MoraleRule {
+    MoraleRule {
+        suppress_on: g.suppressed_on(),
+        rout_over_cm: g.knocked_out_over_cm(),
+    }
+}
+
+/// WE-17's unit U in Soft cover (to hit 5+), no save, 15 hits to knock out.
+fn u_profile(suppressed: bool) -> TargetProfile {
+    TargetProfile {
+        piece: u(1, 1),
+        save: SaveSituation {
+            save: None,
+            replacement: None,
+            flank_or_rear: false,
+            formation: None,
+            ranged: true,
+        },
+        hits_before: 0,
+        ko_threshold: 15,
+        suppressed,
+        suppressed_by_this_order: false,
+        grade: Grade::Regular,
+        stays_put: false,
+    }
+}
+
+/// Two dice at 5+ from one firer: [5, 6] score 2 hits on U.
+fn two_hits(t: TargetProfile, morale: Option<MoraleRule>) -> Attack {
+    Attack {
+        target: t,
+        groups: vec![DiceGroup {
+            firers: vec![u(0, 1)],
+            dice: 2,
+            modifiers: vec![],
+            needed: 5,
+            first_fire: false,
+            jams_on_double: false,
+            purpose: "to hit".into(),
+            rule: "FIRE-14".into(),
+        }],
+        away_from: Some(u(0, 1)),
+        player_turn: 3,
+        morale,
+    }
+}
+
+fn run(a: &Attack, d: &[u8]) -> AttackOutcome {
+    let mut dice = ScriptedDice::new(d.to_vec()).expect("dice are d6");
+    let out = resolve_attack(a, &mut dice).expect("enough dice");
+    assert!(dice.remaining().is_empty(), "every scripted die is used");
+    out
+}
+
+#[test]
+fn we_17_opt_morale_01_suppression_by_grade() {
+    // U takes 2 hits ([5, 6] at 5+), suppression dice [4, 2].
+    let d = [5, 6, 4, 2];
+    let unmotivated = run(
+        &two_hits(u_profile(false), Some(grade_rule(MoraleGrade::Unmotivated))),
+        &d,
+    );
+    assert_eq!(unmotivated.hits, 2);
+    assert!(unmotivated.suppressed, "Unmotivated: 4+ suppresses");
+    assert_eq!(
+        unmotivated.events.last(),
+        Some(&Event::Suppressed {
+            piece: u(1, 1),
+            player_turn: 3
+        })
+    );
+    assert_eq!(
+        suppression_mods(&unmotivated.events),
+        vec![("OPT-MORALE-01".to_string(), 4)]
+    );
+    // Standard rules need the score to hit (5): not suppressed; Regular 5+, Motivated 6: not.
+    assert!(!run(&two_hits(u_profile(false), None), &d).suppressed);
+    for g in [MoraleGrade::Regular, MoraleGrade::Motivated] {
+        assert!(
+            !run(&two_hits(u_profile(false), Some(grade_rule(g))), &d).suppressed,
+            "{g:?}"
+        );
+    }
+}
+
+#[test]
+fn we_17_opt_morale_01_fall_back_over_the_grade_distance_knocks_out() {
+    // U, now suppressed, takes 2 hits; fall-back [3, 4] = 7 cm > 5: knocked out.
+    let d = [5, 6, 3, 4];
+    let out = run(
+        &two_hits(u_profile(true), Some(grade_rule(MoraleGrade::Unmotivated))),
+        &d,
+    );
+    assert!(out.knocked_out);
+    assert_eq!(out.fall_back_cm, None);
+    assert_eq!(
+        out.events.last(),
+        Some(&Event::UnitKnockedOut {
+            piece: u(1, 1),
+            cause: KnockOutCause::Rout { distance_cm: 7 }
+        })
+    );
+    // Regular: 7 <= 10, falls back 7 cm. Standard rules: <= 20, falls back 7 cm.
+    let regular = run(
+        &two_hits(u_profile(true), Some(grade_rule(MoraleGrade::Regular))),
+        &d,
+    );
+    assert!(!regular.knocked_out);
+    assert_eq!(regular.fall_back_cm, Some(7));
+    let standard = run(&two_hits(u_profile(true), None), &d);
+    assert!(!standard.knocked_out);
+    assert_eq!(standard.fall_back_cm, Some(7));
+}
+
+#[test]
+fn we_17_opt_morale_01_points_adjustment() {
+    // Line Infantry (08-12) unit of 5 = 275 points.
+    assert_eq!(MoraleGrade::Unmotivated.adjust_points(275), 206);
+    assert_eq!(MoraleGrade::Regular.adjust_points(275), 275);
+    assert_eq!(MoraleGrade::Motivated.adjust_points(275), 344);
+    // Halves round up: 2 × 0.75 = 1.5 → 2; 10 × 1.25 = 12.5 → 13.
+    assert_eq!(MoraleGrade::Unmotivated.adjust_points(2), 2);
+    assert_eq!(MoraleGrade::Motivated.adjust_points(10), 13);
+}
+
+#[test]
+fn opt_morale_01_the_units_grade_flows_through_the_engine() {
+    // The duel of engine_fire's fire_22 test: 1 hit on T, suppression die [4].
+    let dice = vec![6, 1, 1, 1, 1, 1, 1, 4];
+    // Unmotivated T: 4+ suppresses.
+    let sc = duel(&["morale_grades"]).unit_field(1, 1, "morale_grade", json!("unmotivated"));
+    let mut b = duel_battle(&sc, dice.clone());
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1)],
+            target: u(1, 1),
+            ammunition: None,
+        })
+        .expect("legal fire")
+        .to_vec();
+    assert_eq!(
+        suppression_mods(&ev),
+        vec![("OPT-MORALE-01".to_string(), 4)]
+    );
+    assert!(ev.contains(&Event::Suppressed {
+        piece: u(1, 1),
+        player_turn: 1
+    }));
+    // No grade declared: Regular, 5+: not suppressed.
+    let mut b = duel_battle(&duel(&["morale_grades"]), dice.clone());
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1)],
+            target: u(1, 1),
+            ammunition: None,
+        })
+        .expect("legal fire")
+        .to_vec();
+    assert_eq!(
+        suppression_mods(&ev),
+        vec![("OPT-MORALE-01".to_string(), 5)]
+    );
+    assert!(!ev.iter().any(|e| matches!(e, Event::Suppressed { .. })));
+    // The option off: the grade is ignored (the score to hit, FIRE-22).
+    let sc = duel(&[]).unit_field(1, 1, "morale_grade", json!("unmotivated"));
+    let b = duel_battle(&sc, vec![]);
+    let t = b.state().piece(u(1, 1)).expect("T").clone();
+    assert_eq!(morale::morale_rule(&b.ctx(), &t), None);
+}
+
+#[test]
+fn we_17_opt_morale_02_grade_sets_the_charge_score() {
+    // A Motivated unit is hit only on 6 in a charge, even in the open, with the sub-option on.
+    let sc = duel(&["morale_grades", "morale_grades_in_charge"]).unit_field(
+        1,
+        1,
+        "morale_grade",
+        json!("motivated"),
+    );
+    let b = duel_battle(&sc, vec![]);
+    let t = b.state().piece(u(1, 1)).expect("T").clone();
+    let f = b.state().piece(u(0, 1)).expect("F").clone();
+    assert_eq!(
+        morale::charge_score(&b.ctx(), &t),
+        Some((
+            6,
+            vec![Modifier {
+                rule: "OPT-MORALE-02".into(),
+                label: "hit on 6+: Motivated morale grade".into(),
+                value: 6
+            }]
+        ))
+    );
+    // Chargers too: F has no grade, Regular, 5+.
+    assert_eq!(
+        morale::charge_score_of(&b.ctx(), &[u(0, 1)]).map(|s| s.0),
+        Some(5)
+    );
+    assert_eq!(morale::charge_score(&b.ctx(), &f).map(|s| s.0), Some(5));
+    // Without the sub-option, the cover-based score stands (no override).
+    let sc = duel(&["morale_grades"]).unit_field(1, 1, "morale_grade", json!("motivated"));
+    let b = duel_battle(&sc, vec![]);
+    assert_eq!(morale::charge_score(&b.ctx(), &t), None);
 }

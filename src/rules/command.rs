@@ -1853,7 +1853,7 @@ fn blunder_attack(
             }],
             away_from: enemy,
             player_turn: c.state.turn.player_turn,
-            morale: None,
+            morale: super::morale::morale_rule(&c, p), // OPT-MORALE-01
         };
         (attack, away.unwrap_or(fp.centroid()))
     };

@@ -26,6 +26,7 @@ pub mod file;
 pub mod firing;
 pub mod geometry;
 pub mod gunnery;
+pub mod morale;
 pub mod movement;
 pub mod skirmish;
 pub mod state;
