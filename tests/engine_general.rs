@@ -345,12 +345,13 @@ fn init_11_supporting_a_charge_on_initiative() {
     };
     assert_eq!(b.state().piece(s).and_then(|p| p.pose), Some(behind));
     // That was S's one initiative action: it may not support again.
-    assert!(b
-        .perform(Action::Support {
+    assert_eq!(
+        rule_of(b.perform(Action::Support {
             piece: s,
             friend: a
-        })
-        .is_err());
+        })),
+        "INIT-01"
+    );
 }
 
 // --- FIRE-24 --------------------------------------------------------------------------------------
@@ -438,4 +439,104 @@ fn fire_24_fall_back_test_dice_equal_to_hits() {
     let mut dice = ScriptedDice::new(vec![6, 5, 3, 4, 2]).expect("d6");
     let out = resolve_attack(&attack(target(true, Grade::Poor), 2), &mut dice).expect("dice");
     assert_eq!(out.fall_back_cm, Some(9));
+}
+
+// --- GEN-02 ---------------------------------------------------------------------------------------
+
+/// The kinds of events, in order (the casualty steps an attack went through).
+fn steps(ev: &[Event]) -> Vec<String> {
+    ev.iter()
+        .map(|e| match e {
+            Event::DiceRolled { purpose, rule, .. } => format!("roll {purpose} ({rule})"),
+            other => format!("{other:?}")
+                .split([' ', '(', '{'])
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn gen_02_fire_canister_and_blunder_share_the_casualty_steps() {
+    // The same target (save 6, 15 hits), the same dice, three sources: small-arms fire
+    // (FIRE-14), canister (ART-04) and a blunder's friendly fire (CMD-19): each goes to hit,
+    // saves, hits taken, suppression, in that order.
+    let with_save = |t: TargetProfile| TargetProfile {
+        save: SaveSituation {
+            save: Some(6),
+            ..t.save
+        },
+        ..t
+    };
+    let mut seen = Vec::new();
+    for (purpose, rule) in [
+        ("to hit", "FIRE-14"),
+        ("canister", "ART-04"),
+        ("blunder: to hit", "CMD-19"),
+    ] {
+        let mut a = attack(with_save(target(false, Grade::Regular)), 3);
+        a.groups[0].purpose = purpose.into();
+        a.groups[0].rule = rule.into();
+        // To hit [6, 5, 1] at 4+: 2 hits; saves [6, 2]: 1 saved; suppression [4]: suppressed.
+        let mut dice = ScriptedDice::new(vec![6, 5, 1, 6, 2, 4]).expect("d6");
+        let out = resolve_attack(&a, &mut dice).expect("dice");
+        assert!(dice.remaining().is_empty());
+        assert_eq!((out.raw_hits, out.saved, out.hits), (2, 1, 1), "{rule}");
+        assert!(out.suppressed, "{rule}");
+        let mut s = steps(&out.events);
+        s[0] = s[0].replace(purpose, "*").replace(rule, "*");
+        seen.push(s);
+    }
+    let expected: Vec<String> = [
+        "roll * (*)",
+        "HitsScored",
+        "roll save (FIRE-17)",
+        "Saved",
+        "HitsTaken",
+        "roll suppression (FIRE-22)",
+        "Suppressed",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(seen, vec![expected.clone(), expected.clone(), expected]);
+}
+
+#[test]
+fn gen_02_hits_from_different_attackers_add_up_to_a_knock_out() {
+    // 3 stands of Hits 1 (threshold 3): small arms score 2, then canister 1 more: out.
+    let t = TargetProfile {
+        ko_threshold: 3,
+        ..target(false, Grade::Regular)
+    };
+    let mut dice = ScriptedDice::new(vec![6, 5, 1, 1]).expect("d6");
+    let first = resolve_attack(&attack(t.clone(), 2), &mut dice).expect("dice");
+    assert_eq!((first.total_hits, first.knocked_out), (2, false));
+    let mut second = attack(
+        TargetProfile {
+            hits_before: first.total_hits,
+            ..t
+        },
+        1,
+    );
+    second.groups[0].rule = "ART-04".into();
+    second.groups[0].purpose = "canister".into();
+    let mut dice = ScriptedDice::new(vec![4]).expect("d6");
+    let out = resolve_attack(&second, &mut dice).expect("dice");
+    assert_eq!((out.total_hits, out.knocked_out), (3, true));
+    assert_eq!(
+        out.events[2..],
+        [
+            Event::HitsTaken {
+                piece: u(1, 1),
+                hits: 1,
+                total: 3
+            },
+            Event::UnitKnockedOut {
+                piece: u(1, 1),
+                cause: powderhorn::rules::event::KnockOutCause::Hits
+            },
+        ]
+    );
 }
