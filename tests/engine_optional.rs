@@ -655,3 +655,64 @@ fn we_17_opt_morale_02_grade_sets_the_charge_score() {
     let b = duel_battle(&sc, vec![]);
     assert_eq!(morale::charge_score(&b.ctx(), &t), None);
 }
+
+#[test]
+fn opt_weather_03_the_weather_of_the_moment_reaches_command_rolls_and_sight() {
+    // Full orders. Starting roll [6, 6]: Extreme. The French unit 14 cm away is then out of
+    // sight (10 cm), and the order roll carries −2.
+    let sc = Sc::new()
+        .rules(&["weather"])
+        .unit(0, 1, FR_LINE, 4, 100.0, 86.0, 0.0)
+        .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0);
+    let mut sc = sc;
+    sc.v["sides"][0]["hqs"][0]["position"] =
+        json!({"at": {"x": 100.0, "y": 80.0}, "facing_deg": 0.0});
+    let mut b = Battle::new(
+        sc.scenario(),
+        lists(),
+        DiceSource::Script(vec![6, 6, 2, 3]),
+        0,
+    )
+    .expect("sets up");
+    b.perform(Action::RollStartingWeather).expect("start roll");
+    assert_eq!(effective(&b), Weather::Extreme);
+    b.perform(Action::EndPhase).expect("deployment ends");
+    b.perform(Action::EndPhase).expect("to the Command phase");
+    let ev = b
+        .perform(Action::IssueOrder {
+            command: PieceId::Hq {
+                side: 0,
+                hq: powderhorn::model::HqId(1),
+            },
+            units: vec![powderhorn::rules::command::OrderedUnit {
+                piece: u(0, 1),
+                action: powderhorn::rules::command::UnitActionKind::Fire,
+                target: Some(u(1, 1)),
+                road: false,
+                dense: false,
+            }],
+        })
+        .expect("the order is rolled")
+        .to_vec();
+    assert_eq!(
+        ev.first(),
+        Some(&Event::DiceRolled {
+            piece: Some(PieceId::Hq {
+                side: 0,
+                hq: powderhorn::model::HqId(1),
+            }),
+            purpose: "command roll".into(),
+            rule: "CMD-03".into(),
+            dice: vec![2, 3],
+            modifiers: m("OPT-WEATHER-03", "extreme weather", -2)
+                .into_iter()
+                .collect(),
+        })
+    );
+    let fire = Action::Fire {
+        firers: vec![u(0, 1)],
+        target: u(1, 1),
+        ammunition: None,
+    };
+    assert_eq!(rule_of(b.perform(fire)), "VIS-04");
+}
