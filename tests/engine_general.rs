@@ -540,3 +540,68 @@ fn gen_02_hits_from_different_attackers_add_up_to_a_knock_out() {
         ]
     );
 }
+
+// --- BAS ------------------------------------------------------------------------------------------
+
+#[test]
+fn bas_02_stands_carry_the_statistics() {
+    // Two units of the same row, 5 and 3 stands: the KO threshold is stands × Hits (3 each)
+    // and the attack dice stands × Attacks (1 each); figures never count.
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 60.0, 100.0, 0.0)
+        .unit(0, 2, AUS_LINE, 3, 140.0, 100.0, 0.0);
+    let b = sc.initiative(vec![], OrdersMode::Free);
+    let ctx = b.ctx();
+    let ko = |id| {
+        let p = ctx.piece(u(0, id)).expect("unit");
+        (
+            p.stands,
+            powderhorn::rules::firing::ko_threshold_of(&ctx, p),
+        )
+    };
+    assert_eq!(ko(1), (5, 15));
+    assert_eq!(ko(2), (3, 9));
+    let dice = |stands| {
+        powderhorn::rules::casualty::fire_dice(&powderhorn::rules::casualty::DiceSituation {
+            stands,
+            dice_per_stand: 1,
+            ..Default::default()
+        })
+        .dice
+    };
+    assert_eq!((dice(5), dice(3)), (5, 3));
+}
+
+#[test]
+fn bas_05_hit_and_suppression_markers_are_unit_state() {
+    // A (Austrian line) fires at D 6 cm away; every die a 5: all hit at 4+, no save on 6,
+    // the suppression dice suppress. The markers are D's `hits` and `suppressed_at`.
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 106.0, 180.0);
+    let mut b = sc.initiative(vec![5; 40], OrdersMode::Free);
+    b.perform(Action::EndPhase).expect("to the Command phase");
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1)],
+            target: u(1, 1),
+            ammunition: None,
+        })
+        .expect("legal fire")
+        .to_vec();
+    let total = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::HitsTaken { total, .. } => Some(*total),
+            _ => None,
+        })
+        .expect("hits taken");
+    // 5 stands × 1 die, all hitting, none saved.
+    assert_eq!(total, 5);
+    assert!(ev.contains(&Event::Suppressed {
+        piece: u(1, 1),
+        player_turn: 1
+    }));
+    let d = b.state().piece(u(1, 1)).expect("D");
+    assert_eq!((d.hits, d.suppressed_at), (total, Some(1)));
+}
