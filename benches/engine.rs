@@ -277,6 +277,7 @@ fn battle(seed: u64) -> Battle {
             charges: Default::default(),
             command: Default::default(),
             engineering: Default::default(),
+            weather: Default::default(),
         },
     }
 }

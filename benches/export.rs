@@ -99,6 +99,7 @@ fn side(name: &str, list: &str, colour: [u8; 3], rows: &[&str], stands: u32, id0
                     horse_artillery: false,
                     pikes: false,
                     position: None,
+                    morale_grade: None,
                 });
                 next_unit += 1;
                 placed += u32::from(n);

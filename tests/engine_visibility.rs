@@ -75,6 +75,7 @@ fn table() -> Table {
             charges: Default::default(),
             command: Default::default(),
             engineering: Default::default(),
+            weather: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,

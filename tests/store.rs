@@ -13,7 +13,9 @@ use powderhorn::model::defense::{DefenseKind, FieldDefense};
 use powderhorn::model::ids::{
     CampaignId, CommanderId, DefenseId, FeatureId, HqId, ListId, ScenarioId, TroopTypeId, UnitId,
 };
-use powderhorn::model::oob::{Commander, Grade, Hq, Objective, Objectives, Placement, Side, Unit};
+use powderhorn::model::oob::{
+    Commander, Grade, Hq, MoraleGrade, Objective, Objectives, Placement, Side, Unit,
+};
 use powderhorn::model::samples;
 use powderhorn::model::scenario::{
     DefensePosture, OptionalRule, Scale, Scenario, Table, Weather, SCENARIO_FORMAT,
@@ -93,6 +95,7 @@ fn unit(id: u32, name: &str, troop: &str, stands: u8, hq: u32) -> Unit {
         horse_artillery: false,
         pikes: false,
         position: None,
+        morale_grade: None,
     }
 }
 
@@ -156,6 +159,8 @@ fn rich_scenario() -> Scenario {
     u2.regimental_guns = true;
     // PIKE-01/02: the scenario flag is stored too (schema version 3).
     u2.pikes = true;
+    // OPT-MORALE-01: the optional morale grade is stored too (schema version 4); u1 keeps none.
+    u2.morale_grade = Some(MoraleGrade::Motivated);
     let mut u3 = unit(3, "Baden Light Dragoons", "light-cavalry", 3, 2);
     u3.lancers = true;
     u3.horse_artillery = true;
@@ -163,6 +168,7 @@ fn rich_scenario() -> Scenario {
     u3.brigade_skirmishers = true;
     u3.regimental_guns = true;
     u3.position = placed(-5.5, 1e-9, 270.0);
+    u3.morale_grade = Some(MoraleGrade::Unmotivated);
 
     let french = Side {
         name: "French".to_string(),

@@ -206,6 +206,7 @@ fn unit(id: u32, troop: &str, stands: u8, hq: u32) -> Unit {
         horse_artillery: false,
         pikes: false,
         position: None,
+        morale_grade: None,
     }
 }
 

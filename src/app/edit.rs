@@ -335,6 +335,7 @@ pub fn apply(
                 horse_artillery: false,
                 pikes: false,
                 position: None,
+                morale_grade: None,
             });
             Ok(Created::Unit(*side, id))
         }

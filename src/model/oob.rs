@@ -111,6 +111,67 @@ pub struct Unit {
     pub pikes: bool,
     #[serde(default)]
     pub position: Option<Placement>,
+    /// OPT-MORALE-01 (OPTIONAL): the unit's morale grade; `None` counts as Regular (ruling d).
+    /// Read only when the scenario switches morale grades on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub morale_grade: Option<MoraleGrade>,
+}
+
+/// OPT-MORALE-01 (OPTIONAL): a unit's morale grade, replacing the suppression score and the
+/// fall-back knock-out distance (and with OPT-MORALE-02, the score to hit it in a charge).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoraleGrade {
+    Unmotivated,
+    #[default]
+    Regular,
+    Motivated,
+}
+
+impl MoraleGrade {
+    pub const ALL: [MoraleGrade; 3] = [
+        MoraleGrade::Unmotivated,
+        MoraleGrade::Regular,
+        MoraleGrade::Motivated,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            MoraleGrade::Unmotivated => "Unmotivated",
+            MoraleGrade::Regular => "Regular",
+            MoraleGrade::Motivated => "Motivated",
+        }
+    }
+    /// OPT-MORALE-01: suppressed if any suppression die scores this (4+, 5+, 6).
+    pub fn suppressed_on(self) -> u8 {
+        match self {
+            MoraleGrade::Unmotivated => 4,
+            MoraleGrade::Regular => 5,
+            MoraleGrade::Motivated => 6,
+        }
+    }
+    /// OPT-MORALE-01: knocked out if a fall-back exceeds this many cm (5, 10, 15).
+    pub fn knocked_out_over_cm(self) -> u32 {
+        match self {
+            MoraleGrade::Unmotivated => 5,
+            MoraleGrade::Regular => 10,
+            MoraleGrade::Motivated => 15,
+        }
+    }
+    /// OPT-MORALE-02: the score to hit the unit in a charge (4+, 5+, 6).
+    pub fn charge_hit_on(self) -> u8 {
+        self.suppressed_on()
+    }
+    /// OPT-MORALE-01 (e): the points adjustment (−25%, 0, +25%) applied to a unit's total cost,
+    /// rounded to the nearest point, halves up.
+    pub fn adjust_points(self, cost: u32) -> u32 {
+        let quarters = match self {
+            MoraleGrade::Unmotivated => 3,
+            MoraleGrade::Regular => 4,
+            MoraleGrade::Motivated => 5,
+        };
+        // cost × q / 4, rounded half up: (cost × q × 2 + 4) / 8.
+        (cost * quarters * 2 + 4) / 8
+    }
 }
 
 /// One side of a scenario with its order of battle.

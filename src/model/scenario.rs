@@ -123,10 +123,12 @@ pub enum OptionalRule {
     MultiNational,
     FixedFormations,
     MoraleGrades,
+    /// OPT-MORALE-02 ruling: the separate sub-option `opt.moraleGradesInCharge`.
+    MoraleGradesInCharge,
 }
 
 impl OptionalRule {
-    pub const ALL: [OptionalRule; 11] = [
+    pub const ALL: [OptionalRule; 12] = [
         OptionalRule::AirBurst,
         OptionalRule::SaberCharge,
         OptionalRule::Scouting,
@@ -138,6 +140,7 @@ impl OptionalRule {
         OptionalRule::MultiNational,
         OptionalRule::FixedFormations,
         OptionalRule::MoraleGrades,
+        OptionalRule::MoraleGradesInCharge,
     ];
     pub fn label(self) -> &'static str {
         match self {
@@ -152,6 +155,7 @@ impl OptionalRule {
             OptionalRule::MultiNational => "Multi-national armies",
             OptionalRule::FixedFormations => "Fixed formations",
             OptionalRule::MoraleGrades => "Morale grades",
+            OptionalRule::MoraleGradesInCharge => "Morale grades in charges",
         }
     }
 }

@@ -133,6 +133,9 @@ pub enum Action {
     },
     /// Dismounted cavalry mount again (COL-02): a Deploy action.
     Mount { piece: PieceId },
+    /// OPT-WEATHER-02: roll 2D6 for the starting weather, once, during deployment (battles
+    /// using the optional weather rule and not the historical weather).
+    RollStartingWeather,
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -178,6 +181,7 @@ impl Action {
             Action::EngineerTask { piece, .. } => Some(*piece),
             Action::FireAtBridge { firers, .. } => firers.first().copied(),
             Action::Dismount { piece, .. } | Action::Mount { piece } => Some(*piece),
+            Action::RollStartingWeather => None,
         }
     }
 }

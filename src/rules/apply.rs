@@ -185,6 +185,7 @@ pub fn apply(state: &mut BattleState, event: &Event) {
             super::skirmish::apply_event(state, event)
         }
         Event::ModeChanged { .. } => super::dismount::apply_event(state, event),
+        Event::WeatherChanged { .. } => super::weather::apply_event(state, event),
     }
 }
 

@@ -370,6 +370,7 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
             super::dismount::resolve_dismount(ctx, *piece, troop_type.as_ref())
         }
         Action::Mount { piece } => super::dismount::resolve_mount(ctx, *piece),
+        Action::RollStartingWeather => super::weather::resolve_roll_starting_weather(ctx, dice),
     }
 }
 
@@ -407,6 +408,9 @@ pub fn resolve_end_phase(ctx: &Ctx, dice: &mut dyn Dice) -> Result<Vec<Event>, A
         staged.push(Event::GameTurnEnded {
             game_turn: t.game_turn,
         });
+        // OPT-WEATHER-04 (SEQ-05): the weather-change roll, before the turn-limit check.
+        let weather = super::weather::end_of_game_turn(ctx.scenario, staged.state(), dice)?;
+        staged.extend(weather);
         if let Some((reason, winner)) = game_turn_end(staged.state(), ctx.scenario) {
             staged.end_battle(reason, winner);
             return Ok(staged.into_events());

@@ -104,7 +104,7 @@ use super::dice::Dice;
 use super::error::{ActionError, RuleError};
 use super::event::{Event, KnockOutCause, Modifier};
 use super::firing::{
-    fall_back_events, is_disordered, is_exhausted, is_mounted_cavalry, ko_threshold_of, morale,
+    fall_back_events, is_disordered, is_exhausted, is_mounted_cavalry, ko_threshold_of,
     presence_dice, range_factor, resolve_fire_as, save_of, shifts_cover, target_cover,
     target_profile, FireOccasion, INITIATIVE_CM,
 };
@@ -1886,7 +1886,7 @@ fn canister_events(
                 }],
                 away_from: Some(gun.id),
                 player_turn: c.state.turn.player_turn,
-                morale: morale(&c),
+                morale: super::morale::morale_rule(&c, vp), // OPT-MORALE-01
             }
         };
         let out = resolve_attack(&attack, dice)?;
@@ -2796,6 +2796,10 @@ pub fn resolve_combat(
         let tp_ref = &tp;
         let tfp_ref = &tfp;
         let att_needed = |p: &PieceState| -> (u8, Vec<Modifier>) {
+            // OPT-MORALE-02 (optional, `morale`): the defender's grade sets the score.
+            if let Some(s) = super::morale::charge_score(&c, tp_ref) {
+                return s;
+            }
             if !first {
                 return (
                     4,
@@ -2864,6 +2868,10 @@ pub fn resolve_combat(
         // Defending side: the defender (charging too when it counter-charged).
         let def_units = vec![(target, def_stands, counter, fights_to_flank)];
         let def_needed = |_: &PieceState| -> (u8, Vec<Modifier>) {
+            // OPT-MORALE-02 (optional, `morale`): the chargers' grade sets the score.
+            if let Some(s) = super::morale::charge_score_of(&c, &chargers_now) {
+                return s;
+            }
             if first {
                 (
                     4,

@@ -80,7 +80,7 @@ use super::visibility::SightIndex;
 use crate::geom::footprint::{bearing_deg, heading};
 use crate::geom::segment::footprint_polyline_distance;
 use crate::geom::{edge_distance, in_contact, Footprint, Point};
-use crate::model::{CommandLevel, Geometry, HqId, OptionalRule, TerrainKind, Weather};
+use crate::model::{CommandLevel, Geometry, HqId, TerrainKind};
 use serde::{Deserialize, Serialize};
 
 /// CMD-09, CMD-02: normal command distance.
@@ -1401,21 +1401,8 @@ pub fn order_modifiers(
     if command_value(ctx, command).is_some_and(|(_, replaced)| replaced) {
         mods.push(m("CMD-28", "a replaced commander", -1));
     }
-    let rules = &ctx.scenario.optional_rules;
-    match ctx.scenario.weather {
-        Weather::Poor if rules.contains(&OptionalRule::Weather) => {
-            mods.push(m("OPT-WEATHER-03", "poor weather", -1))
-        }
-        Weather::Extreme if rules.contains(&OptionalRule::Weather) => {
-            mods.push(m("OPT-WEATHER-03", "extreme weather", -2))
-        }
-        Weather::Night
-            if rules.contains(&OptionalRule::Night) || rules.contains(&OptionalRule::Weather) =>
-        {
-            mods.push(m("OPT-NIGHT-01", "night", -1))
-        }
-        _ => {}
-    }
+    // OPT-WEATHER-03, OPT-NIGHT-01: the weather of the moment (battle state, `weather`).
+    mods.extend(super::weather::command_modifier(ctx));
     Ok(mods)
 }
 
@@ -1883,7 +1870,7 @@ fn blunder_attack(
             }],
             away_from: enemy,
             player_turn: c.state.turn.player_turn,
-            morale: None,
+            morale: super::morale::morale_rule(&c, p), // OPT-MORALE-01
         };
         (attack, away.unwrap_or(fp.centroid()))
     };

@@ -408,6 +408,13 @@ pub enum Event {
         piece: PieceId,
         order: u32,
     },
+    /// OPT-WEATHER-02 (starting roll) / OPT-WEATHER-04 (end-of-game-turn roll): the weather
+    /// category is now `to`.
+    WeatherChanged {
+        from: crate::model::Weather,
+        to: crate::model::Weather,
+        cause: super::weather::WeatherCause,
+    },
 }
 
 /// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].

@@ -182,6 +182,7 @@ pub fn action_summary(a: &Action) -> String {
         Action::FireAtBridge { .. } => "fire_at_bridge",
         Action::Dismount { .. } => "dismount",
         Action::Mount { .. } => "mount",
+        Action::RollStartingWeather => "roll_starting_weather",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

@@ -1006,8 +1006,8 @@ pub fn shifts_cover(ctx: &Ctx, fp: &PieceState) -> bool {
     ctx.has_effect(fp, |e| matches!(e, RuleEffect::ArtilleryCoverShift))
 }
 
-/// OPT-MORALE-01 (d): with morale grades in use, every unit is Regular (the scenario format has
-/// no per-unit grade yet).
+/// OPT-MORALE-01 (d): with morale grades in use, a unit without a declared grade is Regular.
+/// The attacks use each target's own grade (`morale::morale_rule`).
 pub fn morale(ctx: &Ctx) -> Option<MoraleRule> {
     ctx.scenario
         .optional_rules
@@ -1323,7 +1323,7 @@ fn resolve_direct(
                 .min_by(|a, b| a.distance_cm.total_cmp(&b.distance_cm))
                 .map(|f| f.piece),
             player_turn: c.state.turn.player_turn,
-            morale: morale(&c),
+            morale: super::morale::morale_rule(&c, tp),
         };
         (attack, away)
     };
@@ -1366,7 +1366,7 @@ fn resolve_direct(
                 }],
                 away_from: Some(firer),
                 player_turn: c.state.turn.player_turn,
-                morale: morale(&c),
+                morale: super::morale::morale_rule(&c, vp),
             }
         };
         run_attack(ctx, state, events, &attack, origin, dice)?;
@@ -1512,7 +1512,7 @@ fn resolve_shell(
                     ),
                     away_from: Some(f.piece),
                     player_turn: c.state.turn.player_turn,
-                    morale: morale(&c),
+                    morale: super::morale::morale_rule(&c, vp),
                 })
             }
         };

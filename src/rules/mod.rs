@@ -26,12 +26,14 @@ pub mod file;
 pub mod firing;
 pub mod geometry;
 pub mod gunnery;
+pub mod morale;
 pub mod movement;
 pub mod skirmish;
 pub mod state;
 pub mod terrain;
 pub mod victory;
 pub mod visibility;
+pub mod weather;
 
 pub use action::{Action, Manoeuvre};
 pub use battle::{Battle, BattleLog, Ctx, LogEntry};

@@ -212,6 +212,9 @@ pub struct BattleState {
     /// Works engineers made (ENG-03..ENG-06) and the tasks taken (ENG-02).
     #[serde(default)]
     pub engineering: super::engineering::EngineeringState,
+    /// The weather of the moment (OPT-WEATHER-02, OPT-WEATHER-04; `weather`).
+    #[serde(default)]
+    pub weather: super::weather::WeatherState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -351,6 +354,7 @@ impl BattleState {
             command: Default::default(),
             charges: super::charge::ChargeState::default(),
             engineering: Default::default(),
+            weather: Default::default(),
         })
     }
 

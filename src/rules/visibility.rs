@@ -252,7 +252,8 @@ pub struct SightParams {
 impl SightParams {
     /// The scenario's weather, scaled by the battle's measure scale (BAS-01).
     pub fn of(ctx: &Ctx) -> SightParams {
-        SightParams::with_weather(ctx, ctx.scenario.weather)
+        // OPT-WEATHER-03/04, OPT-NIGHT-01: the weather of the moment (battle state).
+        SightParams::with_weather(ctx, super::weather::effective(ctx.scenario, ctx.state))
     }
 
     /// As [`SightParams::of`] with the weather of the moment (OPT-WEATHER-04 changes it).

@@ -252,9 +252,9 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
             conn.prepare_cached(
                 "INSERT INTO units (scenario_id, side, pos, id, name, troop_type, stands, hq,
                      grade, engineer_attached, brigade_skirmishers, regimental_guns, lancers,
-                     horse_artillery, pikes, x, y, facing_deg)
+                     horse_artillery, pikes, x, y, facing_deg, morale_grade)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                     ?17, ?18)",
+                     ?17, ?18, ?19)",
             )?
             .execute(params![
                 s.id.as_str(),
@@ -274,7 +274,8 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
                 u.pikes,
                 x,
                 y,
-                f
+                f,
+                u.morale_grade.as_ref().map(enum_text).transpose()?
             ])?;
         }
 
@@ -451,6 +452,7 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
             horse_artillery: c.flag("horse_artillery")?,
             pikes: c.flag("pikes")?,
             position: placement_from(&c)?,
+            morale_grade: c.opt_enum("morale_grade")?,
         };
         side_of(&mut s.sides, &index, &c)?.units.push(unit);
     }

@@ -500,6 +500,7 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
             charges: Default::default(),
             command: Default::default(),
             engineering: Default::default(),
+            weather: Default::default(),
         },
     }
 }
