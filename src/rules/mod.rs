@@ -44,4 +44,4 @@ pub use state::{BattleState, Formation, Phase, PieceId, PieceState, Pose};
 
 /// Written into each battle log and store row, so a log replayed by a later build can tell
 /// which rules produced it.
-pub const RULES_VERSION: &str = "bptc-1";
+pub const RULES_VERSION: &str = "bptc-2";
