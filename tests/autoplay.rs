@@ -241,7 +241,7 @@ fn golden_seed_1809_autoplay_result() {
     eprintln!("{summary:?}");
     assert_eq!(
         summary,
-        (None, Some(EndReason::TurnLimit), 10, 131, [2, 0], [0, 0]),
+        (None, Some(EndReason::TurnLimit), 10, 376, [1, 1], [0, 0]),
         "the golden game changed"
     );
 }
