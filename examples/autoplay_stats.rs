@@ -53,6 +53,17 @@ fn main() {
             let id = r.error.split(':').next().unwrap_or("").to_string();
             *refused.entry(id).or_insert(0u32) += 1;
         }
+        if to - from <= 2 {
+            for p in b.state().pieces.values().filter(|p| p.on_table()) {
+                println!(
+                    "  {} {:?} {:?} stands {}",
+                    p.id,
+                    p.pose.map(|q| (q.at.x.round(), q.at.y.round())),
+                    p.formation,
+                    p.stands
+                );
+            }
+        }
         if to - from <= 5 {
             println!(
                 "seed {seed}: {:?} {:?} turns {} lost {:?} vps {:?} dice {} actions {}",

@@ -315,8 +315,8 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
 
 /// CMD-01, CMD-09: a command unit's units in orders by distance band from it (within 20 cm,
 /// then each further 20 cm), the nearest first; the last orders merged so the count stays
-/// within the command value. Units three bands or more away are left out: the penalty makes
-/// the roll hopeless.
+/// within the command value. The far bands come last, so a roll their distance spoils ends
+/// no order that could have gone better.
 fn split_group(ctx: &Ctx, hq: PieceId, units: &[PieceId]) -> Vec<Vec<PieceId>> {
     let cap = usize::from(command_value(ctx, hq).map_or(1, |(v, r)| v.saturating_sub(u8::from(r))))
         .max(1);
@@ -329,9 +329,6 @@ fn split_group(ctx: &Ctx, hq: PieceId, units: &[PieceId]) -> Vec<Vec<PieceId>> {
         let dcm = at.distance(p.at).0;
         // Reference points; the rule measures edges, a little nearer.
         let band = (dcm / 22.0).floor().max(0.0) as u32;
-        if band > 3 {
-            continue; // three or more points of penalty: not worth the roll
-        }
         bands.entry(band).or_default().push(u);
     }
     let mut out: Vec<Vec<PieceId>> = bands.into_values().collect();

@@ -100,7 +100,7 @@ pub fn run(
         let report = RunReport {
             seed,
             winner: r.winner(),
-            winner_name: r.winner().map(|s| side_name(s)),
+            winner_name: r.winner().map(&side_name),
             category: r.result.as_ref().map_or_else(
                 || "unfinished".to_string(),
                 |x| x.category.label().to_string(),
