@@ -241,7 +241,7 @@ fn golden_seed_1809_autoplay_result() {
     eprintln!("{summary:?}");
     assert_eq!(
         summary,
-        (None, Some(EndReason::TurnLimit), 10, 140, [2, 0], [0, 0]),
+        (Some(1), Some(EndReason::TurnLimit), 10, 400, [4, 1], [0, 240]),
         "the golden game changed"
     );
 }

@@ -8,18 +8,24 @@
 //!
 //! Layering: pure; depends on `rules`, `model` and `geom` only (checked by `tests/layering.rs`).
 
+use super::policy::pose_of;
 use super::policy::{
-    command_units, hq_move, initiative_actions, order_groups, plan_unit, should_concede, troops_of,
-    PlannedUnit, Sight,
+    charge_responses, command_units, hq_move, initiative_actions, order_groups, plan_unit,
+    should_concede, troops_of, PlannedUnit, Sight,
 };
 use crate::model::Arm;
 use crate::rules::action::Action;
-use crate::rules::battle::Battle;
+use crate::rules::battle::{Battle, Ctx};
+use crate::rules::command::{
+    command_value, meets_dense, orderable_units, unit_action, OrderOutcome as CmdOutcome,
+    OrderedUnit, UnitActionKind,
+};
 use crate::rules::event::{EndReason, Event};
+use crate::rules::movement::check_move;
 use crate::rules::state::{BattleState, Phase, PieceId};
 use crate::rules::victory::BattleResult;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Guards against runaway games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,9 +103,16 @@ impl Driver<'_> {
     /// Performs one action; a refusal is logged. True when it was carried out.
     fn attempt(&mut self, battle: &mut Battle, action: Action) -> bool {
         let t = battle.state().turn;
+        let charge = match &action {
+            Action::Charge { chargers, target } => chargers.first().map(|c| (*target, *c)),
+            _ => None,
+        };
         match battle.perform(action.clone()) {
             Ok(_) => {
                 self.actions += 1;
+                if let Some((target, charger)) = charge {
+                    self.close_window(battle, target, charger);
+                }
                 true
             }
             Err(e) => {
@@ -111,6 +124,49 @@ impl Driver<'_> {
                 });
                 false
             }
+        }
+    }
+
+    /// INIT-09 steps 3–4, INIT-10..INIT-15: the inactive side answers the charge on `target`
+    /// (the first response of [`charge_responses`] the rules accept) and closes the window.
+    fn close_window(&mut self, battle: &mut Battle, target: PieceId, charger: PieceId) {
+        let open = battle
+            .state()
+            .charges
+            .combat(target)
+            .is_some_and(|c| c.window_open);
+        if !open {
+            return;
+        }
+        let responses = charge_responses(&battle.ctx(), target, charger);
+        for response in responses {
+            let a = Action::Respond {
+                piece: target,
+                target,
+                response,
+            };
+            if self.attempt(battle, a) {
+                break;
+            }
+        }
+        self.attempt(battle, Action::CloseResponse { target });
+    }
+
+    /// SEQ-04: fights every pending combat whose window is closed, in declaration order.
+    fn resolve_pending(&mut self, battle: &mut Battle) {
+        let targets: Vec<PieceId> = battle
+            .state()
+            .charges
+            .combats
+            .iter()
+            .filter(|c| !c.window_open)
+            .map(|c| c.target)
+            .collect();
+        for target in targets {
+            if Driver::over(battle) {
+                return;
+            }
+            self.attempt(battle, Action::ResolveCharge { target });
         }
     }
 
@@ -147,6 +203,8 @@ pub fn autoplay(battle: &mut Battle, limits: &Limits) -> AutoplayRun {
             Phase::Command => play_command(battle, &mut d),
             Phase::Deployment | Phase::Charge | Phase::End | Phase::Over => {}
         }
+        // SEQ-04: anything still pending is fought before the phase ends.
+        d.resolve_pending(battle);
         if Driver::over(battle) {
             break;
         }
@@ -188,6 +246,8 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
             }
         }
     }
+    // SEQ-04: initiative charges are fought after all initiative actions.
+    d.resolve_pending(battle);
 }
 
 /// Whether an action's events can change who sees whom (INIT-02: sight is worked out when each
@@ -214,38 +274,58 @@ fn changes_sight(state: &BattleState, events: &[Event]) -> bool {
     })
 }
 
-/// CMD-02..CMD-06: each command unit's order group (the CO last), planned at its declaration
-/// and carried out by [`execute_order`]; units an order could not move are planned once more;
-/// then the command units follow their units.
+/// CMD-02..CMD-06, CMD-29: each command unit's order group (the CO last), split by distance
+/// from the command unit into at most as many orders as its command value allows (CMD-01),
+/// the nearest first, so the far units' distance penalty (CMD-09) does not spoil the near
+/// units' order. Each order is declared, rolled and carried out by [`execute_order`]; a failed
+/// roll ends that command unit's orders (CMD-05) and the CO then picks up what it can reach
+/// (CMD-29). Last, the command units follow their units (CMD-20).
 fn play_command(battle: &mut Battle, d: &mut Driver) {
     let side = battle.state().turn.active;
-    let mut done: BTreeSet<PieceId> = BTreeSet::new();
+    let done: BTreeSet<PieceId> = BTreeSet::new();
     let mut attempts = 0;
     let groups = order_groups(&battle.ctx(), side, &done);
-    for group in groups {
-        for round in 0..2 {
+    let co = command_units(&battle.ctx(), side).last().copied();
+    for mut group in groups {
+        let orders = {
+            let ctx = battle.ctx();
+            if Some(group.hq) == co {
+                // CMD-29: the CO picks up the units an HQ failed to order.
+                for u in troops_of(&ctx, side) {
+                    if ctx.state.piece(u).is_some_and(|p| p.orders.hq_failed)
+                        && !group.units.contains(&u)
+                    {
+                        group.units.push(u);
+                    }
+                }
+            }
+            split_group(&ctx, group.hq, &group.units)
+        };
+        for units in orders {
             if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
                 return;
             }
             let planned: Vec<PlannedUnit> = {
                 let ctx = battle.ctx();
                 let sight = Sight::new();
-                group
-                    .units
+                let orderable: BTreeSet<PieceId> =
+                    orderable_units(&ctx, group.hq).into_iter().collect();
+                units
                     .iter()
-                    .filter(|u| !done.contains(u))
+                    .filter(|u| orderable.contains(u))
                     .map(|&u| PlannedUnit {
                         piece: u,
                         candidates: plan_unit(&ctx, &sight, u),
                     })
+                    .filter(|p| !p.candidates.is_empty())
                     .collect()
             };
+            if planned.is_empty() {
+                continue;
+            }
             let outcome = execute_order(battle, group.hq, &planned, d, &mut attempts);
-            done.extend(outcome.acted.iter().copied());
-            // Units whose every candidate was refused get a second declaration (their
-            // planned moves may have been blocked by the group's earlier moves).
-            if round == 0 && outcome.refused.is_empty() {
-                break;
+            if !outcome.issued {
+                break; // CMD-05: this command unit's orders are over
             }
         }
     }
@@ -261,21 +341,96 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
     }
 }
 
+/// CMD-01, CMD-09: a command unit's units in orders by distance band from it (within 20 cm,
+/// then each further 20 cm), the nearest first; the last orders merged so the count stays
+/// within the command value. The far bands come last, so a roll their distance spoils ends
+/// no order that could have gone better.
+fn split_group(ctx: &Ctx, hq: PieceId, units: &[PieceId]) -> Vec<Vec<PieceId>> {
+    let cap = usize::from(command_value(ctx, hq).map_or(1, |(v, r)| v.saturating_sub(u8::from(r))))
+        .max(1);
+    let Some(at) = pose_of(ctx, hq).map(|p| p.at) else {
+        return vec![units.to_vec()];
+    };
+    let mut bands: BTreeMap<u32, Vec<PieceId>> = BTreeMap::new();
+    for &u in units {
+        let Some(p) = pose_of(ctx, u) else { continue };
+        let dcm = at.distance(p.at).0;
+        // Reference points; the rule measures edges, a little nearer.
+        let band = (dcm / 22.0).floor().max(0.0) as u32;
+        bands.entry(band).or_default().push(u);
+    }
+    let mut out: Vec<Vec<PieceId>> = bands.into_values().collect();
+    while out.len() > cap {
+        if let Some(last) = out.pop() {
+            if let Some(prev) = out.last_mut() {
+                prev.extend(last);
+            }
+        }
+    }
+    out
+}
+
 /// What one order came to.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OrderOutcome {
+    /// The command roll succeeded (CMD-04).
+    pub issued: bool,
+    /// Double one: two actions each (CMD-17).
+    pub bonus: bool,
     /// Units that carried out an action.
     pub acted: Vec<PieceId>,
     /// Units whose every candidate was refused.
     pub refused: Vec<PieceId>,
 }
 
-/// CMD-03, CMD-04: carries out one order — every unit's first candidate the rules accept.
-///
-/// REWIRE (Command phase, CMD-03..CMD-09): today the engine lets any active unit act in the
-/// Command phase, so this performs the unit actions directly. With orders it should perform
-/// the order action for `hq` and `planned` (its 2D6 roll), stop on failure (CMD-05), and give
-/// each unit its action under that order.
+/// CMD-03, CMD-11..CMD-13, FIRE-06: the declaration of one unit's first candidate: its kind,
+/// its target (fire, charge) and, for a move, whether it earns the road bonus and whether its
+/// path meets dense terrain, worked out from the move's own plan. `None` for an action no order
+/// carries.
+pub fn declare(ctx: &Ctx, unit: &PlannedUnit) -> Option<(OrderedUnit, usize)> {
+    for (k, a) in unit.candidates.iter().enumerate() {
+        let Some((_, kind)) = unit_action(a) else {
+            continue;
+        };
+        if matches!(kind, UnitActionKind::Evade | UnitActionKind::EngineerTask) {
+            continue;
+        }
+        let mut o = OrderedUnit {
+            piece: unit.piece,
+            action: kind,
+            target: None,
+            road: false,
+            dense: false,
+        };
+        match a {
+            Action::Fire { target, .. } | Action::Charge { target, .. } => o.target = Some(*target),
+            Action::Move {
+                piece,
+                via,
+                to,
+                manoeuvre,
+            } => {
+                let Ok(plan) = check_move(ctx, *piece, via, *to, *manoeuvre) else {
+                    continue;
+                };
+                let Ok(p) = ctx.piece(*piece) else { continue };
+                let mut pts = vec![plan.from.at];
+                pts.extend(plan.path.iter().copied());
+                pts.push(plan.to.at);
+                o.road = plan.road_bonus;
+                o.dense = meets_dense(ctx, p, &pts);
+            }
+            _ => {}
+        }
+        return Some((o, k));
+    }
+    None
+}
+
+/// CMD-03..CMD-05, CMD-17: one order — each unit declares its first candidate ([`declare`]),
+/// the command unit rolls (`IssueOrder`), and on success each unit carries out its declared
+/// action (the first candidate of that kind the rules accept); on a command bonus each unit
+/// then takes a second action, planned afresh (CMD-17: any kind).
 pub fn execute_order(
     battle: &mut Battle,
     hq: PieceId,
@@ -283,12 +438,51 @@ pub fn execute_order(
     d: &mut Driver,
     attempts: &mut usize,
 ) -> OrderOutcome {
-    let _ = hq;
     let mut outcome = OrderOutcome::default();
-    for unit in planned {
-        let mut refused = false;
+    let declared: Vec<(OrderedUnit, usize)> = {
+        let ctx = battle.ctx();
+        planned.iter().filter_map(|u| declare(&ctx, u)).collect()
+    };
+    if declared.is_empty() {
+        outcome.issued = true;
+        return outcome;
+    }
+    *attempts += 1;
+    let order = Action::IssueOrder {
+        command: hq,
+        units: declared.iter().map(|(o, _)| o.clone()).collect(),
+    };
+    let t = battle.state().turn;
+    let roll = match battle.perform(order.clone()) {
+        Ok(events) => events.iter().find_map(|e| match e {
+            Event::OrderRolled(r) => Some(r.outcome),
+            _ => None,
+        }),
+        Err(e) => {
+            d.refusals.push(Refusal {
+                game_turn: t.game_turn,
+                phase: t.phase,
+                action: order,
+                error: e.to_string(),
+            });
+            return outcome;
+        }
+    };
+    d.actions += 1;
+    let Some(roll) = roll.filter(|r| r.issued()) else {
+        return outcome;
+    };
+    outcome.issued = true;
+    outcome.bonus = roll == CmdOutcome::Bonus;
+    for (o, first) in &declared {
+        let Some(unit) = planned.iter().find(|u| u.piece == o.piece) else {
+            continue;
+        };
         let mut acted = false;
-        for a in &unit.candidates {
+        for a in unit.candidates.iter().skip(*first) {
+            if unit_action(a).map(|(_, k)| k) != Some(o.action) {
+                continue;
+            }
             if *attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
                 return outcome;
             }
@@ -297,13 +491,32 @@ pub fn execute_order(
                 acted = true;
                 break;
             }
-            refused = true;
         }
         if acted {
-            outcome.acted.push(unit.piece);
-        } else if refused {
-            outcome.refused.push(unit.piece);
+            outcome.acted.push(o.piece);
+        } else {
+            outcome.refused.push(o.piece);
         }
+    }
+    // SEQ-04: the order's charges are fought after its actions (before a bonus's second).
+    d.resolve_pending(battle);
+    if outcome.bonus {
+        for (o, _) in &declared {
+            let candidates = {
+                let ctx = battle.ctx();
+                plan_unit(&ctx, &Sight::new(), o.piece)
+            };
+            for a in candidates {
+                if *attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
+                    return outcome;
+                }
+                *attempts += 1;
+                if d.attempt(battle, a) {
+                    break;
+                }
+            }
+        }
+        d.resolve_pending(battle);
     }
     outcome
 }

@@ -20,6 +20,9 @@ use crate::rules::battle::{check_deploy, check_limber, Ctx};
 use crate::rules::casualty::{
     fire_dice, save_plan, score_to_hit, DiceSituation, SaveSituation, SquareBonus,
 };
+use crate::rules::charge::{
+    charge_dice, charge_dice_per_stand, ChargeDiceSituation, Response, CHARGE_CM,
+};
 use crate::rules::firing::{
     eligible_stands, is_mounted_cavalry, save_of, target_cover, weapon_range_cm, FirePlan,
     FirerPlan, INITIATIVE_CM,
@@ -392,12 +395,122 @@ pub fn initiative_actions(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> 
     out
 }
 
-/// CHG (next engine issue): the charge step of a unit's plan. The engine has no charge action
-/// yet, so this proposes nothing; once `Action::Charge` exists it should propose charging the
-/// nearest visible enemy within charge reach when the odds favour it (mounted cavalry at foot
-/// not in square, fresh units at shaken ones).
-pub fn consider_charge(_ctx: &Ctx, _sight: &Sight, _id: PieceId) -> Vec<Action> {
-    Vec::new()
+/// Hits one side of a charge is expected to score in the first round: its dice (CHG-13,
+/// CHG-14 through [`charge_dice`]) × a 4+ to hit in the open × the chance the other's save
+/// (melee: squares and lines keep theirs, [`save_plan`]) fails. An estimate for deciding; the
+/// dice decide.
+fn charge_hits(ctx: &Ctx, by: &PieceState, on: &PieceState, charging: bool) -> f64 {
+    let dice = charge_dice(&ChargeDiceSituation {
+        stands: u32::from(by.stands),
+        dice_per_stand: charge_dice_per_stand(ctx, by),
+        charging,
+        suppressed: by.suppressed_at.is_some(),
+        disordered: by.formation == Some(Formation::Disordered),
+        ..ChargeDiceSituation::default()
+    })
+    .dice;
+    let save = save_plan(&SaveSituation {
+        save: save_of(ctx, on),
+        replacement: None,
+        flank_or_rear: false,
+        formation: on.formation,
+        ranged: false,
+    });
+    let p_saved = save
+        .target
+        .map_or(0.0, |s| f64::from(7u8.saturating_sub(s)) / 6.0);
+    f64::from(dice) * 0.5 * (1.0 - p_saved)
+}
+
+/// CHG-13..CHG-19 as odds: (expected hits dealt, expected hits taken) in the first round of a
+/// charge by `charger` on `target`. Hits taken include a gun's canister or a unit's
+/// counter-initiative fire (INIT-12, ART-04) at the same rate as a melee round.
+pub fn charge_odds(ctx: &Ctx, charger: &PieceState, target: &PieceState) -> (f64, f64) {
+    let dealt = charge_hits(ctx, charger, target, true);
+    let mut taken = charge_hits(ctx, target, charger, is_mounted_cavalry(ctx, target));
+    let ranged = ctx
+        .row(target)
+        .is_some_and(|r| matches!(r.attack, Some(AttackValue::Ranged { .. })));
+    if ranged && target.suppressed_at.is_none() && !target.limbered {
+        taken *= 1.6; // it fires as the charge comes in
+    }
+    (dealt, taken)
+}
+
+/// CHG-01..CHG-06, INIT-07: the charge step of a unit's plan — at its nearest visible enemy
+/// unit within the 20 cm charge reach, from line or attack column (CHG-02), when the odds
+/// favour it ([`charge_odds`]): expected hits dealt at least half as many again as those taken,
+/// or more than taken against a suppressed, disordered or shaken unit. Cavalry does not charge
+/// a square (MOVE-16). Empty otherwise; the engine checks the rest (path, contact edge).
+pub fn consider_charge(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
+    let Ok(p) = ctx.piece(id) else {
+        return Vec::new();
+    };
+    if id.is_command()
+        || idle(p)
+        || is_artillery(ctx, p)
+        || !matches!(p.formation, Some(Formation::Line | Formation::AttackColumn))
+    {
+        return Vec::new();
+    }
+    let Some((target, _)) = seen_within(ctx, sight, id, CHARGE_CM).first().copied() else {
+        return Vec::new();
+    };
+    let Ok(tp) = ctx.piece(target) else {
+        return Vec::new();
+    };
+    if tp.formation == Some(Formation::Square) && is_mounted_cavalry(ctx, p) {
+        return Vec::new();
+    }
+    if ctx.state.charges.combat_of(target).is_some() {
+        return Vec::new(); // one charge per target at a time
+    }
+    let (dealt, taken) = charge_odds(ctx, p, tp);
+    let weak = tp.suppressed_at.is_some()
+        || tp.formation == Some(Formation::Disordered)
+        || is_shaken(ctx, tp);
+    if dealt >= taken * 1.5 + 0.2 || (weak && dealt > taken) {
+        vec![Action::Charge {
+            chargers: vec![id],
+            target,
+        }]
+    } else {
+        Vec::new()
+    }
+}
+
+/// INIT-10, INIT-12..INIT-15, ART-04: the charged unit's response — a gun fires canister,
+/// mounted cavalry counter-charges, a unit that would lose the fight evades when it may, and a
+/// unit with a ranged weapon fires at the charger. Best first; empty: it stands.
+pub fn charge_responses(ctx: &Ctx, target: PieceId, charger: PieceId) -> Vec<Response> {
+    let (Ok(tp), Ok(cp)) = (ctx.piece(target), ctx.piece(charger)) else {
+        return Vec::new();
+    };
+    if idle(tp) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if is_artillery(ctx, tp) {
+        out.push(Response::Canister);
+        return out;
+    }
+    if is_mounted_cavalry(ctx, tp) {
+        out.push(Response::CounterCharge);
+    }
+    let (dealt, taken) = charge_odds(ctx, cp, tp);
+    if dealt > 2.0 * taken.max(0.1) {
+        out.push(Response::Evade {
+            facing_deg: None,
+            limber: false,
+        });
+    }
+    let ranged = ctx
+        .row(tp)
+        .is_some_and(|r| matches!(r.attack, Some(AttackValue::Ranged { .. })));
+    if ranged {
+        out.push(Response::Fire { at: charger });
+    }
+    out
 }
 
 fn facing_towards(ctx: &Ctx, from: PieceId, to: PieceId) -> Option<f64> {
