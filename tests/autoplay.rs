@@ -241,7 +241,14 @@ fn golden_seed_1809_autoplay_result() {
     eprintln!("{summary:?}");
     assert_eq!(
         summary,
-        (Some(1), Some(EndReason::TurnLimit), 10, 400, [4, 1], [0, 240]),
+        (
+            Some(1),
+            Some(EndReason::TurnLimit),
+            10,
+            400,
+            [4, 1],
+            [0, 240]
+        ),
         "the golden game changed"
     );
 }

@@ -446,28 +446,8 @@ pub fn apply_charge_event(state: &mut BattleState, event: &Event) {
 // ---------------------------------------------------------------------------------------------
 // Small helpers.
 
-fn err(rule: &'static str, message: impl Into<String>) -> ActionError {
-    RuleError::new(rule, message).into()
-}
-
-fn view<'b>(ctx: &Ctx<'b>, state: &'b BattleState) -> Ctx<'b> {
-    Ctx {
-        scenario: ctx.scenario,
-        lists: ctx.lists,
-        state,
-    }
-}
-
-fn record(state: &mut BattleState, events: &mut Vec<Event>, e: Event) {
-    apply(state, &e);
-    events.push(e);
-}
-
-fn record_all(state: &mut BattleState, events: &mut Vec<Event>, es: Vec<Event>) {
-    for e in es {
-        record(state, events, e);
-    }
-}
+// err, view, record and record_all: the firing module's, one of each for the engine.
+use super::firing::{err, record, record_all, view};
 
 fn add(p: Point, v: Point, k: f64) -> Point {
     Point::new(p.x + v.x * k, p.y + v.y * k)

@@ -85,11 +85,11 @@ pub const FORCED_SQUARE_CM: f64 = 30.0;
 /// own; range is checked separately).
 const CONE_REACH_CM: f64 = 10_000.0;
 
-fn err(rule: &'static str, message: impl Into<String>) -> ActionError {
+pub(crate) fn err(rule: &'static str, message: impl Into<String>) -> ActionError {
     RuleError::new(rule, message).into()
 }
 
-fn view<'b>(ctx: &Ctx<'b>, state: &'b BattleState) -> Ctx<'b> {
+pub(crate) fn view<'b>(ctx: &Ctx<'b>, state: &'b BattleState) -> Ctx<'b> {
     Ctx {
         scenario: ctx.scenario,
         lists: ctx.lists,
@@ -97,12 +97,12 @@ fn view<'b>(ctx: &Ctx<'b>, state: &'b BattleState) -> Ctx<'b> {
     }
 }
 
-fn record(state: &mut BattleState, events: &mut Vec<Event>, e: Event) {
+pub(crate) fn record(state: &mut BattleState, events: &mut Vec<Event>, e: Event) {
     apply(state, &e);
     events.push(e);
 }
 
-fn record_all(state: &mut BattleState, events: &mut Vec<Event>, es: Vec<Event>) {
+pub(crate) fn record_all(state: &mut BattleState, events: &mut Vec<Event>, es: Vec<Event>) {
     for e in es {
         record(state, events, e);
     }
