@@ -1,8 +1,9 @@
 //! A fixed line-of-sight workload for instruction counting (issue 3): the bench's table and its
 //! 1,000 queries within 100 cm (`benches/engine.rs`, `los/1000_queries`), run `N` times (first
 //! argument, default 1) through the index, or through the reference implementation it replaced
-//! (`tests/support/los_reference.rs`) when the second argument is `ref`. Count with
-//! `valgrind --tool=callgrind --toggle-collect='los_workload::run*' target/release/examples/los_workload`
+//! (`tests/support/los_reference.rs`) when the second argument is `ref`. It is a bench target (no criterion) so
+//! that `cargo bench --no-run` builds it; count with
+//! `valgrind --tool=callgrind --toggle-collect='los_workload::run*' target/release/deps/los_workload-*`
 //! (`run_index` alone: the index build).
 
 #[path = "../tests/support/los_reference.rs"]
