@@ -313,6 +313,7 @@ fn bench_los(c: &mut Criterion) {
         scenario: &b.scenario,
         lists: &b.lists,
         state: &b.state,
+        sight: None,
     };
     let stands: usize = b.state.pieces.values().map(|p| usize::from(p.stands)).sum();
     assert_eq!(stands, 600);
@@ -456,6 +457,7 @@ fn bench_destinations(c: &mut Criterion) {
         scenario: &b.scenario,
         lists: &b.lists,
         state: &b.state,
+        sight: None,
     };
     let stress = [
         (

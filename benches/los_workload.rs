@@ -49,6 +49,7 @@ fn main() {
         scenario: &t.scenario,
         lists: &t.lists,
         state: &t.state,
+        sight: None,
     };
     let index = SightIndex::new(&ctx);
     let qs = los_table::bench_queries(&t, &index, 42, true);

@@ -277,6 +277,7 @@ fn ctx_of<'a>(b: &'a Battle, s: &'a BattleState) -> Ctx<'a> {
         scenario: b.scenario(),
         lists: b.lists(),
         state: s,
+        sight: None,
     }
 }
 

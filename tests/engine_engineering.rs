@@ -381,6 +381,7 @@ fn eng_02_the_task_is_cancelled_if_the_engineers_are_suppressed_before_the_phase
         scenario: b.scenario(),
         lists: b.lists(),
         state: &st,
+        sight: None,
     };
     let mut d = ScriptedDice::new(vec![]).expect("dice");
     let ev = resolve(&c, &Action::EndPhase, &mut d).expect("the phase ends");
@@ -425,6 +426,7 @@ fn eng_02_refusals_name_their_rule() {
         scenario: b.scenario(),
         lists: b.lists(),
         state: &st,
+        sight: None,
     };
     let mut d = ScriptedDice::new(vec![6]).expect("dice");
     let e = resolve(
@@ -455,6 +457,7 @@ fn eng_01_an_attached_engineer_stand_makes_an_engineer_unit_until_it_is_lost() {
         scenario: b.scenario(),
         lists: b.lists(),
         state: &lost,
+        sight: None,
     };
     let mut d = ScriptedDice::new(vec![6]).expect("dice");
     let e = resolve(
@@ -766,6 +769,7 @@ fn eng_06_a_sap_grows_5_cm_a_phase_and_is_soft_cover() {
         scenario: b.scenario(),
         lists: b.lists(),
         state: &st,
+        sight: None,
     };
     let t = c.piece(u(0, 2)).expect("inf");
     let tfp = footprint_of(&c, t).expect("on table");

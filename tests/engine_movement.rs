@@ -835,6 +835,7 @@ fn fire_23_a_suppressed_unit_cannot_move() {
         scenario: &sc,
         lists: &lists,
         state: &state,
+        sight: None,
     };
     let r = check_move(
         &ctx,
@@ -1130,6 +1131,7 @@ fn move_19_a_disordered_unit_moves_at_its_normal_move() {
         scenario: &sc,
         lists: &lists,
         state: &state,
+        sight: None,
     };
     let a = move_allowance(&ctx, u(0, 1), Manoeuvre::Advance).expect("moves");
     assert_eq!(a.base_cm, 10.0);

@@ -189,6 +189,7 @@ fn end_phase_on(
         scenario: b.scenario(),
         lists: b.lists(),
         state: &st,
+        sight: None,
     };
     let mut d = ScriptedDice::new(dice).expect("dice");
     let ev = resolve(&ctx, &Action::EndPhase, &mut d).expect("end_phase resolves");
@@ -1364,6 +1365,7 @@ fn vp_01_a_knocked_out_unit_is_worth_its_full_cost_command_units_included() {
             scenario: b.scenario(),
             lists: b.lists(),
             state: &st,
+            sight: None,
         };
         let mut d = ScriptedDice::new(vec![]).expect("dice");
         let ev = resolve(
@@ -1381,6 +1383,7 @@ fn vp_01_a_knocked_out_unit_is_worth_its_full_cost_command_units_included() {
         scenario: b.scenario(),
         lists: b.lists(),
         state: &st,
+        sight: None,
     };
     let worth: Vec<i64> = st.ledger.sides[0]
         .losses
@@ -1539,6 +1542,7 @@ fn def_06_an_occupant_that_left_its_trench_takes_nothing_with_it() {
         scenario: b.scenario(),
         lists: b.lists(),
         state: &st,
+        sight: None,
     };
     let ev = powderhorn::rules::victory::knock_out(&ctx, u(0, 1), KnockOutCause::Hits)
         .expect("knocked out");

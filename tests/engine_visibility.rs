@@ -88,6 +88,7 @@ impl Table {
             scenario: &self.scenario,
             lists: &self.lists,
             state: &self.state,
+            sight: None,
         }
     }
 

@@ -12,7 +12,9 @@ use los_reference::RefIndex;
 use los_table::{table, Gen, Knobs, Table};
 use powderhorn::model::Weather;
 use powderhorn::rules::geometry::CONTACT_TOLERANCE_CM;
-use powderhorn::rules::visibility::{visibility_limit_cm, SightIndex, SightParams};
+use powderhorn::rules::visibility::{
+    sight_index_with, visibility_limit_cm, SightCache, SightIndex, SightParams,
+};
 use powderhorn::rules::{Ctx, PieceId};
 use std::collections::BTreeMap;
 
@@ -21,6 +23,7 @@ fn ctx(t: &Table) -> Ctx<'_> {
         scenario: &t.scenario,
         lists: &t.lists,
         state: &t.state,
+        sight: None,
     }
 }
 
@@ -170,5 +173,95 @@ fn vis_02_vis_17_fast_line_of_sight_matches_the_reference_on_random_tables() {
     assert!(
         visible * 10 > total && visible * 10 < total * 9,
         "{visible} of {total}"
+    );
+}
+
+/// The battle's sight memo ([`SightCache`]) answers exactly as a fresh index while the state
+/// changes under it: pieces move, turn, lose stands, leave the table, come back, dig in, are
+/// revealed or fire, and the weather changes the limit (VIS-01..VIS-17). An unchanged state
+/// gets the very same index back.
+#[test]
+fn vis_01_vis_17_cached_sight_matches_a_fresh_index_as_the_state_changes() {
+    let mut checked = 0;
+    let mut reused = 0;
+    for seed in 1..=30u64 {
+        let k = Knobs::varied(seed);
+        let mut t = table(seed, &k);
+        let cache = SightCache::default();
+        let mut g = Gen(seed.wrapping_mul(104_729));
+        let ids: Vec<PieceId> = t.state.pieces.keys().copied().collect();
+        let mut params = {
+            let c = ctx(&t);
+            SightParams::of(&c)
+        };
+        for step in 0..12 {
+            // Change a few pieces (or nothing, or the weather).
+            let changes = g.pick(4);
+            for _ in 0..changes {
+                let Some(&id) = ids.get(g.pick(ids.len())) else {
+                    continue;
+                };
+                let Some(p) = t.state.pieces.get_mut(&id) else {
+                    continue;
+                };
+                match g.pick(6) {
+                    0 => {
+                        if let Some(pose) = p.pose.as_mut() {
+                            pose.at.x += g.range(-15.0, 15.0);
+                            pose.at.y += g.range(-15.0, 15.0);
+                        }
+                    }
+                    1 => {
+                        if let Some(pose) = p.pose.as_mut() {
+                            pose.facing_deg =
+                                (pose.facing_deg + g.range(-90.0, 90.0)).rem_euclid(360.0);
+                        }
+                    }
+                    2 => p.stands = p.stands.saturating_sub(1).max(1),
+                    3 => {
+                        // Off the table and back on at the same place.
+                        p.pose = if g.chance(50) { None } else { p.pose };
+                    }
+                    4 => p.revealed = !p.revealed,
+                    _ => p.has_fired = !p.has_fired,
+                }
+            }
+            if step == 7 {
+                params.limit_cm = params.limit_cm.min(40.0);
+            }
+            let c = Ctx {
+                scenario: &t.scenario,
+                lists: &t.lists,
+                state: &t.state,
+                sight: Some(&cache),
+            };
+            let before = sight_index_with(&c, params);
+            let again = sight_index_with(&c, params);
+            assert!(
+                std::sync::Arc::ptr_eq(&before, &again),
+                "table {seed} step {step}"
+            );
+            if changes == 0 && step != 7 {
+                reused += 1;
+            }
+            let fresh = SightIndex::with_params(&ctx(&t), params);
+            let qs = pairs(&t, &mut g, params.limit_cm, 120);
+            for &(o, q) in &qs {
+                assert_eq!(
+                    before.sight(o, q),
+                    fresh.sight(o, q),
+                    "table {seed} step {step}: {o} looking at {q}"
+                );
+            }
+            for &id in ids.iter().take(5) {
+                assert_eq!(before.visible_enemies(id), fresh.visible_enemies(id));
+            }
+            assert_eq!(before.due_reveals(), fresh.due_reveals());
+            checked += qs.len();
+        }
+    }
+    assert!(
+        checked > 10_000 && reused > 10,
+        "{checked} queries, {reused} reuses"
     );
 }

@@ -359,6 +359,7 @@ fn skir_02_the_screen_operates_only_while_the_brigade_is_in_line_attack_column_o
         scenario: st_b.scenario(),
         lists: st_b.lists(),
         state: &st,
+        sight: None,
     };
     assert!(!screen_deployed(&c, 0, HqId(1)));
     st_b.perform(Action::Deploy {

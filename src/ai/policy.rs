@@ -68,7 +68,7 @@ pub const RESOLUTION_CM: f64 = 3.0;
 /// needs it: most units far from the enemy never do.
 #[derive(Default)]
 pub struct Sight {
-    cell: OnceCell<SightIndex>,
+    cell: OnceCell<std::sync::Arc<SightIndex>>,
 }
 
 impl Sight {
@@ -77,7 +77,8 @@ impl Sight {
     }
 
     pub fn get(&self, ctx: &Ctx) -> &SightIndex {
-        self.cell.get_or_init(|| SightIndex::new(ctx))
+        self.cell
+            .get_or_init(|| crate::rules::visibility::sight_index(ctx))
     }
 }
 

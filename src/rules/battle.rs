@@ -13,6 +13,7 @@ use super::endphase::Staged;
 use super::error::{ActionError, RuleError};
 use super::event::{EndReason, Event};
 use super::state::{BattleState, Formation, Phase, PieceId, PieceState, SetupError};
+use super::visibility::SightCache;
 use crate::model::{Arm, ArmyList, Move, Period, RowGrade, RuleEffect, Scenario, TroopType};
 use serde::{Deserialize, Serialize};
 
@@ -48,9 +49,36 @@ pub struct Ctx<'a> {
     pub scenario: &'a Scenario,
     pub lists: &'a [ArmyList],
     pub state: &'a BattleState,
+    /// The battle's memo of sight indexes (None: every sight question builds its own index).
+    /// It must belong to this scenario and these lists.
+    pub sight: Option<&'a SightCache>,
 }
 
 impl<'a> Ctx<'a> {
+    /// A context without a sight memo.
+    pub fn new(scenario: &'a Scenario, lists: &'a [ArmyList], state: &'a BattleState) -> Ctx<'a> {
+        Ctx {
+            scenario,
+            lists,
+            state,
+            sight: None,
+        }
+    }
+
+    /// The same scenario, lists and sight memo over another state (a state derived from this
+    /// one while an action resolves).
+    pub fn with_state<'b>(&self, state: &'b BattleState) -> Ctx<'b>
+    where
+        'a: 'b,
+    {
+        Ctx {
+            scenario: self.scenario,
+            lists: self.lists,
+            state,
+            sight: self.sight,
+        }
+    }
+
     pub fn piece(&self, id: PieceId) -> Result<&'a PieceState, RuleError> {
         self.state
             .piece(id)
@@ -85,6 +113,8 @@ pub struct Battle {
     state: BattleState,
     log: BattleLog,
     dice: Box<dyn Dice>,
+    /// Sight indexes of recent states (a memo; never saved).
+    sight: SightCache,
 }
 
 impl Battle {
@@ -99,6 +129,7 @@ impl Battle {
         let initial = BattleState::setup(&scenario, &lists, first_player)?;
         let source = dice::open(&dice, 0).map_err(|e| SetupError::Dice(e.to_string()))?;
         Ok(Battle {
+            sight: SightCache::default(),
             state: initial.clone(),
             initial,
             scenario,
@@ -162,6 +193,7 @@ impl Battle {
             scenario: &self.scenario,
             lists: &self.lists,
             state: &self.state,
+            sight: Some(&self.sight),
         }
     }
 
@@ -174,6 +206,7 @@ impl Battle {
             scenario: &self.scenario,
             lists: &self.lists,
             state: &self.state,
+            sight: Some(&self.sight),
         };
         let events = match resolve(&ctx, &action, self.dice.as_mut()) {
             Ok(ev) => ev,

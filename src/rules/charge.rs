@@ -112,7 +112,7 @@ use super::geometry::{footprint_of, measure_scale, CONTACT_TOLERANCE_CM};
 use super::movement::{forced_move, move_allowance, ForcedKind, ForcedOutcome};
 use super::state::{BattleState, Formation, Phase, PieceId, PieceState, Pose};
 use super::terrain::{path_crossings, Shape};
-use super::visibility::SightIndex;
+use super::visibility::{sight_index, SightIndex};
 use crate::geom::footprint::{bearing_deg, heading, normalize_deg, right_of};
 use crate::geom::segment::{segment_meets_polyline, Segment};
 use crate::geom::{edge_distance, Footprint, FrontEdge, Point};
@@ -1254,7 +1254,7 @@ pub fn resolve_charge(
         });
     }
     let ms = measure_scale(ctx);
-    let sight = SightIndex::new(ctx);
+    let sight = sight_index(ctx);
     let mut taken: Vec<Edge> = Vec::new();
     let mut plans = Vec::new();
     let mut moves = Vec::new();
@@ -2220,7 +2220,7 @@ pub fn resolve_support(
             ),
         ));
     }
-    let s = SightIndex::new(ctx).sight(piece, friend);
+    let s = sight_index(ctx).sight(piece, friend);
     if !s.visible {
         return Err(RuleError::new(s.rule, s.detail).into());
     }
@@ -3217,7 +3217,7 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
             }
         }
     }
-    let sight = SightIndex::new(&c);
+    let sight = sight_index(&c);
     for (e, dist) in sight.visible_enemies(piece) {
         if dist < CONSOLIDATE_CLEAR_CM * ms - 1e-9 {
             let name = ctx.state.piece(e).map_or(e.to_string(), |q| q.name.clone());
@@ -3275,7 +3275,7 @@ pub fn resolve_evade(
         ));
     }
     check_can_evade(ctx, p)?;
-    let sight = SightIndex::new(ctx);
+    let sight = sight_index(ctx);
     let ms = measure_scale(ctx);
     let Some((enemy, d)) = sight
         .visible_enemies(piece)

@@ -76,7 +76,7 @@ use super::geometry::{footprint_of, measure_scale, CONTACT_TOLERANCE_CM};
 use super::movement::{self, forced_move, ForcedKind, ForcedOutcome};
 use super::state::{BattleState, Formation, Phase, PieceId, PieceState, Pose};
 use super::terrain::{feature_going, is_dense_for, mover_of, Going, Shape};
-use super::visibility::SightIndex;
+use super::visibility::{sight_index, SightIndex};
 use crate::geom::footprint::{bearing_deg, heading};
 use crate::geom::segment::footprint_polyline_distance;
 use crate::geom::{edge_distance, in_contact, Footprint, Point};
@@ -766,7 +766,7 @@ pub fn authorize(ctx: &Ctx, action: &Action) -> Result<Pending, ActionError> {
     }
     let mut pending = Pending::default();
     let index = if t.phase == Phase::Initiative {
-        Some(SightIndex::new(ctx))
+        Some(sight_index(ctx))
     } else {
         None
     };
@@ -798,7 +798,7 @@ pub fn authorize(ctx: &Ctx, action: &Action) -> Result<Pending, ActionError> {
             continue;
         }
         if t.phase == Phase::Initiative {
-            initiative_check(ctx, index.as_ref(), p, kind)?;
+            initiative_check(ctx, index.as_deref(), p, kind)?;
             pending.acts.push(UnitAct {
                 piece: id,
                 kind,
@@ -879,7 +879,7 @@ pub fn authorize(ctx: &Ctx, action: &Action) -> Result<Pending, ActionError> {
 /// target rules of each action (INIT-04, INIT-07) stay with the action's own check.
 pub fn check_initiative(ctx: &Ctx, id: PieceId, kind: UnitActionKind) -> Result<(), RuleError> {
     let p = ctx.piece(id)?;
-    let index = SightIndex::new(ctx);
+    let index = sight_index(ctx);
     initiative_check(ctx, Some(&index), p, kind)
 }
 
@@ -1357,7 +1357,7 @@ pub fn order_modifiers(
             -1,
         ));
     }
-    let index = SightIndex::new(ctx);
+    let index = sight_index(ctx);
     let charge_near = units.iter().zip(&pieces).any(|(u, p)| {
         u.action == UnitActionKind::Charge
             && u.target.is_some_and(|target| {
@@ -1935,7 +1935,7 @@ fn blunder(
         }
         3 => {
             let c = staged.ctx();
-            let index = SightIndex::new(&c);
+            let index = sight_index(&c);
             let enemy = nearest_enemy_unit(&index, command);
             let (Some((e, _)), Some(me)) = (enemy, centre_of(&c, command)) else {
                 let ev = Event::NoEffect {
@@ -1962,7 +1962,7 @@ fn blunder(
                     if !p.on_table() || p.suppressed_at.is_some() || !in_the_open(&c, p) {
                         None
                     } else {
-                        let index = SightIndex::new(&c);
+                        let index = sight_index(&c);
                         nearest_enemy_unit(&index, *u).and_then(|(e, dist)| {
                             let (me, ec) = (centre_of(&c, *u)?, centre_of(&c, e)?);
                             let half = half_move(&c, *u);
@@ -1991,7 +1991,7 @@ fn blunder(
                     if !p.on_table() || p.suppressed_at.is_some() {
                         continue;
                     }
-                    nearest_enemy_unit(&SightIndex::new(&c), *u).map(|(e, _)| e)
+                    nearest_enemy_unit(&sight_index(&c), *u).map(|(e, _)| e)
                 };
                 let Some(target) = target else {
                     continue;
@@ -2212,7 +2212,7 @@ pub fn is_isolated(ctx: &Ctx, id: PieceId) -> bool {
         return false;
     };
     let reach = ISOLATION_CM * measure_scale(ctx);
-    let index = SightIndex::new(ctx);
+    let index = sight_index(ctx);
     !ctx.state.pieces.values().any(|q| {
         q.id != id
             && q.id.side() == id.side()

@@ -26,6 +26,7 @@ use std::collections::BTreeSet;
 pub struct Staged<'a> {
     scenario: &'a Scenario,
     lists: &'a [ArmyList],
+    sight: Option<&'a super::visibility::SightCache>,
     state: BattleState,
     events: Vec<Event>,
 }
@@ -33,6 +34,7 @@ pub struct Staged<'a> {
 impl<'a> Staged<'a> {
     pub fn new(ctx: &Ctx<'a>) -> Staged<'a> {
         Staged {
+            sight: ctx.sight,
             scenario: ctx.scenario,
             lists: ctx.lists,
             state: ctx.state.clone(),
@@ -50,6 +52,7 @@ impl<'a> Staged<'a> {
             scenario: self.scenario,
             lists: self.lists,
             state: &self.state,
+            sight: self.sight,
         }
     }
 

@@ -61,7 +61,7 @@ use super::geometry::{aspect, footprint_of, measure_scale, CONTACT_TOLERANCE_CM}
 use super::movement::{forced_move, ForcedKind, ForcedOutcome};
 use super::state::{BattleState, Formation, Phase, PieceId, PieceState};
 use super::terrain::Shape;
-use super::visibility::{check_dug_in, SightIndex};
+use super::visibility::{check_dug_in, sight_index};
 use crate::geom::footprint::bearing_deg;
 use crate::geom::segment::{
     footprint_polyline_distance, inside_intervals, rects_overlap, segment_meets_polygon,
@@ -90,11 +90,7 @@ pub(crate) fn err(rule: &'static str, message: impl Into<String>) -> ActionError
 }
 
 pub(crate) fn view<'b>(ctx: &Ctx<'b>, state: &'b BattleState) -> Ctx<'b> {
-    Ctx {
-        scenario: ctx.scenario,
-        lists: ctx.lists,
-        state,
-    }
+    ctx.with_state(state)
 }
 
 pub(crate) fn record(state: &mut BattleState, events: &mut Vec<Event>, e: Event) {
@@ -673,7 +669,7 @@ pub fn check_fire_as(
         ));
     }
     let ms = measure_scale(ctx);
-    let sight_index = SightIndex::new(ctx);
+    let sight_index = sight_index(ctx);
     let mut plans = Vec::new();
     for f in firers {
         let fp = ctx.piece(*f)?;

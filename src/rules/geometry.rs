@@ -194,6 +194,7 @@ mod tests {
             scenario: &scenario,
             lists: &lists,
             state: &state,
+            sight: None,
         };
         let line = "line-infantry-08-12";
         let cases = [

@@ -77,6 +77,7 @@ use super::error::RuleError;
 use super::geometry::{
     footprint_of, is_skirmisher, measure_scale, stand_kind, CONTACT_TOLERANCE_CM,
 };
+use super::state::BattleState;
 use super::state::{PieceId, PieceState};
 use crate::geom::footprint::{coord, heading, rect_of, ring_polygon, EPS};
 use crate::geom::prefilter::{convex_turn, point_hull, SegmentProbe};
@@ -92,6 +93,8 @@ use geo::{
     BooleanOps, Contains, Distance, Euclidean, Intersects, IsConvex, Line, LineString, Polygon,
 };
 use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 /// VIS-04: normal visibility, cm.
 pub const NORMAL_VISIBILITY_CM: f64 = 100.0;
@@ -304,6 +307,8 @@ struct Massif {
 
 #[derive(Debug, Clone)]
 struct PieceSight {
+    /// The state this was made from: an unchanged piece keeps its part in a refreshed index.
+    source: PieceState,
     id: PieceId,
     name: String,
     footprint: Footprint,
@@ -436,12 +441,53 @@ enum HillRule {
 #[derive(Debug, Clone)]
 pub struct SightIndex {
     params: SightParams,
-    pieces: Vec<PieceSight>,
+    /// Shared with the earlier index a [`SightCache`] refreshed this one from, where the piece
+    /// is unchanged.
+    pieces: Vec<Arc<PieceSight>>,
     by_id: BTreeMap<PieceId, usize>,
     piece_tree: BoxIndex,
-    features: Vec<FeatureSight>,
-    feature_tree: BoxIndex,
-    massifs: Vec<Massif>,
+    /// The terrain part depends only on the scenario, the engineering works and the defences
+    /// removed ([`TerrainKey`]), so a refreshed index shares it.
+    features: Arc<Vec<FeatureSight>>,
+    feature_tree: Arc<BoxIndex>,
+    massifs: Arc<Vec<Massif>>,
+    terrain_key: TerrainKey,
+}
+
+/// What the terrain part of a [`SightIndex`] is made from besides the scenario: the engineers'
+/// works (ENG-03..ENG-06) and the field defences lost (DEF-06). Tasks taken and skirmisher
+/// screens do not change what blocks sight.
+#[derive(Debug, Clone, PartialEq)]
+struct TerrainKey {
+    works: Vec<super::engineering::Work>,
+    lost_defenses: Vec<(usize, DefenseId)>,
+}
+
+impl TerrainKey {
+    fn lost_defenses(state: &BattleState) -> impl Iterator<Item = (usize, DefenseId)> + '_ {
+        state.ledger.sides.iter().enumerate().flat_map(|(side, s)| {
+            s.losses.iter().filter_map(move |l| match l {
+                super::victory::Loss::Defense { defense, .. } => Some((side, *defense)),
+                super::victory::Loss::Piece { .. } => None,
+            })
+        })
+    }
+
+    fn of(state: &BattleState) -> TerrainKey {
+        TerrainKey {
+            works: state.engineering.works.clone(),
+            lost_defenses: TerrainKey::lost_defenses(state).collect(),
+        }
+    }
+
+    fn matches(&self, state: &BattleState) -> bool {
+        self.works == state.engineering.works
+            && self
+                .lost_defenses
+                .iter()
+                .copied()
+                .eq(TerrainKey::lost_defenses(state))
+    }
 }
 
 fn line_string(points: &[Point]) -> LineString<f64> {
@@ -509,6 +555,27 @@ impl SightIndex {
     }
 
     pub fn with_params(ctx: &Ctx, params: SightParams) -> SightIndex {
+        let (features, feature_tree, massifs) = SightIndex::terrain(ctx);
+        let pieces = ctx
+            .state
+            .pieces
+            .values()
+            .filter_map(|p| {
+                SightIndex::piece(ctx, p, &features, &feature_tree, &params).map(Arc::new)
+            })
+            .collect();
+        SightIndex::assemble(
+            params,
+            pieces,
+            Arc::new(features),
+            Arc::new(feature_tree),
+            Arc::new(massifs),
+            TerrainKey::of(ctx.state),
+        )
+    }
+
+    /// The terrain part: features that matter to sight, their R*-tree and the hill massifs.
+    fn terrain(ctx: &Ctx) -> (Vec<FeatureSight>, BoxIndex, Vec<Massif>) {
         let mut features = Vec::new();
         for f in &ctx.scenario.terrain {
             let class = sight_terrain(f.kind);
@@ -580,57 +647,73 @@ impl SightIndex {
         }
         let massifs = group_massifs(&mut features);
         let feature_tree = BoxIndex::new(features.iter().enumerate().map(|(i, f)| (f.rect, i)));
+        (features, feature_tree, massifs)
+    }
 
-        let mut pieces = Vec::new();
-        for p in ctx.state.pieces.values() {
-            let Some(fp) = footprint_of(ctx, p) else {
-                continue;
-            };
-            let kind = stand_kind(ctx, p);
-            let gun = kind == StandKind::Artillery;
-            let unlimbered_gun = gun && !p.limbered;
-            let command = kind == StandKind::Command;
-            let lawful_dug_in = p.dug_in && check_dug_in(ctx, p).is_ok();
-            let revealed = p.revealed || p.has_fired;
-            let centroid = fp.centroid();
-            let (level, massif) = level_at(&features, &feature_tree, centroid);
-            let proximity_kind = match kind {
-                StandKind::Infantry | StandKind::Cavalry | StandKind::Command => true,
-                StandKind::Artillery => !p.limbered,
-                StandKind::Transport => false,
-            };
-            let outline = fp.outline().orient(Direction::Default);
-            pieces.push(PieceSight {
-                id: p.id,
-                name: p.name.clone(),
-                rect: fp.bounding_rect(),
-                outline_turn: convex_turn(&outline.exterior().0),
-                outline,
-                touching: Vec::new(),
-                arc: SightArc::of(&fp),
-                samples: fp.outline_samples(),
-                centroid,
-                blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
-                gun,
-                concealed: unlimbered_gun || (lawful_dug_in && !revealed),
-                dug_in: lawful_dug_in && !revealed,
-                revealed_by_proximity: proximity_kind,
-                has_fired: p.has_fired,
-                level,
-                massif,
-                deep: Vec::new(),
-                stands: fp
-                    .stands
-                    .iter()
-                    .map(|s| (s.bounding_rect(), s.polygon()))
-                    .collect(),
-                footprint: fp,
-            });
-        }
-        for p in pieces.iter_mut() {
-            p.deep = deep_areas(&features, &feature_tree, p, params.contact_cm);
-            p.touching = touching_areas(&features, &feature_tree, p);
-        }
+    /// One piece's part (`None` off the table): it depends only on the piece's own state, the
+    /// terrain part and the parameters.
+    fn piece(
+        ctx: &Ctx,
+        p: &PieceState,
+        features: &[FeatureSight],
+        feature_tree: &BoxIndex,
+        params: &SightParams,
+    ) -> Option<PieceSight> {
+        let fp = footprint_of(ctx, p)?;
+        let kind = stand_kind(ctx, p);
+        let gun = kind == StandKind::Artillery;
+        let unlimbered_gun = gun && !p.limbered;
+        let command = kind == StandKind::Command;
+        let lawful_dug_in = p.dug_in && check_dug_in(ctx, p).is_ok();
+        let revealed = p.revealed || p.has_fired;
+        let centroid = fp.centroid();
+        let (level, massif) = level_at(features, feature_tree, centroid);
+        let proximity_kind = match kind {
+            StandKind::Infantry | StandKind::Cavalry | StandKind::Command => true,
+            StandKind::Artillery => !p.limbered,
+            StandKind::Transport => false,
+        };
+        let outline = fp.outline().orient(Direction::Default);
+        let mut sight = PieceSight {
+            source: p.clone(),
+            id: p.id,
+            name: p.name.clone(),
+            rect: fp.bounding_rect(),
+            outline_turn: convex_turn(&outline.exterior().0),
+            outline,
+            touching: Vec::new(),
+            arc: SightArc::of(&fp),
+            samples: fp.outline_samples(),
+            centroid,
+            blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
+            gun,
+            concealed: unlimbered_gun || (lawful_dug_in && !revealed),
+            dug_in: lawful_dug_in && !revealed,
+            revealed_by_proximity: proximity_kind,
+            has_fired: p.has_fired,
+            level,
+            massif,
+            deep: Vec::new(),
+            stands: fp
+                .stands
+                .iter()
+                .map(|s| (s.bounding_rect(), s.polygon()))
+                .collect(),
+            footprint: fp,
+        };
+        sight.deep = deep_areas(features, feature_tree, &sight, params.contact_cm);
+        sight.touching = touching_areas(features, feature_tree, &sight);
+        Some(sight)
+    }
+
+    fn assemble(
+        params: SightParams,
+        pieces: Vec<Arc<PieceSight>>,
+        features: Arc<Vec<FeatureSight>>,
+        feature_tree: Arc<BoxIndex>,
+        massifs: Arc<Vec<Massif>>,
+        terrain_key: TerrainKey,
+    ) -> SightIndex {
         let by_id = pieces.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
         let piece_tree = BoxIndex::new(pieces.iter().enumerate().map(|(i, p)| (p.rect, i)));
         SightIndex {
@@ -641,7 +724,67 @@ impl SightIndex {
             features,
             feature_tree,
             massifs,
+            terrain_key,
         }
+    }
+
+    /// The index for `ctx`'s state, made from this one (an index of an earlier state of the
+    /// same battle): the terrain part is shared when the works and lost defences are the same,
+    /// and so is every piece whose state is unchanged. The answers are exactly those of
+    /// [`SightIndex::with_params`] on the new state (pieces are kept in id order and the piece
+    /// tree is bulk-loaded from the same list). `None` when nothing changed.
+    fn refreshed(&self, ctx: &Ctx, params: SightParams) -> Option<SightIndex> {
+        if params != self.params || !self.terrain_key.matches(ctx.state) {
+            return Some(SightIndex::with_params(ctx, params));
+        }
+        let mut changed = false;
+        let mut old = self.pieces.iter().peekable();
+        let mut pieces = Vec::with_capacity(self.pieces.len());
+        for p in ctx.state.pieces.values() {
+            // Both lists are in id order: skip the old pieces that are gone.
+            while old.peek().is_some_and(|o| o.id < p.id) {
+                old.next();
+                changed = true;
+            }
+            match old.peek() {
+                Some(o) if o.id == p.id => {
+                    if o.source == *p {
+                        pieces.push(Arc::clone(o));
+                    } else {
+                        changed = true;
+                        if let Some(s) =
+                            SightIndex::piece(ctx, p, &self.features, &self.feature_tree, &params)
+                        {
+                            pieces.push(Arc::new(s));
+                        }
+                    }
+                    old.next();
+                }
+                _ => {
+                    // Not in the old index: off the table then (or new). Still off?
+                    if let Some(s) =
+                        SightIndex::piece(ctx, p, &self.features, &self.feature_tree, &params)
+                    {
+                        changed = true;
+                        pieces.push(Arc::new(s));
+                    }
+                }
+            }
+        }
+        if old.next().is_some() {
+            changed = true;
+        }
+        if !changed {
+            return None;
+        }
+        Some(SightIndex::assemble(
+            params,
+            pieces,
+            Arc::clone(&self.features),
+            Arc::clone(&self.feature_tree),
+            Arc::clone(&self.massifs),
+            self.terrain_key.clone(),
+        ))
     }
 
     pub fn params(&self) -> SightParams {
@@ -932,7 +1075,7 @@ impl SightIndex {
         units.extend(
             self.piece_tree
                 .query(&env)
-                .filter_map(|j| self.pieces.get(j))
+                .filter_map(|j| self.pieces.get(j).map(|q| &**q))
                 .filter(|q| q.blocks && q.id != o.id && q.id != t.id && near_spine(&q.rect)),
         );
         units.sort_by_key(|q| q.id);
@@ -2061,10 +2204,62 @@ impl SightIndex {
     }
 }
 
-/// VIS-01..VIS-17: can `observer` see `target` now? Builds a [`SightIndex`] for this one
-/// question; build the index yourself for a batch.
+/// The last [`SightIndex`] built for one battle, so that the next question about a state that
+/// differs in a few pieces rebuilds only those pieces (and nothing when nothing changed).
+///
+/// A cache belongs to one scenario and one set of army lists (a [`super::battle::Battle`] owns
+/// one); the state may change freely between questions, [`sight_index`] checks every piece
+/// against the state it was made from. Answers are exactly those of a fresh
+/// [`SightIndex::with_params`]. Cloning gives an empty cache. It holds no dice and no clock:
+/// a memo, not rules state.
+#[derive(Default)]
+pub struct SightCache {
+    last: Mutex<Option<Arc<SightIndex>>>,
+}
+
+impl Clone for SightCache {
+    fn clone(&self) -> SightCache {
+        SightCache::default()
+    }
+}
+
+impl std::fmt::Debug for SightCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SightCache")
+    }
+}
+
+/// The sight index of `ctx`'s state with the scenario's weather, through the battle's
+/// [`SightCache`] when the context has one.
+pub fn sight_index(ctx: &Ctx) -> Arc<SightIndex> {
+    sight_index_with(ctx, SightParams::of(ctx))
+}
+
+/// [`sight_index`] with explicit parameters (a weather other than the scenario's).
+pub fn sight_index_with(ctx: &Ctx, params: SightParams) -> Arc<SightIndex> {
+    let Some(cache) = ctx.sight else {
+        return Arc::new(SightIndex::with_params(ctx, params));
+    };
+    let Ok(mut slot) = cache.last.lock() else {
+        // A panic elsewhere poisoned the memo: answer without it.
+        return Arc::new(SightIndex::with_params(ctx, params));
+    };
+    let next = match slot.as_ref() {
+        Some(prev) => match prev.refreshed(ctx, params) {
+            None => return Arc::clone(prev),
+            Some(index) => index,
+        },
+        None => SightIndex::with_params(ctx, params),
+    };
+    let next = Arc::new(next);
+    *slot = Some(Arc::clone(&next));
+    next
+}
+
+/// VIS-01..VIS-17: can `observer` see `target` now? Through the battle's [`SightCache`] when
+/// the context has one; otherwise builds a [`SightIndex`] for this one question.
 pub fn line_of_sight(ctx: &Ctx, observer: PieceId, target: PieceId) -> Sight {
-    SightIndex::new(ctx).sight(observer, target)
+    sight_index(ctx).sight(observer, target)
 }
 
 /// VIS-01: an initiative action, fire or charge needs LOS to its target. The error names the
@@ -2084,17 +2279,17 @@ pub fn check_line_of_sight(
 
 /// The enemies `piece` can see, nearest first (VIS-01, §1.5).
 pub fn visible_enemies(ctx: &Ctx, piece: PieceId) -> Vec<(PieceId, f64)> {
-    SightIndex::new(ctx).visible_enemies(piece)
+    sight_index(ctx).visible_enemies(piece)
 }
 
 /// The nearest visible enemy (§1.5; ties: lowest id).
 pub fn nearest_visible_enemy(ctx: &Ctx, piece: PieceId) -> Option<(PieceId, f64)> {
-    SightIndex::new(ctx).nearest_visible_enemy(piece)
+    sight_index(ctx).nearest_visible_enemy(piece)
 }
 
 /// VIS-17: dug-in pieces an enemy has come within 5 cm of, to be revealed.
 pub fn due_reveals(ctx: &Ctx) -> Vec<PieceId> {
-    SightIndex::new(ctx).due_reveals()
+    sight_index(ctx).due_reveals()
 }
 
 #[cfg(test)]
