@@ -204,7 +204,7 @@ fn vis_01_vis_17_cached_sight_matches_a_fresh_index_as_the_state_changes() {
                 let Some(p) = t.state.pieces.get_mut(&id) else {
                     continue;
                 };
-                match g.pick(6) {
+                match g.pick(7) {
                     0 => {
                         if let Some(pose) = p.pose.as_mut() {
                             pose.at.x += g.range(-15.0, 15.0);
@@ -223,6 +223,11 @@ fn vis_01_vis_17_cached_sight_matches_a_fresh_index_as_the_state_changes() {
                         p.pose = if g.chance(50) { None } else { p.pose };
                     }
                     4 => p.revealed = !p.revealed,
+                    // Hits and orders change nothing the index reads: the part is kept.
+                    5 => {
+                        p.hits += 1;
+                        p.orders.received = p.orders.received.saturating_add(1);
+                    }
                     _ => p.has_fired = !p.has_fired,
                 }
             }

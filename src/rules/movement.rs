@@ -150,6 +150,12 @@ fn fmt_pt(p: Point) -> String {
 /// repeat. Andrew's monotone chain on coordinates snapped to 1e-9 cm integers with exact
 /// orientation tests, so float noise in nearly equal coordinates cannot drop a real corner (this
 /// runs for every piece near a move, so it avoids `geo`'s general hull and its allocations).
+/// The convex hull of a footprint's bases: what another piece's move may not enter.
+pub(crate) fn base_hull(fp: &Footprint) -> Polygon<f64> {
+    let corners: Vec<Point> = fp.stands.iter().flat_map(|s| s.corners()).collect();
+    ring_polygon(&hull_points(&corners))
+}
+
 fn hull_points(points: &[Point]) -> Vec<Point> {
     const Q: f64 = 1e9;
     let mut pts: Vec<((i64, i64), Point)> = points
@@ -737,6 +743,7 @@ impl Scene {
     /// could reach into the area are skipped before their bases are laid out).
     fn new(ctx: &Ctx, piece: &PieceState, mover: Mover, area: Rect) -> Scene {
         let command_mover = piece.id.is_command();
+        let index = ctx.sight.map(|_| super::visibility::sight_index(ctx));
         let mut others = Vec::new();
         for (id, other) in &ctx.state.pieces {
             if *id == piece.id || !other.on_table() {
@@ -763,16 +770,22 @@ impl Scene {
                 (false, true) => Rel::EnemyCommand,
                 (false, false) => Rel::Enemy,
             };
-            let Some(fp) = footprint_of(ctx, other) else {
-                continue;
+            // The battle's memo has every piece's hull already; a bare context lays it out.
+            let (rect, poly) = match &index {
+                Some(index) => match index.base_hull(*id) {
+                    Some((poly, rect)) => (rect, poly.clone()),
+                    None => continue,
+                },
+                None => match footprint_of(ctx, other) {
+                    Some(fp) => (fp.bounding_rect(), base_hull(&fp)),
+                    None => continue,
+                },
             };
-            let corners: Vec<Point> = fp.stands.iter().flat_map(|s| s.corners()).collect();
-            let poly = ring_polygon(&hull_points(&corners));
             others.push(Other {
                 id: *id,
                 name: other.name.clone(),
                 rel,
-                rect: fp.bounding_rect(),
+                rect,
                 poly,
             });
         }

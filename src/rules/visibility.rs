@@ -309,6 +309,8 @@ struct Massif {
 struct PieceSight {
     /// The state this was made from: an unchanged piece keeps its part in a refreshed index.
     source: PieceState,
+    /// The convex hull of its bases, which movement collides with (`movement::base_hull`).
+    hull: Polygon<f64>,
     id: PieceId,
     name: String,
     footprint: Footprint,
@@ -676,6 +678,7 @@ impl SightIndex {
         let outline = fp.outline().orient(Direction::Default);
         let mut sight = PieceSight {
             source: p.clone(),
+            hull: super::movement::base_hull(&fp),
             id: p.id,
             name: p.name.clone(),
             rect: fp.bounding_rect(),
@@ -748,7 +751,7 @@ impl SightIndex {
             }
             match old.peek() {
                 Some(o) if o.id == p.id => {
-                    if o.source == *p {
+                    if same_for_sight(&o.source, p) {
                         pieces.push(Arc::clone(o));
                     } else {
                         changed = true;
@@ -785,6 +788,12 @@ impl SightIndex {
             Arc::clone(&self.massifs),
             self.terrain_key.clone(),
         ))
+    }
+
+    /// A piece's base hull and bounding box as movement sees them (`None` off the table).
+    pub(crate) fn base_hull(&self, id: PieceId) -> Option<(&Polygon<f64>, Rect)> {
+        let p = self.by_id.get(&id).and_then(|&i| self.pieces.get(i))?;
+        Some((&p.hull, p.rect))
     }
 
     pub fn params(&self) -> SightParams {
@@ -2202,6 +2211,46 @@ impl SightIndex {
             .map(|p| p.id)
             .collect()
     }
+}
+
+/// Does a piece's part of a [`SightIndex`] (and its base hull) read anything that differs
+/// between these two states of it? The destructuring names every field, so a field added to
+/// [`PieceState`] must be placed here on one side or the other before this compiles.
+fn same_for_sight(a: &PieceState, b: &PieceState) -> bool {
+    let PieceState {
+        id,
+        name,
+        troop_type,
+        arm,
+        command,
+        pose,
+        formation,
+        limbered,
+        stands,
+        knocked_out,
+        dug_in,
+        revealed,
+        has_fired,
+        // Markers and records that neither lay out the bases nor hide or reveal anything.
+        hits: _,
+        suppressed_at: _,
+        disordered_until: _,
+        grade: _,
+        orders: _,
+    } = a;
+    *id == b.id
+        && *pose == b.pose
+        && *formation == b.formation
+        && *stands == b.stands
+        && *limbered == b.limbered
+        && *knocked_out == b.knocked_out
+        && *dug_in == b.dug_in
+        && *revealed == b.revealed
+        && *has_fired == b.has_fired
+        && *troop_type == b.troop_type
+        && *arm == b.arm
+        && *command == b.command
+        && *name == b.name
 }
 
 /// The last [`SightIndex`] built for one battle, so that the next question about a state that
