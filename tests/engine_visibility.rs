@@ -135,6 +135,7 @@ impl Table {
                 revealed: false,
                 has_fired: false,
                 orders: Default::default(),
+                flank: Default::default(),
             },
         );
         id
@@ -180,6 +181,7 @@ impl Table {
                 revealed: false,
                 has_fired: false,
                 orders: Default::default(),
+                flank: Default::default(),
             },
         );
         id
