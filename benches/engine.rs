@@ -248,6 +248,7 @@ fn battle(seed: u64) -> Battle {
                     revealed: false,
                     has_fired: g.pick(2) == 0,
                     orders: Default::default(),
+                    flank: Default::default(),
                 },
             );
         }

@@ -136,6 +136,7 @@ impl Table {
                 revealed: false,
                 has_fired: false,
                 orders: Default::default(),
+                flank: Default::default(),
             },
         );
         id
@@ -181,6 +182,7 @@ impl Table {
                 revealed: false,
                 has_fired: false,
                 orders: Default::default(),
+                flank: Default::default(),
             },
         );
         id

@@ -303,7 +303,8 @@ pub struct Footprint {
     /// The reference point (see the module docs) and facing it was built from.
     pub at: Point,
     pub facing_deg: f64,
-    /// Firing front edges: one, or four for a square (FIRE-04 ruling).
+    /// Firing front edges: one, or four for a square (FIRE-04 ruling); a line with refused
+    /// flank stands adds each one's own front after the unit's (MOVE-30, [`super::refusal`]).
     pub fronts: Vec<FrontEdge>,
 }
 
@@ -665,17 +666,20 @@ const UNLIMITED_CM: f64 = 100_000.0;
 /// FIRE-10 ruling (1) and (2): frontal if any part of the attacker's bases lies in one of the
 /// target's fire cones (its own front edge, unlimited range); otherwise rear if the attacker's
 /// centroid bears 135° or more from the target's facing, seen from the target's centroid, else
-/// flank. The rules layer applies (3) march column always flank and (4) square never.
+/// flank. The rules layer applies (3) march column always flank and (4) square never. MOVE-30
+/// ruling: with a refused flank, only the unrefused stands' front and centroid count.
 pub fn aspect_of(attacker: &Footprint, target: &Footprint) -> Aspect {
     let attacker_polys = attacker.polygons();
-    for edge in &target.fronts {
+    // MOVE-30 ruling: a refused stand's own front is not the unit's facing.
+    for edge in target.fronts.iter().filter(|e| !target.is_refused_front(e)) {
         let cone = edge.cone_polygon(UNLIMITED_CM);
         if attacker_polys.intersects(&cone) {
             return Aspect::Front;
         }
     }
-    let phi =
-        normalize_deg(bearing_deg(target.centroid(), attacker.centroid()) - target.facing_deg);
+    let phi = normalize_deg(
+        bearing_deg(target.facing_centroid(), attacker.centroid()) - target.facing_deg,
+    );
     if phi.abs() >= 135.0 {
         Aspect::Rear
     } else {

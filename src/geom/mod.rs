@@ -16,6 +16,7 @@
 pub mod footprint;
 pub mod index;
 pub mod prefilter;
+pub mod refusal;
 pub mod segment;
 
 pub use footprint::{
@@ -23,6 +24,7 @@ pub use footprint::{
     sight_arc_contains, Arrangement, Aspect, CrestLine, Footprint, FrontEdge, Stand, StandKind,
 };
 pub use index::BoxIndex;
+pub use refusal::Refusal;
 pub use segment::Segment;
 
 use serde::{Deserialize, Serialize};

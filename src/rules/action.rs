@@ -136,6 +136,15 @@ pub enum Action {
     /// OPT-WEATHER-02: roll 2D6 for the starting weather, once, during deployment (battles
     /// using the optional weather rule and not the historical weather).
     RollStartingWeather,
+    /// Swing the flank stands of an infantry (or dismounted cavalry) line back by 0°–45° each
+    /// (MOVE-30): a Deploy action. The angles replace any earlier ones; 0 and 0 straightens.
+    RefuseFlank {
+        piece: PieceId,
+        #[serde(default)]
+        left_deg: f64,
+        #[serde(default)]
+        right_deg: f64,
+    },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -182,6 +191,7 @@ impl Action {
             Action::FireAtBridge { firers, .. } => firers.first().copied(),
             Action::Dismount { piece, .. } | Action::Mount { piece } => Some(*piece),
             Action::RollStartingWeather => None,
+            Action::RefuseFlank { piece, .. } => Some(*piece),
         }
     }
 }

@@ -8,6 +8,8 @@ use super::victory::Loss;
 /// Applies one event. Events that name a piece not in the state change nothing (a log is only
 /// ever applied to the state it was made from, so this cannot happen in a consistent log).
 pub fn apply(state: &mut BattleState, event: &Event) {
+    // MOVE-30: a unit that moves or changes formation stands straight again.
+    let refused = super::flank::before_event(state);
     match event {
         Event::TurnBegan {
             game_turn,
@@ -186,7 +188,9 @@ pub fn apply(state: &mut BattleState, event: &Event) {
         }
         Event::ModeChanged { .. } => super::dismount::apply_event(state, event),
         Event::WeatherChanged { .. } => super::weather::apply_event(state, event),
+        Event::FlankRefused { .. } => super::flank::apply_event(state, event),
     }
+    super::flank::after_event(state, refused);
 }
 
 /// Folds a sequence of events over a state.

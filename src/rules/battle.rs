@@ -404,6 +404,11 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
         }
         Action::Mount { piece } => super::dismount::resolve_mount(ctx, *piece),
         Action::RollStartingWeather => super::weather::resolve_roll_starting_weather(ctx, dice),
+        Action::RefuseFlank {
+            piece,
+            left_deg,
+            right_deg,
+        } => super::flank::resolve_refuse_flank(ctx, *piece, *left_deg, *right_deg),
     }
 }
 

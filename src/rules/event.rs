@@ -415,6 +415,13 @@ pub enum Event {
         to: crate::model::Weather,
         cause: super::weather::WeatherCause,
     },
+    /// MOVE-30: the unit's flank stands now stand swung back by these angles (0 = straight),
+    /// at its present pose.
+    FlankRefused {
+        piece: PieceId,
+        left_deg: f64,
+        right_deg: f64,
+    },
 }
 
 /// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].

@@ -183,6 +183,7 @@ pub fn action_summary(a: &Action) -> String {
         Action::Dismount { .. } => "dismount",
         Action::Mount { .. } => "mount",
         Action::RollStartingWeather => "roll_starting_weather",
+        Action::RefuseFlank { .. } => "refuse_flank",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

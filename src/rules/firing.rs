@@ -224,7 +224,8 @@ fn cone_contains(edge: &FrontEdge, target: &Footprint) -> bool {
 /// FIRE-04, FIRE-05, MOVE-15: how many stands fire at a target — 0 when no front's cone holds
 /// any part of it. Line, extended line, disordered and artillery: all; march column: the lead
 /// stand; attack column: the two front stands; square: the stands of each face whose cone holds
-/// the target.
+/// the target; a line with refused flank stands: its unrefused stands through the line's cone,
+/// each refused stand through its own (MOVE-30).
 pub fn eligible_stands(p: &PieceState, fp: &Footprint, target: &Footprint) -> u32 {
     let n = u32::from(p.stands);
     if p.formation == Some(Formation::Square) {
@@ -243,6 +244,9 @@ pub fn eligible_stands(p: &PieceState, fp: &Footprint, target: &Footprint) -> u3
             }
         }
         return total.min(n);
+    }
+    if fp.has_refused_stands() {
+        return super::flank::eligible_stands(fp, target, cone_contains).min(n);
     }
     if !fp.front_edges().iter().any(|e| cone_contains(e, target)) {
         return 0;

@@ -96,8 +96,19 @@ pub fn arrangement(ctx: &Ctx, piece: &PieceState) -> Arrangement {
 }
 
 /// The stands of a piece on the table (`None` off the table or knocked out). The pose is the
-/// centre of the formation's front edge (see `geom::footprint`).
+/// centre of the formation's front edge (see `geom::footprint`). A line with refused flank
+/// stands shows them swung back (MOVE-30, `flank`).
 pub fn footprint_of(ctx: &Ctx, piece: &PieceState) -> Option<Footprint> {
+    let fp = straight_footprint_of(ctx, piece)?;
+    Some(match super::flank::refusal_of(piece) {
+        Some(r) => fp.with_refusal(r),
+        None => fp,
+    })
+}
+
+/// The stands of a piece as its formation lays them out, flanks straight: what a move starts
+/// from (MOVE-30: a move straightens a refused flank).
+pub fn straight_footprint_of(ctx: &Ctx, piece: &PieceState) -> Option<Footprint> {
     if !piece.on_table() {
         return None;
     }
@@ -171,6 +182,7 @@ mod tests {
             revealed: false,
             has_fired: false,
             orders: Default::default(),
+            flank: Default::default(),
         }
     }
 

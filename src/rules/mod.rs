@@ -24,6 +24,7 @@ pub mod error;
 pub mod event;
 pub mod file;
 pub mod firing;
+pub mod flank;
 pub mod geometry;
 pub mod gunnery;
 pub mod morale;

@@ -26,7 +26,7 @@ use super::action::Manoeuvre;
 use super::battle::{check_may_act, Ctx};
 use super::error::{ActionError, RuleError};
 use super::event::Event;
-use super::geometry::{footprint_of, CONTACT_TOLERANCE_CM};
+use super::geometry::{footprint_of, straight_footprint_of, CONTACT_TOLERANCE_CM};
 use super::state::{Formation, PieceId, PieceState, Pose};
 use super::terrain::{command_mounted, mover_of, Going, Mover, TerrainMap, TroopKind};
 use crate::geom::footprint::{
@@ -2586,7 +2586,8 @@ pub fn check_move(
     if !valid_pose(to) || via.iter().any(|p| !p.x.is_finite() || !p.y.is_finite()) {
         return Err(refuse("MOVE-02", "the move's points must be numbers"));
     }
-    let Some(fp) = footprint_of(ctx, piece) else {
+    // MOVE-30: a move starts from the straight line (and straightens a refused flank).
+    let Some(fp) = straight_footprint_of(ctx, piece) else {
         return Err(refuse(
             "SEQ-01",
             format!("{} is not on the table", piece.name),
@@ -2827,7 +2828,7 @@ fn destinations(
     let piece = ctx.piece(id)?;
     check_can_move(ctx, piece)?;
     let allowance = move_allowance(ctx, id, manoeuvre)?;
-    let Some(fp) = footprint_of(ctx, piece) else {
+    let Some(fp) = straight_footprint_of(ctx, piece) else {
         return Ok(vec![]);
     };
     let res = if resolution_cm.is_finite() {
@@ -3178,7 +3179,7 @@ pub fn forced_move(
     end_facing_deg: f64,
 ) -> Result<ForcedOutcome, RuleError> {
     let piece = ctx.piece(id)?;
-    let Some(fp) = footprint_of(ctx, piece) else {
+    let Some(fp) = straight_footprint_of(ctx, piece) else {
         return Err(RuleError::new(
             "SEQ-01",
             format!("{} is not on the table", piece.name),

@@ -174,6 +174,9 @@ pub struct PieceState {
     /// Orders, initiative and command-unit records (INIT, CMD, FIRE-30..33; `command`).
     #[serde(default)]
     pub orders: super::command::UnitOrders,
+    /// Refused flank stands (MOVE-30; `flank`).
+    #[serde(default, skip_serializing_if = "super::flank::FlankState::is_straight")]
+    pub flank: super::flank::FlankState,
 }
 
 impl PieceState {
@@ -298,6 +301,7 @@ impl BattleState {
                         revealed: false,
                         has_fired: false,
                         orders: Default::default(),
+                        flank: Default::default(),
                     },
                 );
             }
@@ -327,6 +331,7 @@ impl BattleState {
                         revealed: false,
                         has_fired: false,
                         orders: Default::default(),
+                        flank: Default::default(),
                     },
                 );
             }

@@ -397,6 +397,7 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
                 revealed: false,
                 has_fired: g.pick(2) == 0,
                 orders: Default::default(),
+                flank: Default::default(),
             };
             if k.extras {
                 // Either side may claim to be dug in; only the defender's claim is lawful.
