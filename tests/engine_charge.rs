@@ -2015,3 +2015,175 @@ fn chg_05_a_second_charge_on_a_unit_already_in_combat_is_reported() {
     ok(&mut b, Action::CloseResponse { target: d });
     refused(&mut b, charge(&[s], d), "CHG-05");
 }
+
+// --- SEQ-04 (3): the Charge phase fights contacts left without a combat -----------------------
+
+/// A (side 0) at x 100..110 in base contact, front to front, with D (95..105) and E
+/// (107.5..117.5) of side 1, all in line.
+fn seq_04_table() -> Sc {
+    Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(1, 1, FR_LINE, 4, 100.0, 100.0, 180.0)
+        .unit(0, 1, AUS_LINE, 4, 105.0, 100.0, 0.0)
+        .unit(1, 2, FR_LINE, 4, 112.5, 100.0, 180.0)
+}
+
+#[test]
+fn seq_04_chg_05_contact_without_a_combat_is_fought_in_the_charge_phase() {
+    let (a, d, e) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut dice = vec![6, 6, 1, 1, 1, 1, 1, 1]; // A: 4 stands × 2, no charge bonus
+    dice.extend_from_slice(&[1, 1, 1]); // E's saves (2 + the line die)
+    dice.extend_from_slice(&[6, 6, 6, 1, 1, 1, 1, 1]); // E: 4 × 2
+    dice.extend_from_slice(&[1, 1, 1, 1]); // A's saves (3 + the line die)
+    let mut b = seq_04_table().command(dice, &[]);
+    // SEQ-04 (3): entering the Charge phase opens one combat per inactive unit touched.
+    let ev = ok(&mut b, Action::EndPhase);
+    let standing = |target: PieceId| {
+        let plan = ChargerPlan {
+            piece: a,
+            edge: Edge::Front,
+            start: pose(105.0, 100.0, 0.0),
+            placed: pose(105.0, 100.0, 0.0),
+            distance_cm: 0.0,
+        };
+        vec![
+            Event::ChargeDeclared {
+                target,
+                phase: Phase::Charge,
+                chargers: vec![plan],
+            },
+            Event::ResponseClosed { target },
+            Event::ChargeContact {
+                piece: a,
+                target,
+                edge: Edge::Front,
+                to: pose(105.0, 100.0, 0.0),
+            },
+        ]
+    };
+    let mut expected = vec![
+        Event::PhaseEnded {
+            phase: Phase::Command,
+        },
+        Event::PhaseBegan {
+            phase: Phase::Charge,
+        },
+    ];
+    expected.extend(standing(d));
+    expected.extend(standing(e));
+    assert_eq!(ev, expected);
+    // The Charge phase does not end with those contacts unresolved.
+    refused(&mut b, Action::EndPhase, "SEQ-04");
+    // CHG-05: the active player picks the order: E first. Nobody charged: no +1, 4+ all round.
+    let ev = ok(&mut b, Action::ResolveCharge { target: e });
+    assert_eq!(
+        rolls(&ev),
+        vec![
+            roll("charge: attackers to hit", &[6, 6, 1, 1, 1, 1, 1, 1]),
+            roll("save", &[1, 1, 1]),
+            roll("charge: defenders to hit", &[6, 6, 6, 1, 1, 1, 1, 1]),
+            roll("save", &[1, 1, 1, 1]),
+        ]
+    );
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![("CHG-13".into(), 8), ("CHG-16".into(), 4)]
+    );
+    let retreat_to = b.state().piece(a).and_then(|p| p.pose).expect("A stays");
+    assert!(retreat_to.at.x < 105.0 && retreat_to.at.y < 100.0);
+    assert_eq!(
+        results(&ev),
+        vec![
+            Event::HitsScored {
+                target: e,
+                hits: 2,
+                needed: 4
+            },
+            Event::Saved {
+                target: e,
+                saved: 0
+            },
+            Event::HitsTaken {
+                piece: e,
+                hits: 2,
+                total: 2
+            },
+            Event::HitsScored {
+                target: a,
+                hits: 3,
+                needed: 4
+            },
+            Event::Saved {
+                target: a,
+                saved: 0
+            },
+            Event::HitsTaken {
+                piece: a,
+                hits: 3,
+                total: 3
+            },
+            Event::CombatRound {
+                target: e,
+                round: 1,
+                attacker_total: 3,
+                defender_total: 2
+            },
+            Event::CombatDecided {
+                target: e,
+                outcome: Outcome::Greater,
+                winner: Some(1)
+            },
+            Event::Suppressed {
+                piece: a,
+                player_turn: 1
+            },
+            // CHG-21/25: away from E, the unit it was touching. No disorder: nobody charged.
+            Event::Retreated {
+                piece: a,
+                from: pose(105.0, 100.0, 0.0),
+                to: retreat_to,
+                distance_cm: 4.0
+            },
+            Event::ChargeEnded {
+                target: e,
+                consolidate: vec![e]
+            },
+        ]
+    );
+    // CHG-05 ruling: A's retreat took it out of contact with D: that combat is not fought.
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    assert_eq!(
+        ev,
+        vec![
+            Event::ChargeFailed {
+                piece: a,
+                target: d,
+                reason: "no longer in base contact: the combat is not fought (CHG-05)".into(),
+            },
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![e]
+            },
+        ]
+    );
+    let ev = ok(&mut b, Action::EndPhase);
+    assert_eq!(
+        ev,
+        vec![
+            Event::PhaseEnded {
+                phase: Phase::Charge
+            },
+            Event::PhaseBegan { phase: Phase::End },
+        ]
+    );
+}
+
+#[test]
+fn seq_04_no_contact_no_combat_in_the_charge_phase() {
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 101.0, 180.0)
+        .command(vec![], &[]);
+    let ev = ok(&mut b, Action::EndPhase);
+    assert_eq!(ev.len(), 2, "only the phase change: {ev:?}");
+    assert!(b.state().charges.combats.is_empty());
+}

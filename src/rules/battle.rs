@@ -400,6 +400,11 @@ pub fn resolve_end_phase(ctx: &Ctx, dice: &mut dyn Dice) -> Result<Vec<Event>, A
         .filter(|_| t.phase != Phase::Deployment)
     {
         staged.push(Event::PhaseBegan { phase: next });
+        if next == Phase::Charge {
+            // SEQ-04 (3): opposing units left in base contact fight in the Charge phase.
+            let ev = super::charge::contacts_without_combat(&staged.ctx());
+            staged.extend(ev);
+        }
         return Ok(staged.into_events());
     }
     // Deployment over, or End over: the next player turn.

@@ -336,6 +336,13 @@ pub fn apply_charge_event(state: &mut BattleState, event: &Event) {
             chargers,
         } => {
             state.charges.consolidation.clear();
+            // CHG-05: a further charge on a unit already in combat joins that combat; its new
+            // chargers get a response window of their own.
+            if let Some(c) = state.charges.combat_mut(*target) {
+                c.chargers.extend(chargers.iter().cloned());
+                c.window_open = true;
+                return;
+            }
             state.charges.combats.push(Combat {
                 target: *target,
                 attacker: chargers.first().map_or(turn.active, |k| k.piece.side()),
@@ -916,6 +923,94 @@ pub fn check_end_phase(ctx: &Ctx) -> Result<(), RuleError> {
         ));
     }
     Ok(())
+}
+
+/// SEQ-04 (3), CHG-01, CHG-05, CHG-20: the check the Charge phase opens with. Every combat is
+/// fought before the Command phase may end (`check_end_phase`), so none is left here; but
+/// opposing units may still stand in base contact without a combat (a retreat stopped short
+/// against a friend, a move that kept a contact it started with, a deployment). Ruling: such a
+/// contact is a combat, fought in this Charge phase like the further rounds of CHG-20 — for
+/// each inactive unit touched (in id order), one combat whose "chargers" are the active side's
+/// units touching it (each on the edge it touches), already in contact, with no response
+/// window; nobody counts as charging and everyone is in the open (CHG-16 later rounds). An
+/// active unit touching two enemy units is in two combats (CHG-05). The Charge phase does not
+/// end until they are resolved (`check_end_phase`).
+pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
+    let t = ctx.state.turn;
+    let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx) + 1e-6;
+    let free = |p: &PieceState| {
+        !p.id.is_command() && p.on_table() && ctx.state.charges.combat_of(p.id).is_none()
+    };
+    let actives: Vec<(&PieceState, Footprint)> = ctx
+        .state
+        .pieces
+        .values()
+        .filter(|p| p.id.side() == t.active && free(p))
+        .filter_map(|p| footprint_of(ctx, p).map(|fp| (p, fp)))
+        .collect();
+    let mut events = Vec::new();
+    for tp in ctx.state.pieces.values() {
+        if tp.id.side() == t.active || !free(tp) {
+            continue;
+        }
+        let Some(tfp) = footprint_of(ctx, tp) else {
+            continue;
+        };
+        let plans: Vec<ChargerPlan> = actives
+            .iter()
+            .filter(|(_, afp)| edge_distance(afp, &tfp) <= tol)
+            .filter_map(|(a, afp)| {
+                let pose = a.pose?;
+                let edge = touched_edge(ctx, afp, tp);
+                Some(ChargerPlan {
+                    piece: a.id,
+                    edge,
+                    start: pose,
+                    placed: pose,
+                    distance_cm: 0.0,
+                })
+            })
+            .collect();
+        if plans.is_empty() {
+            continue;
+        }
+        events.push(Event::ChargeDeclared {
+            target: tp.id,
+            phase: t.phase,
+            chargers: plans.clone(),
+        });
+        events.push(Event::ResponseClosed { target: tp.id });
+        for k in plans {
+            events.push(Event::ChargeContact {
+                piece: k.piece,
+                target: tp.id,
+                edge: k.edge,
+                to: k.start,
+            });
+        }
+    }
+    events
+}
+
+/// CHG-10 ruling, for a contact already made: the edge of `target` along which the toucher's
+/// bases lie the longest (sampled every twentieth of each edge); ties go to the earlier edge in
+/// `edges_of` order (the front first).
+fn touched_edge(ctx: &Ctx, toucher: &Footprint, target: &PieceState) -> Edge {
+    let slack = CONTACT_TOLERANCE_CM * measure_scale(ctx) + 1e-6;
+    let mut best: Option<(usize, Edge)> = None;
+    for (edge, fe) in edges_of(ctx, target) {
+        let along = sub(fe.right, fe.left);
+        let n = (0..=20)
+            .filter(|k| {
+                let p = add(fe.left, along, f64::from(*k) / 20.0);
+                toucher.stands.iter().any(|s| s.covers(p, slack))
+            })
+            .count();
+        if best.is_none_or(|(b, _)| n > b) {
+            best = Some((n, edge));
+        }
+    }
+    best.map_or(Edge::Front, |(_, e)| e)
 }
 
 /// CHG-01, INIT-03: a unit in an unresolved combat (charger, charged unit or supporter) takes
@@ -2688,6 +2783,19 @@ pub fn resolve_combat(
     let attacker = combat.attacker;
     let contacts = combat.contacts.clone();
     let charger_ids: Vec<PieceId> = contacts.iter().map(|k| k.piece).collect();
+    // SEQ-04 (3) ruling: a combat opened by the Charge phase was made by no charge.
+    let standing = combat.phase == Phase::Charge;
+    let open_label = if standing {
+        "no charge was made (SEQ-04): everyone in the open, hit on 4+"
+    } else {
+        "later round: everyone in the open, hit on 4+"
+    };
+    // CHG-05 ruling: a charger in several combats may have left this one's target (retreated
+    // or knocked out in a combat fought before it); with no charger still touching the target
+    // the combat ends unfought.
+    if let Some(ended) = unfought(ctx, &combat) {
+        return Ok(ended);
+    }
     let att_supporters: Vec<PieceId> = combat
         .supporters
         .iter()
@@ -2723,7 +2831,7 @@ pub fn resolve_combat(
                 what: format!("a combat still equal after {MAX_ROUNDS} rounds"),
             });
         }
-        let first = round == 1;
+        let first = round == 1 && !standing;
         let c = view(ctx, &state);
         let chargers_now = alive(c.state, &charger_ids);
         let Some(tp) = c.state.piece(target).filter(|p| p.on_table()).cloned() else {
@@ -2781,14 +2889,7 @@ pub fn resolve_combat(
                 return s;
             }
             if !first {
-                return (
-                    4,
-                    vec![m(
-                        "CHG-16",
-                        "later round: everyone in the open, hit on 4+",
-                        4,
-                    )],
-                );
+                return (4, vec![m("CHG-16", open_label, 4)]);
             }
             let from = footprint_of(&c, p).map_or(tfp_ref.centroid(), |f| f.centroid());
             let found = target_cover(&c, from, tp_ref, tfp_ref);
@@ -2858,14 +2959,7 @@ pub fn resolve_combat(
                     vec![m("CHG-16", "chargers count as in the open: hit on 4+", 4)],
                 )
             } else {
-                (
-                    4,
-                    vec![m(
-                        "CHG-16",
-                        "later round: everyone in the open, hit on 4+",
-                        4,
-                    )],
-                )
+                (4, vec![m("CHG-16", open_label, 4)])
             }
         };
         let def_pool = side_pool(
@@ -3050,7 +3144,9 @@ pub fn resolve_combat(
         }
         // FIRE-28 (b), FIRE-29: disorder for the charging side's units in contact when it
         // wins, and for counter-charging cavalry that win.
-        let disorder_winners = w == attacker || counter;
+        // SEQ-04 (3) ruling: a fight without a charge disorders nobody (FIRE-28: troops that
+        // have finished a *charge*).
+        let disorder_winners = !standing && (w == attacker || counter);
         if disorder_winners {
             for id in alive(&state, &win_contact) {
                 let c = view(ctx, &state);
@@ -3072,6 +3168,51 @@ pub fn resolve_combat(
         },
     );
     Ok(events)
+}
+
+/// CHG-05 ruling: the events ending a combat none of whose chargers still touches its target
+/// (each charger `ChargeFailed`, then `ChargeEnded` with nobody to consolidate); `None` when a
+/// charger still touches it, or the target is gone (the fight code handles that).
+fn unfought(ctx: &Ctx, combat: &Combat) -> Option<Vec<Event>> {
+    let target = combat.target;
+    let tp = ctx.state.piece(target).filter(|p| p.on_table())?;
+    let tfp = footprint_of(ctx, tp)?;
+    let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx) + 1e-6;
+    let touching = |id: PieceId| {
+        ctx.state
+            .piece(id)
+            .filter(|p| p.on_table())
+            .and_then(|p| footprint_of(ctx, p))
+            .is_some_and(|fp| edge_distance(&fp, &tfp) <= tol)
+    };
+    if combat.contacts.iter().any(|k| touching(k.piece)) {
+        return None;
+    }
+    let mut events: Vec<Event> = combat
+        .contacts
+        .iter()
+        .filter(|k| ctx.state.piece(k.piece).is_some_and(PieceState::on_table))
+        .map(|k| Event::ChargeFailed {
+            piece: k.piece,
+            target,
+            reason: "no longer in base contact: the combat is not fought (CHG-05)".into(),
+        })
+        .collect();
+    // The rights to consolidate earned earlier in this phase stand (ChargeEnded renews them).
+    let t = ctx.state.turn;
+    let mut rights: Vec<&ConsolidateRight> = ctx
+        .state
+        .charges
+        .consolidation
+        .iter()
+        .filter(|r| r.player_turn == t.player_turn && r.phase == t.phase)
+        .collect();
+    rights.sort_by_key(|r| r.order);
+    events.push(Event::ChargeEnded {
+        target,
+        consolidate: rights.iter().map(|r| r.piece).collect(),
+    });
+    Some(events)
 }
 
 /// CHG-21/22/25: suppressed (keeping an older marker) and a retreat away from the nearest enemy
