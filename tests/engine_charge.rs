@@ -2008,12 +2008,299 @@ fn init_14_an_evader_out_of_reach_survives_and_the_charger_is_disordered() {
 }
 
 #[test]
-fn chg_05_a_second_charge_on_a_unit_already_in_combat_is_reported() {
+fn chg_05_chg_10_chg_11_chg_17_a_second_charge_joins_the_combat_on_its_target() {
     let (a, s, d) = (u(0, 1), u(0, 2), u(1, 1));
-    let mut b = we_07_table(false).command(vec![], &[]);
+    let mut dice = vec![6, 6, 6, 6];
+    dice.extend_from_slice(&[1; 18]); // A and S: 2 × (5 × 2 + 1), one pool at 4+
+    dice.extend_from_slice(&[1; 5]); // D's saves (4 + the line die)
+    dice.extend_from_slice(&[6, 1, 1, 1, 1, 1, 1, 1]); // D: 5 × 2 − 2 (fights to its flank)
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    let mut b = we_07_table(false).command(dice, &[]);
     ok(&mut b, charge(&[a], d));
     ok(&mut b, Action::CloseResponse { target: d });
-    refused(&mut b, charge(&[s], d), "CHG-05");
+    // CHG-05, CHG-10: S charges D too; D's front is A's, so S takes D's left flank.
+    let ev = ok(&mut b, charge(&[s], d));
+    assert_eq!(
+        ev,
+        vec![
+            Event::ChargeDeclared {
+                target: d,
+                phase: Phase::Command,
+                chargers: vec![ChargerPlan {
+                    piece: s,
+                    edge: Edge::Left,
+                    start: pose(113.0, 104.5, 0.0),
+                    placed: pose(108.25, 112.75, 270.0),
+                    distance_cm: 10.817,
+                }],
+            },
+            Event::Moved {
+                piece: s,
+                from: pose(113.0, 104.5, 0.0),
+                to: pose(108.25, 112.75, 270.0),
+                path: vec![],
+                cost_cm: 9.52,
+            },
+        ]
+    );
+    // D is fighting A hand to hand: no response of its own; nobody fires at A, in contact.
+    refused(&mut b, respond(d, d, Response::Fire { at: s }), "CHG-05");
+    let ev = ok(&mut b, Action::CloseResponse { target: d });
+    assert_eq!(
+        ev,
+        vec![
+            Event::ResponseClosed { target: d },
+            Event::ChargeContact {
+                piece: s,
+                target: d,
+                edge: Edge::Left,
+                to: pose(106.25, 112.75, 270.0),
+            },
+        ]
+    );
+    // One combat: both chargers' dice in one pool (CHG-13/14); D counts all its stands (front
+    // contact, CHG-11) but fights to its flank (−2); its hits go to A on its front (CHG-17).
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), 1),
+            ("CHG-16".into(), 4),
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    assert_eq!(
+        modifiers(&ev, "charge: defenders to hit"),
+        vec![
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), -2),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    let tail: Vec<Event> = results(&ev).into_iter().skip(3).collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::HitsScored {
+                target: a,
+                hits: 1,
+                needed: 4
+            },
+            Event::Saved {
+                target: a,
+                saved: 0
+            },
+            Event::HitsTaken {
+                piece: a,
+                hits: 1,
+                total: 1
+            },
+            Event::CombatRound {
+                target: d,
+                round: 1,
+                attacker_total: 1,
+                defender_total: 4
+            },
+            Event::CombatDecided {
+                target: d,
+                outcome: Outcome::Double,
+                winner: Some(0)
+            },
+            charge_ko(d, "CHG-22", "lost a charge by double or more"),
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered)
+            },
+            Event::Disordered {
+                piece: s,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: s,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered)
+            },
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![a, s]
+            },
+        ]
+    );
+}
+
+#[test]
+fn chg_05_a_second_charge_on_a_supporter_is_reported_unsupported() {
+    let (a, d, ds, s) = (u(0, 1), u(1, 1), u(1, 2), u(0, 2));
+    let mut b = we_07_table(true).command(vec![], &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    ok(
+        &mut b,
+        Action::Support {
+            piece: ds,
+            friend: d,
+        },
+    );
+    refused(&mut b, charge(&[s], ds), "CHG-05");
+}
+
+/// CHG-05 table: D (3 stands, x 96.25..103.75) and E (4 stands, x 103.75..113.75) of side 1
+/// side by side facing −y with their fronts at y 112; A (4 stands, x 95..105) 12 cm short of
+/// D; F, a friend of A, at x 84..94 level with D's front, leaves A no shift to the left
+/// that would keep it off E (CHG-04 b).
+fn chg_05_table() -> Sc {
+    Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(0, 2, AUS_LINE, 4, 89.0, 112.0, 0.0)
+        .unit(1, 1, FR_LINE, 3, 100.0, 112.0, 180.0)
+        .unit(1, 2, FR_LINE, 4, 108.75, 112.0, 180.0)
+}
+
+#[test]
+fn chg_05_chg_19_fire_28_a_charger_touching_two_enemy_units_makes_two_charges() {
+    let (a, d, e) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut dice = vec![6, 6, 6, 1, 1, 1, 1, 1, 1]; // A on D: 4 × 2 + 1
+    dice.extend_from_slice(&[1; 4]); // D's saves
+    dice.extend_from_slice(&[6, 1, 1, 1, 1, 1]); // D: 3 × 2
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    dice.extend_from_slice(&[6, 6, 6, 1, 1, 1, 1, 1, 1]); // A on E: 4 × 2 + 1, not yet disordered
+    dice.extend_from_slice(&[1; 4]); // E's saves
+    dice.extend_from_slice(&[6, 1, 1, 1, 1, 1, 1, 1]); // E: 4 × 2
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    let mut b = chg_05_table().command(dice, &[]);
+    ok(&mut b, charge(&[a], d));
+    // CHG-04 (b) leaves A centred on D's front, over E's front too: a second charge, on E.
+    let ev = ok(&mut b, Action::CloseResponse { target: d });
+    let at = pose(100.0, 112.0, 0.0);
+    assert_eq!(
+        ev,
+        vec![
+            Event::ResponseClosed { target: d },
+            Event::ChargeContact {
+                piece: a,
+                target: d,
+                edge: Edge::Front,
+                to: at,
+            },
+            Event::ChargeDeclared {
+                target: e,
+                phase: Phase::Command,
+                chargers: vec![ChargerPlan {
+                    piece: a,
+                    edge: Edge::Front,
+                    start: pose(100.0, 100.0, 0.0),
+                    placed: at,
+                    distance_cm: 12.0,
+                }],
+            },
+            Event::ResponseClosed { target: e },
+            Event::ChargeContact {
+                piece: a,
+                target: e,
+                edge: Edge::Front,
+                to: at,
+            },
+        ]
+    );
+    // The active player fights D first: A wins by double; E is still to come, so A is not
+    // disordered yet and may not consolidate.
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    assert_eq!(
+        rolls(&ev),
+        vec![
+            roll("charge: attackers to hit", &[6, 6, 6, 1, 1, 1, 1, 1, 1]),
+            roll("save", &[1, 1, 1, 1]),
+            roll("charge: defenders to hit", &[6, 1, 1, 1, 1, 1]),
+            roll("save", &[1, 1]),
+        ]
+    );
+    let tail: Vec<Event> = results(&ev).into_iter().skip(6).collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::CombatRound {
+                target: d,
+                round: 1,
+                attacker_total: 1,
+                defender_total: 3
+            },
+            Event::CombatDecided {
+                target: d,
+                outcome: Outcome::Double,
+                winner: Some(0)
+            },
+            charge_ko(d, "CHG-22", "lost a charge by double or more"),
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![a]
+            },
+        ]
+    );
+    refused(
+        &mut b,
+        Action::Consolidate {
+            piece: a,
+            to: pose(100.0, 113.0, 0.0),
+        },
+        "CHG-05",
+    );
+    // E: a separate charge (A charging, +1); CHG-19 counts A's hit from the first combat.
+    let ev = ok(&mut b, Action::ResolveCharge { target: e });
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 8),
+            ("CHG-14".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    let res = results(&ev);
+    assert!(res.contains(&Event::CombatRound {
+        target: e,
+        round: 1,
+        attacker_total: 2,
+        defender_total: 3
+    }));
+    assert!(res.contains(&Event::CombatDecided {
+        target: e,
+        outcome: Outcome::Greater,
+        winner: Some(0)
+    }));
+    assert!(res.contains(&Event::Suppressed {
+        piece: e,
+        player_turn: 1
+    }));
+    let end: Vec<Event> = res.into_iter().rev().take(3).rev().collect();
+    assert_eq!(
+        end,
+        vec![
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered)
+            },
+            Event::ChargeEnded {
+                target: e,
+                consolidate: vec![a]
+            },
+        ]
+    );
+    ok(&mut b, Action::EndPhase);
 }
 
 // --- SEQ-04 (3): the Charge phase fights contacts left without a combat -----------------------

@@ -38,9 +38,27 @@
 //!   free pivot to its front-edge centre in contact.
 //! * The contact pose is centred on the edge, or shifted along it in 0.25 cm steps as little as
 //!   needed to overlap nobody and touch no other enemy (CHG-04 b); if no shift helps, a contact
-//!   pose that would overlap another unit is refused (CHG-10), and one touching a second enemy is
-//!   reported as unsupported (CHG-05) rather than silently fought.
-//! * A second charge on a unit already in an unresolved combat is reported as unsupported.
+//!   pose that would overlap another unit is refused (CHG-10).
+//! * CHG-05, one charger touching several enemy units: when no shift keeps the contact pose off
+//!   other enemy units, each further enemy unit touched is a separate charge on it: at contact
+//!   (`CloseResponse`) the charger joins that unit's combat or opens one, already in contact on
+//!   the edge it touches, with no response window of its own (the unit could respond to the
+//!   first charge as a unit near the charged one). The charger counts as charging in round 1 of
+//!   each; the active player picks the order (`ResolveCharge`). A charger finishes its charge
+//!   with its last combat: it is disordered (FIRE-28 b) only if it wins that one, and may not
+//!   consolidate while a combat of its is pending. A combat none of whose chargers still
+//!   touches its target (they retreated or were knocked out in a combat fought before) ends
+//!   unfought. The further contact obeys CHG-10 (an edge held by a charger already is refused)
+//!   and PIKE-01.
+//! * CHG-05, a further charge on the target of a pending combat (its window closed) joins that
+//!   combat: its chargers take edges no charger in contact holds, a response window opens for
+//!   them (one response per unit and combat; the target, fighting hand to hand, makes none; fire
+//!   only at chargers not yet in contact), and the combat is fought as one, all chargers in
+//!   contact pooling their dice (CHG-13..CHG-19). A charge on a unit that only supports a
+//!   pending combat is reported as unsupported.
+//! * SEQ-04 (3): entering the Charge phase, every inactive unit still in base contact with
+//!   active units and in no combat gets one (`contacts_without_combat`), fought there with
+//!   nobody charging (4+ all round, no winners' disorder); the phase cannot end until they are.
 //! * Only unsuppressed units respond at all (INIT-12 "unsuppressed units", CHG-09, INIT-15 c).
 //! * INIT-11 on initiative: the supporter's combat must be the nearest pending combat (by edge
 //!   distance to its friendly units in contact).
@@ -339,6 +357,9 @@ pub fn apply_charge_event(state: &mut BattleState, event: &Event) {
             // CHG-05: a further charge on a unit already in combat joins that combat; its new
             // chargers get a response window of their own.
             if let Some(c) = state.charges.combat_mut(*target) {
+                let contacts = c.contacts.clone();
+                c.chargers
+                    .retain(|k| contacts.iter().any(|x| x.piece == k.piece));
                 c.chargers.extend(chargers.iter().cloned());
                 c.window_open = true;
                 return;
@@ -1013,6 +1034,99 @@ fn touched_edge(ctx: &Ctx, toucher: &Footprint, target: &PieceState) -> Edge {
     best.map_or(Edge::Front, |(_, e)| e)
 }
 
+/// CHG-05: a charger whose contact pose also touches `q` (an enemy unit, not its target)
+/// charges `q` too, as a separate charge. Refused when that contact breaks a contact rule:
+/// the edge of `q` it touches is held by a charger already (CHG-10), cavalry on the front of
+/// pikes (PIKE-01); reported as unsupported when `q` only supports or charges in a pending
+/// combat.
+fn check_second_contact(
+    ctx: &Ctx,
+    p: &PieceState,
+    contact_fp: &Footprint,
+    q: &PieceState,
+) -> Result<(), ActionError> {
+    let existing = ctx.state.charges.combat(q.id);
+    if existing.is_none() && ctx.state.charges.combat_of(q.id).is_some() {
+        return Err(ActionError::Unsupported {
+            rule: "CHG-05",
+            what: format!(
+                "a charge by {} that would also contact {}, which supports an unresolved combat",
+                p.name, q.name
+            ),
+        });
+    }
+    let edge = touched_edge(ctx, contact_fp, q);
+    if existing.is_some_and(|c| c.contacts.iter().any(|k| k.edge == edge)) {
+        return Err(err(
+            "CHG-10",
+            format!(
+                "{} would also touch the {} of {}, which another charger holds already",
+                p.name,
+                edge.label(),
+                q.name
+            ),
+        ));
+    }
+    if is_mounted_cavalry(ctx, p) && pike(ctx, q) && frontal(q, edge) {
+        return Err(err(
+            "PIKE-01",
+            format!(
+                "{} would also touch the front of {}, a pike unit",
+                p.name, q.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// CHG-05: the further charges a charger makes by touching, at its contact pose `to`, enemy
+/// units other than its target: for each (in id order) the charger joins the combat on that
+/// unit, or opens one, already in contact on the edge it touches (`touched_edge`). Ruling: that
+/// unit gets no response window of its own (it could respond to the first charge as a unit
+/// within 10 or 5 cm of the charged one, INIT-12); the charger counts as charging in round 1
+/// (a separate charge); the active player picks the order in which the combats are fought.
+fn second_contacts(ctx: &Ctx, plan: &ChargerPlan, target: PieceId, to: Pose) -> Vec<Event> {
+    let Some(p) = ctx.state.piece(plan.piece) else {
+        return Vec::new();
+    };
+    let Some(fp) = footprint_of(ctx, &with_pose(p, to)) else {
+        return Vec::new();
+    };
+    let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx) + 1e-6;
+    let mut events = Vec::new();
+    for q in ctx.state.pieces.values() {
+        if q.id == target || q.id.side() == p.id.side() || q.id.is_command() || !q.on_table() {
+            continue;
+        }
+        let Some(qfp) = footprint_of(ctx, q) else {
+            continue;
+        };
+        if edge_distance(&fp, &qfp) > tol {
+            continue;
+        }
+        let edge = touched_edge(ctx, &fp, q);
+        events.push(Event::ChargeDeclared {
+            target: q.id,
+            phase: ctx.state.turn.phase,
+            chargers: vec![ChargerPlan {
+                piece: p.id,
+                edge,
+                start: plan.start,
+                placed: to,
+                distance_cm: plan.distance_cm,
+            }],
+        });
+        events.push(Event::ResponseClosed { target: q.id });
+        events.push(Event::ChargeContact {
+            piece: p.id,
+            target: q.id,
+            edge,
+            to,
+        });
+    }
+    events
+}
+
 /// CHG-01, INIT-03: a unit in an unresolved combat (charger, charged unit or supporter) takes
 /// no other action until the combat is fought; `battle::resolve` asks this for moves, deploys,
 /// limbering and fire.
@@ -1339,18 +1453,24 @@ pub fn resolve_charge(
     let Some(tfp) = footprint_of(ctx, tp) else {
         return Err(err("GEN-12", format!("{} is not on the table", tp.name)));
     };
-    if ctx.state.charges.combat_of(target).is_some() {
+    // CHG-05 ruling: a further charge on the target of a pending combat joins that combat
+    // (its chargers take edges no charger in contact holds, CHG-10); a unit that only
+    // supports a pending combat is not charged while that combat is pending.
+    let existing = ctx.state.charges.combat(target);
+    if existing.is_none() && ctx.state.charges.combat_of(target).is_some() {
         return Err(ActionError::Unsupported {
             rule: "CHG-05",
             what: format!(
-                "a charge on {}, which is already in an unresolved combat",
+                "a charge on {}, which supports or charges in an unresolved combat",
                 tp.name
             ),
         });
     }
     let ms = measure_scale(ctx);
     let sight = SightIndex::new(ctx);
-    let mut taken: Vec<Edge> = Vec::new();
+    let mut taken: Vec<Edge> = existing
+        .map(|c| c.contacts.iter().map(|k| k.edge).collect())
+        .unwrap_or_default();
     let mut plans = Vec::new();
     let mut moves = Vec::new();
     let mut overrun: Vec<PieceId> = Vec::new();
@@ -1481,10 +1601,7 @@ pub fn resolve_charge(
                 && !q.id.is_command()
                 && edge_distance(&contact_fp, &qfp) <= CONTACT_TOLERANCE_CM * ms
             {
-                return Err(ActionError::Unsupported {
-                    rule: "CHG-05",
-                    what: format!("a charge by {} that would also contact {}", p.name, q.name),
-                });
+                check_second_contact(ctx, p, &contact_fp, q)?;
             }
         }
         taken.push(edge);
@@ -1694,9 +1811,19 @@ pub fn resolve_respond(
         ));
     }
     if c.response_of(piece).is_some() {
+        // CHG-05 ruling: one response per unit and combat, a further charge included.
         return Err(err(
             "INIT-12",
             format!("{} has already responded to this charge", p.name),
+        ));
+    }
+    if piece == target && !c.contacts.is_empty() {
+        return Err(err(
+            "CHG-05",
+            format!(
+                "{} is already fighting hand to hand; it makes no response to a further charge",
+                p.name
+            ),
         ));
     }
     if p.suppressed_at.is_some() {
@@ -1747,11 +1874,13 @@ pub fn resolve_respond(
                     "a charged gun responds with canister, a pivot or an evade (ART-04)",
                 ));
             }
-            if !c.chargers.iter().any(|k| k.piece == *at) {
+            if !c.chargers.iter().any(|k| k.piece == *at)
+                || c.contacts.iter().any(|k| k.piece == *at)
+            {
                 return Err(err(
                     "CHG-09",
                     format!(
-                        "{at} is not a charger of this charge; response fire is only at chargers"
+                        "{at} is not a charger of this charge still on its way in; response fire is only at those"
                     ),
                 ));
             }
@@ -1988,7 +2117,9 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
             .piece(k.piece)
             .is_some_and(|kp| kp.on_table() && is_mounted_cavalry(ctx, kp))
     });
-    if tp.on_table() && !responded {
+    // CHG-05 ruling: a target already fighting (a further charge on it) makes no response.
+    let fighting = !c.contacts.is_empty();
+    if tp.on_table() && !responded && !fighting {
         if is_mounted_cavalry(ctx, tp) && tp.suppressed_at.is_none() {
             return Err(err(
                 "INIT-15",
@@ -2029,9 +2160,13 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
         );
         return Ok(events);
     }
-    let mut taken: Vec<Edge> = Vec::new();
-    let mut made = 0;
+    // CHG-05: chargers already in contact (an earlier charge on this target) keep their edges.
+    let mut taken: Vec<Edge> = c.contacts.iter().map(|k| k.edge).collect();
+    let mut made = c.contacts.len();
     for k in &chargers {
+        if c.contacts.iter().any(|x| x.piece == k.piece) {
+            continue;
+        }
         let c2 = view(ctx, &state);
         let Some(kp) = c2.state.piece(k.piece) else {
             continue;
@@ -2050,7 +2185,11 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
             Some((edge, fe)) => {
                 taken.push(edge);
                 made += 1;
-                let ids: Vec<PieceId> = chargers.iter().map(|k| k.piece).collect();
+                let ids: Vec<PieceId> = chargers
+                    .iter()
+                    .map(|k| k.piece)
+                    .filter(|id| !c.contacts.iter().any(|x| x.piece == *id))
+                    .collect();
                 let to = contact_for(&c2, kp, target, &fe, &ids);
                 record(
                     &mut state,
@@ -2062,6 +2201,8 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
                         to,
                     },
                 );
+                let ev = second_contacts(&view(ctx, &state), k, target, to);
+                record_all(&mut state, &mut events, ev);
             }
             None => {
                 let kp = kp.clone();
@@ -3148,7 +3289,20 @@ pub fn resolve_combat(
         // have finished a *charge*).
         let disorder_winners = !standing && (w == attacker || counter);
         if disorder_winners {
-            for id in alive(&state, &win_contact) {
+            // CHG-05 ruling: a charger that also touched another enemy unit finishes its
+            // charge with its last combat, and is disordered only if it wins that one.
+            let elsewhere = |id: &PieceId| {
+                state
+                    .charges
+                    .combats
+                    .iter()
+                    .any(|o| o.target != target && o.contacts.iter().any(|k| k.piece == *id))
+            };
+            let finished: Vec<PieceId> = alive(&state, &win_contact)
+                .into_iter()
+                .filter(|id| !elsewhere(id))
+                .collect();
+            for id in finished {
                 let c = view(ctx, &state);
                 if let Some(p) = c.state.piece(id).cloned() {
                     let ev = disorder_events(&c, &p);
@@ -3269,6 +3423,17 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
     };
     let _ = right;
     let p = ctx.piece(piece)?;
+    if ctx.state.charges.combat_of(piece).is_some() {
+        // CHG-05, CHG-01: a winner that also touched another enemy unit fights that combat
+        // first.
+        return Err(err(
+            "CHG-05",
+            format!(
+                "{} is still in an unresolved combat; it consolidates after that one",
+                p.name
+            ),
+        ));
+    }
     let (Some(from), Some(fp)) = (p.pose, footprint_of(ctx, p)) else {
         return Err(err("SEQ-01", format!("{} is not on the table", p.name)));
     };
