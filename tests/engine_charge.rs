@@ -84,6 +84,12 @@ impl Sc {
         self
     }
 
+    /// Places the side's brigade HQ (a command unit) on the table.
+    fn hq_at(mut self, side: usize, x: f64, y: f64, f: f64) -> Sc {
+        self.v["sides"][side]["hqs"][0]["position"] = json!({"at": pt(x, y), "facing_deg": f});
+        self
+    }
+
     fn flag(mut self, side: usize, id: u32, key: &str) -> Sc {
         if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
             for u in units.iter_mut().filter(|u| u["id"] == json!(id)) {
@@ -155,7 +161,6 @@ fn u(side: usize, id: u32) -> PieceId {
     }
 }
 
-#[allow(dead_code)]
 fn hq(side: usize) -> PieceId {
     PieceId::Hq {
         side,
@@ -1883,6 +1888,47 @@ fn init_09_step_5_a_charger_that_falls_back_is_disordered() {
             Event::ChargeEnded {
                 target: d,
                 consolidate: vec![],
+            },
+        ]
+    );
+}
+
+#[test]
+fn cmd_25_move_08_fire_26_a_charger_falling_back_through_an_enemy_hq_overruns_it() {
+    let (a, d, x) = (u(0, 1), u(1, 1), u(1, 3));
+    let mut dice = vec![6, 1, 1, 1, 1, 1]; // D: 5 + 1 (half range)
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    dice.push(6); // A's suppression
+    dice.extend_from_slice(&[6, 1, 1]); // X: 1 stand + 1 (half range) + …
+    dice.extend_from_slice(&[1, 1, 1, 1, 1, 1]);
+    let mut b = we_07_table(false)
+        .unit(1, 3, FR_LINE, 1, 108.0, 112.0, 180.0)
+        .hq_at(1, 91.5, 111.5, 0.0)
+        .command(dice, &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, respond(d, d, Response::Fire { at: a }));
+    let ev = ok(&mut b, respond(x, d, Response::Fire { at: a }));
+    // A's 1 cm fall-back (FIRE-25) swings its left end into Brigade B's HQ, beside it: the HQ
+    // joins D, the nearest friend within half its Move, against D's rear (CMD-25, CMD-26).
+    let tail: Vec<Event> = results(&ev).into_iter().rev().take(2).rev().collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::FellBack {
+                piece: a,
+                from: pose(100.0, 110.0, 0.0),
+                to: b
+                    .state()
+                    .piece(a)
+                    .and_then(|p| p.pose)
+                    .expect("A on the table"),
+                distance_cm: 1.0,
+            },
+            Event::CommandJoined {
+                piece: hq(1),
+                unit: d,
+                from: pose(91.5, 111.5, 0.0),
+                to: pose(100.0, 113.5, 180.0),
             },
         ]
     );

@@ -578,7 +578,9 @@ fn overlaps(a: &Footprint, b: &Footprint) -> bool {
 /// MOVE-08, CMD-25: the enemy command units a forced or charge move runs through or into; the
 /// command rules resolve their fate (`command::overrun_events`: join a friend or be lost).
 fn overruns_of(outcome: &ForcedOutcome, into: &mut Vec<PieceId>) {
-    if let ForcedOutcome::Moved { overruns, .. } = outcome {
+    if let ForcedOutcome::Moved { overruns, .. } | ForcedOutcome::StoppedByFriend { overruns, .. } =
+        outcome
+    {
         for o in overruns {
             if !into.contains(o) {
                 into.push(*o);
@@ -2841,6 +2843,7 @@ fn retreat_events(ctx: &Ctx, piece: PieceId, away: Point) -> Result<Vec<Event>, 
             to,
             friend,
             distance_cm,
+            ..
         } => {
             let mut v = vec![Event::Retreated {
                 piece,
@@ -2848,6 +2851,8 @@ fn retreat_events(ctx: &Ctx, piece: PieceId, away: Point) -> Result<Vec<Event>, 
                 to,
                 distance_cm,
             }];
+            // CMD-25: command units run over before the stop.
+            v.extend(super::command::overrun_events(ctx, &overrun)?);
             let friend_suppressed = ctx
                 .state
                 .piece(friend)
