@@ -2511,6 +2511,65 @@ fn seq_04_chg_05_contact_without_a_combat_is_fought_in_the_charge_phase() {
 }
 
 #[test]
+fn seq_04_chg_21_chg_25_a_pair_whose_combat_was_resolved_is_not_made_to_fight_again() {
+    let (a, d, ds) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut dice = vec![6, 6, 6, 1, 1, 1, 1, 1]; // A: 4 × 2, nobody charging
+    dice.extend_from_slice(&[1; 4]); // D's saves (3 + the line die)
+    dice.extend_from_slice(&[6, 6, 1, 1, 1, 1, 1, 1]); // D: 4 × 2
+    dice.extend_from_slice(&[1, 1, 1]); // A's saves
+                                        // A and D deployed front to front; DS right behind D, touching it.
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 100.0, 180.0)
+        .unit(1, 2, FR_LINE, 4, 100.0, 101.5, 180.0)
+        .command(dice, &[]);
+    let ev = ok(&mut b, Action::EndPhase);
+    assert_eq!(ev.len(), 5, "{ev:?}"); // the phase change and one combat, on D
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    // CHG-21, CHG-25: D loses (3 against 2) and its retreat stops at once against DS: DS is
+    // suppressed and D stays in base contact with A. No winner's disorder (nobody charged).
+    let res = results(&ev);
+    let tail: Vec<Event> = res.iter().rev().take(4).rev().cloned().collect();
+    let Some(Event::Retreated { distance_cm, .. }) = tail.get(1) else {
+        panic!("expected D's retreat: {res:?}");
+    };
+    assert!(*distance_cm < 0.01);
+    assert_eq!(
+        tail.first(),
+        Some(&Event::Suppressed {
+            piece: d,
+            player_turn: 1
+        })
+    );
+    assert_eq!(
+        tail.get(2..),
+        Some(
+            &[
+                Event::Suppressed {
+                    piece: ds,
+                    player_turn: 1
+                },
+                Event::ChargeEnded {
+                    target: d,
+                    consolidate: vec![a]
+                },
+            ][..]
+        )
+    );
+    // SEQ-04 (3): A and D had their combat; the Charge phase ends without another.
+    let ev = ok(&mut b, Action::EndPhase);
+    assert_eq!(
+        ev,
+        vec![
+            Event::PhaseEnded {
+                phase: Phase::Charge
+            },
+            Event::PhaseBegan { phase: Phase::End },
+        ]
+    );
+}
+
+#[test]
 fn seq_04_no_contact_no_combat_in_the_charge_phase() {
     let mut b = Sc::new("nap-austrian", "nap-french", 1809)
         .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)

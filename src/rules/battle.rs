@@ -383,6 +383,13 @@ pub fn resolve_end_phase(ctx: &Ctx, dice: &mut dyn Dice) -> Result<Vec<Event>, A
     use super::endphase::{begin_player_turn, end_of_player_turn, expire_disorder, game_turn_end};
     let t = ctx.state.turn;
     super::charge::check_end_phase(ctx)?;
+    if t.phase == Phase::Charge {
+        // SEQ-04 (3): contacts left without a resolved combat are fought before the phase ends.
+        let ev = super::charge::contacts_without_combat(ctx);
+        if !ev.is_empty() {
+            return Ok(ev);
+        }
+    }
     let mut staged = Staged::new(ctx);
     match t.phase {
         Phase::Initiative => {

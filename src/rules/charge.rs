@@ -313,6 +313,15 @@ pub struct ConsolidateRight {
     pub order: u32,
 }
 
+/// SEQ-04 (3): a charger and its target whose combat was resolved this player turn; they may
+/// stay in base contact (a retreat stopped against a friend) without being made to fight again.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Fought {
+    pub charger: PieceId,
+    pub target: PieceId,
+    pub player_turn: u32,
+}
+
 /// Everything the charge rules remember between actions (one field of the battle state).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ChargeState {
@@ -323,6 +332,9 @@ pub struct ChargeState {
     pub supports: Vec<SupportMark>,
     #[serde(default)]
     pub consolidation: Vec<ConsolidateRight>,
+    /// SEQ-04 (3): the pairs whose combat was resolved this player turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fought: Vec<Fought>,
 }
 
 impl ChargeState {
@@ -440,6 +452,23 @@ pub fn apply_charge_event(state: &mut BattleState, event: &Event) {
             target,
             consolidate,
         } => {
+            let pt = turn.player_turn;
+            state.charges.fought.retain(|f| f.player_turn == pt);
+            let pairs: Vec<Fought> = state
+                .charges
+                .combat(*target)
+                .map(|c| {
+                    c.contacts
+                        .iter()
+                        .map(|k| Fought {
+                            charger: k.piece,
+                            target: *target,
+                            player_turn: pt,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            state.charges.fought.extend(pairs);
             state.charges.combats.retain(|c| c.target != *target);
             state.charges.consolidation.clear();
             for (k, piece) in consolidate.iter().enumerate() {
@@ -948,16 +977,19 @@ pub fn check_end_phase(ctx: &Ctx) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// SEQ-04 (3), CHG-01, CHG-05, CHG-20: the check the Charge phase opens with. Every combat is
-/// fought before the Command phase may end (`check_end_phase`), so none is left here; but
-/// opposing units may still stand in base contact without a combat (a retreat stopped short
-/// against a friend, a move that kept a contact it started with, a deployment). Ruling: such a
-/// contact is a combat, fought in this Charge phase like the further rounds of CHG-20 — for
+/// SEQ-04 (3), CHG-01, CHG-05, CHG-20: the check the Charge phase opens (and ends) with. Every
+/// combat is fought before the Command phase may end (`check_end_phase`), so none is left here;
+/// but opposing units may still stand in base contact without a resolved combat (a retreat
+/// stopped short against a friend while touching another enemy, a move that kept a contact it
+/// started with, a deployment). A charger and target whose combat was resolved this player turn
+/// ([`Fought`]) are not made to fight again. Ruling: any other such contact is a combat, fought
+/// in this Charge phase like the further rounds of CHG-20 — for
 /// each inactive unit touched (in id order), one combat whose "chargers" are the active side's
 /// units touching it (each on the edge it touches), already in contact, with no response
 /// window; nobody counts as charging and everyone is in the open (CHG-16 later rounds). An
 /// active unit touching two enemy units is in two combats (CHG-05). The Charge phase does not
-/// end until they are resolved (`check_end_phase`).
+/// end until they are resolved (`check_end_phase`); an `EndPhase` that finds new ones opens
+/// them instead of ending the phase (`battle::resolve_end_phase`).
 pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
     let t = ctx.state.turn;
     let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx) + 1e-6;
@@ -979,8 +1011,16 @@ pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
         let Some(tfp) = footprint_of(ctx, tp) else {
             continue;
         };
+        let fought = |a: PieceId| {
+            ctx.state
+                .charges
+                .fought
+                .iter()
+                .any(|f| f.player_turn == t.player_turn && f.charger == a && f.target == tp.id)
+        };
         let plans: Vec<ChargerPlan> = actives
             .iter()
+            .filter(|(a, _)| !fought(a.id))
             .filter(|(_, afp)| edge_distance(afp, &tfp) <= tol)
             .filter_map(|(a, afp)| {
                 let pose = a.pose?;
