@@ -2349,6 +2349,27 @@ fn chg_05_chg_19_fire_28_a_charger_touching_two_enemy_units_makes_two_charges() 
     ok(&mut b, Action::EndPhase);
 }
 
+#[test]
+fn chg_05_pike_01_a_second_contact_on_the_front_of_pikes_is_refused() {
+    let (c, d) = (u(0, 1), u(1, 1));
+    // The CHG-05 table with French heavy cavalry (3 stands, 10.5 cm) charging Austrian D; E,
+    // beside D, carries pikes: the only contact on D's front also touches E's front.
+    let sc = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, FR_HEAVY, 3, 100.0, 100.0, 0.0)
+        .unit(0, 2, FR_LINE, 4, 89.0, 112.0, 0.0)
+        .unit(1, 1, AUS_LINE, 3, 100.0, 112.0, 180.0)
+        .unit(1, 2, AUS_LINE, 4, 108.75, 112.0, 180.0);
+    let mut b = sc
+        .clone_with(|s| s.flag(1, 2, "pikes"))
+        .command(vec![], &[]);
+    refused(&mut b, charge(&[c], d), "PIKE-01");
+    // Without the pikes the same charge is legal, and makes a second charge on E at contact.
+    let mut b = sc.command(vec![], &[]);
+    ok(&mut b, charge(&[c], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    assert_eq!(b.state().charges.combats.len(), 2);
+}
+
 // --- SEQ-04 (3): the Charge phase fights contacts left without a combat -----------------------
 
 /// A (side 0) at x 100..110 in base contact, front to front, with D (95..105) and E
