@@ -1934,6 +1934,74 @@ fn cmd_25_move_08_fire_26_a_charger_falling_back_through_an_enemy_hq_overruns_it
     );
 }
 
+#[test]
+fn cmd_25_chg_25_a_retreat_stopped_by_a_friend_overruns_the_enemy_hq_on_its_way() {
+    let (a, d, ds) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut dice = vec![6, 6, 6, 1, 1, 1, 1, 1, 1]; // A: 4 × 2 + 1
+    dice.extend_from_slice(&[1; 4]); // D's saves
+    dice.extend_from_slice(&[6, 6, 1, 1, 1, 1, 1, 1]); // D: 4 × 2
+    dice.extend_from_slice(&[1, 1, 1]); // A's saves
+                                        // D (y 112..113.5), Brigade A's HQ behind it (y 114..117), DS behind that (y 118..119.5).
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 112.0, 180.0)
+        .unit(1, 2, FR_LINE, 4, 100.0, 118.0, 180.0)
+        .hq_at(0, 100.0, 114.0, 180.0)
+        .command(dice, &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    // CHG-21, CHG-25: D loses 3 to 2 and retreats half its Move straight back, through the
+    // HQ (CMD-25, MOVE-08: it joins A, within half its Move, against A's rear, CMD-26), and
+    // stops on DS, which is suppressed.
+    let to = b
+        .state()
+        .piece(d)
+        .and_then(|p| p.pose)
+        .expect("D on the table");
+    assert!((to.at.y - 116.5).abs() < 1e-3);
+    let tail: Vec<Event> = results(&ev).into_iter().rev().take(7).rev().collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::Suppressed {
+                piece: d,
+                player_turn: 1
+            },
+            Event::Retreated {
+                piece: d,
+                from: pose(100.0, 112.0, 180.0),
+                to,
+                distance_cm: 4.5
+            },
+            Event::CommandJoined {
+                piece: hq(0),
+                unit: a,
+                from: pose(100.0, 114.0, 180.0),
+                to: pose(100.0, 110.5, 0.0),
+            },
+            Event::Suppressed {
+                piece: ds,
+                player_turn: 1
+            },
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered)
+            },
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![a]
+            },
+        ]
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
