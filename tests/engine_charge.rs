@@ -84,6 +84,12 @@ impl Sc {
         self
     }
 
+    /// Places the side's brigade HQ (a command unit) on the table.
+    fn hq_at(mut self, side: usize, x: f64, y: f64, f: f64) -> Sc {
+        self.v["sides"][side]["hqs"][0]["position"] = json!({"at": pt(x, y), "facing_deg": f});
+        self
+    }
+
     fn flag(mut self, side: usize, id: u32, key: &str) -> Sc {
         if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
             for u in units.iter_mut().filter(|u| u["id"] == json!(id)) {
@@ -155,7 +161,6 @@ fn u(side: usize, id: u32) -> PieceId {
     }
 }
 
-#[allow(dead_code)]
 fn hq(side: usize) -> PieceId {
     PieceId::Hq {
         side,
@@ -1888,6 +1893,115 @@ fn init_09_step_5_a_charger_that_falls_back_is_disordered() {
     );
 }
 
+#[test]
+fn cmd_25_move_08_fire_26_a_charger_falling_back_through_an_enemy_hq_overruns_it() {
+    let (a, d, x) = (u(0, 1), u(1, 1), u(1, 3));
+    let mut dice = vec![6, 1, 1, 1, 1, 1]; // D: 5 + 1 (half range)
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    dice.push(6); // A's suppression
+    dice.extend_from_slice(&[6, 1, 1]); // X: 1 stand + 1 (half range) + …
+    dice.extend_from_slice(&[1, 1, 1, 1, 1, 1]);
+    let mut b = we_07_table(false)
+        .unit(1, 3, FR_LINE, 1, 108.0, 112.0, 180.0)
+        .hq_at(1, 91.5, 111.5, 0.0)
+        .command(dice, &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, respond(d, d, Response::Fire { at: a }));
+    let ev = ok(&mut b, respond(x, d, Response::Fire { at: a }));
+    // A's 1 cm fall-back (FIRE-25) swings its left end into Brigade B's HQ, beside it: the HQ
+    // joins D, the nearest friend within half its Move, against D's rear (CMD-25, CMD-26).
+    let tail: Vec<Event> = results(&ev).into_iter().rev().take(2).rev().collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::FellBack {
+                piece: a,
+                from: pose(100.0, 110.0, 0.0),
+                to: b
+                    .state()
+                    .piece(a)
+                    .and_then(|p| p.pose)
+                    .expect("A on the table"),
+                distance_cm: 1.0,
+            },
+            Event::CommandJoined {
+                piece: hq(1),
+                unit: d,
+                from: pose(91.5, 111.5, 0.0),
+                to: pose(100.0, 113.5, 180.0),
+            },
+        ]
+    );
+}
+
+#[test]
+fn cmd_25_chg_25_a_retreat_stopped_by_a_friend_overruns_the_enemy_hq_on_its_way() {
+    let (a, d, ds) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut dice = vec![6, 6, 6, 1, 1, 1, 1, 1, 1]; // A: 4 × 2 + 1
+    dice.extend_from_slice(&[1; 4]); // D's saves
+    dice.extend_from_slice(&[6, 6, 1, 1, 1, 1, 1, 1]); // D: 4 × 2
+    dice.extend_from_slice(&[1, 1, 1]); // A's saves
+                                        // D (y 112..113.5), Brigade A's HQ behind it (y 114..117), DS behind that (y 118..119.5).
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 112.0, 180.0)
+        .unit(1, 2, FR_LINE, 4, 100.0, 118.0, 180.0)
+        .hq_at(0, 100.0, 114.0, 180.0)
+        .command(dice, &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    // CHG-21, CHG-25: D loses 3 to 2 and retreats half its Move straight back, through the
+    // HQ (CMD-25, MOVE-08: it joins A, within half its Move, against A's rear, CMD-26), and
+    // stops on DS, which is suppressed.
+    let to = b
+        .state()
+        .piece(d)
+        .and_then(|p| p.pose)
+        .expect("D on the table");
+    assert!((to.at.y - 116.5).abs() < 1e-3);
+    let tail: Vec<Event> = results(&ev).into_iter().rev().take(7).rev().collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::Suppressed {
+                piece: d,
+                player_turn: 1
+            },
+            Event::Retreated {
+                piece: d,
+                from: pose(100.0, 112.0, 180.0),
+                to,
+                distance_cm: 4.5
+            },
+            Event::CommandJoined {
+                piece: hq(0),
+                unit: a,
+                from: pose(100.0, 114.0, 180.0),
+                to: pose(100.0, 110.5, 0.0),
+            },
+            Event::Suppressed {
+                piece: ds,
+                player_turn: 1
+            },
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered)
+            },
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![a]
+            },
+        ]
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
@@ -2008,10 +2122,549 @@ fn init_14_an_evader_out_of_reach_survives_and_the_charger_is_disordered() {
 }
 
 #[test]
-fn chg_05_a_second_charge_on_a_unit_already_in_combat_is_reported() {
+fn chg_05_chg_10_chg_11_chg_17_a_second_charge_joins_the_combat_on_its_target() {
     let (a, s, d) = (u(0, 1), u(0, 2), u(1, 1));
-    let mut b = we_07_table(false).command(vec![], &[]);
+    let mut dice = vec![6, 6, 6, 6];
+    dice.extend_from_slice(&[1; 18]); // A and S: 2 × (5 × 2 + 1), one pool at 4+
+    dice.extend_from_slice(&[1; 5]); // D's saves (4 + the line die)
+    dice.extend_from_slice(&[6, 1, 1, 1, 1, 1, 1, 1]); // D: 5 × 2 − 2 (fights to its flank)
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    let mut b = we_07_table(false).command(dice, &[]);
     ok(&mut b, charge(&[a], d));
     ok(&mut b, Action::CloseResponse { target: d });
-    refused(&mut b, charge(&[s], d), "CHG-05");
+    // CHG-05, CHG-10: S charges D too; D's front is A's, so S takes D's left flank.
+    let ev = ok(&mut b, charge(&[s], d));
+    assert_eq!(
+        ev,
+        vec![
+            Event::ChargeDeclared {
+                target: d,
+                phase: Phase::Command,
+                chargers: vec![ChargerPlan {
+                    piece: s,
+                    edge: Edge::Left,
+                    start: pose(113.0, 104.5, 0.0),
+                    placed: pose(108.25, 112.75, 270.0),
+                    distance_cm: 10.817,
+                }],
+            },
+            Event::Moved {
+                piece: s,
+                from: pose(113.0, 104.5, 0.0),
+                to: pose(108.25, 112.75, 270.0),
+                path: vec![],
+                cost_cm: 9.52,
+            },
+        ]
+    );
+    // D is fighting A hand to hand: no response of its own; nobody fires at A, in contact.
+    refused(&mut b, respond(d, d, Response::Fire { at: s }), "CHG-05");
+    let ev = ok(&mut b, Action::CloseResponse { target: d });
+    assert_eq!(
+        ev,
+        vec![
+            Event::ResponseClosed { target: d },
+            Event::ChargeContact {
+                piece: s,
+                target: d,
+                edge: Edge::Left,
+                to: pose(106.25, 112.75, 270.0),
+            },
+        ]
+    );
+    // One combat: both chargers' dice in one pool (CHG-13/14); D counts all its stands (front
+    // contact, CHG-11) but fights to its flank (−2); its hits go to A on its front (CHG-17).
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), 1),
+            ("CHG-16".into(), 4),
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    assert_eq!(
+        modifiers(&ev, "charge: defenders to hit"),
+        vec![
+            ("CHG-13".into(), 10),
+            ("CHG-14".into(), -2),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    let tail: Vec<Event> = results(&ev).into_iter().skip(3).collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::HitsScored {
+                target: a,
+                hits: 1,
+                needed: 4
+            },
+            Event::Saved {
+                target: a,
+                saved: 0
+            },
+            Event::HitsTaken {
+                piece: a,
+                hits: 1,
+                total: 1
+            },
+            Event::CombatRound {
+                target: d,
+                round: 1,
+                attacker_total: 1,
+                defender_total: 4
+            },
+            Event::CombatDecided {
+                target: d,
+                outcome: Outcome::Double,
+                winner: Some(0)
+            },
+            charge_ko(d, "CHG-22", "lost a charge by double or more"),
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered)
+            },
+            Event::Disordered {
+                piece: s,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: s,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered)
+            },
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![a, s]
+            },
+        ]
+    );
+}
+
+#[test]
+fn chg_05_a_second_charge_on_a_supporter_is_reported_unsupported() {
+    let (a, d, ds, s) = (u(0, 1), u(1, 1), u(1, 2), u(0, 2));
+    let mut b = we_07_table(true).command(vec![], &[]);
+    ok(&mut b, charge(&[a], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    ok(
+        &mut b,
+        Action::Support {
+            piece: ds,
+            friend: d,
+        },
+    );
+    refused(&mut b, charge(&[s], ds), "CHG-05");
+}
+
+/// CHG-05 table: D (3 stands, x 96.25..103.75) and E (4 stands, x 103.75..113.75) of side 1
+/// side by side facing −y with their fronts at y 112; A (4 stands, x 95..105) 12 cm short of
+/// D; F, a friend of A, at x 84..94 level with D's front, leaves A no shift to the left
+/// that would keep it off E (CHG-04 b).
+fn chg_05_table() -> Sc {
+    Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(0, 2, AUS_LINE, 4, 89.0, 112.0, 0.0)
+        .unit(1, 1, FR_LINE, 3, 100.0, 112.0, 180.0)
+        .unit(1, 2, FR_LINE, 4, 108.75, 112.0, 180.0)
+}
+
+#[test]
+fn chg_05_chg_19_fire_28_a_charger_touching_two_enemy_units_makes_two_charges() {
+    let (a, d, e) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut dice = vec![6, 6, 6, 1, 1, 1, 1, 1, 1]; // A on D: 4 × 2 + 1
+    dice.extend_from_slice(&[1; 4]); // D's saves
+    dice.extend_from_slice(&[6, 1, 1, 1, 1, 1]); // D: 3 × 2
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    dice.extend_from_slice(&[6, 6, 6, 1, 1, 1, 1, 1, 1]); // A on E: 4 × 2 + 1, not yet disordered
+    dice.extend_from_slice(&[1; 4]); // E's saves
+    dice.extend_from_slice(&[6, 1, 1, 1, 1, 1, 1, 1]); // E: 4 × 2
+    dice.extend_from_slice(&[1, 1]); // A's saves
+    let mut b = chg_05_table().command(dice, &[]);
+    ok(&mut b, charge(&[a], d));
+    // CHG-04 (b) leaves A centred on D's front, over E's front too: a second charge, on E.
+    let ev = ok(&mut b, Action::CloseResponse { target: d });
+    let at = pose(100.0, 112.0, 0.0);
+    assert_eq!(
+        ev,
+        vec![
+            Event::ResponseClosed { target: d },
+            Event::ChargeContact {
+                piece: a,
+                target: d,
+                edge: Edge::Front,
+                to: at,
+            },
+            Event::ChargeDeclared {
+                target: e,
+                phase: Phase::Command,
+                chargers: vec![ChargerPlan {
+                    piece: a,
+                    edge: Edge::Front,
+                    start: pose(100.0, 100.0, 0.0),
+                    placed: at,
+                    distance_cm: 12.0,
+                }],
+            },
+            Event::ResponseClosed { target: e },
+            Event::ChargeContact {
+                piece: a,
+                target: e,
+                edge: Edge::Front,
+                to: at,
+            },
+        ]
+    );
+    // The active player fights D first: A wins by double; E is still to come, so A is not
+    // disordered yet and may not consolidate.
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    assert_eq!(
+        rolls(&ev),
+        vec![
+            roll("charge: attackers to hit", &[6, 6, 6, 1, 1, 1, 1, 1, 1]),
+            roll("save", &[1, 1, 1, 1]),
+            roll("charge: defenders to hit", &[6, 1, 1, 1, 1, 1]),
+            roll("save", &[1, 1]),
+        ]
+    );
+    let tail: Vec<Event> = results(&ev).into_iter().skip(6).collect();
+    assert_eq!(
+        tail,
+        vec![
+            Event::CombatRound {
+                target: d,
+                round: 1,
+                attacker_total: 1,
+                defender_total: 3
+            },
+            Event::CombatDecided {
+                target: d,
+                outcome: Outcome::Double,
+                winner: Some(0)
+            },
+            charge_ko(d, "CHG-22", "lost a charge by double or more"),
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![a]
+            },
+        ]
+    );
+    refused(
+        &mut b,
+        Action::Consolidate {
+            piece: a,
+            to: pose(100.0, 113.0, 0.0),
+        },
+        "CHG-05",
+    );
+    // E: a separate charge (A charging, +1); CHG-19 counts A's hit from the first combat.
+    let ev = ok(&mut b, Action::ResolveCharge { target: e });
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![
+            ("CHG-13".into(), 8),
+            ("CHG-14".into(), 1),
+            ("CHG-16".into(), 4)
+        ]
+    );
+    let res = results(&ev);
+    assert!(res.contains(&Event::CombatRound {
+        target: e,
+        round: 1,
+        attacker_total: 2,
+        defender_total: 3
+    }));
+    assert!(res.contains(&Event::CombatDecided {
+        target: e,
+        outcome: Outcome::Greater,
+        winner: Some(0)
+    }));
+    assert!(res.contains(&Event::Suppressed {
+        piece: e,
+        player_turn: 1
+    }));
+    let end: Vec<Event> = res.into_iter().rev().take(3).rev().collect();
+    assert_eq!(
+        end,
+        vec![
+            Event::Disordered {
+                piece: a,
+                until: 2,
+                exhausted: false
+            },
+            Event::FormationChanged {
+                piece: a,
+                from: Some(Formation::Line),
+                to: Some(Formation::Disordered)
+            },
+            Event::ChargeEnded {
+                target: e,
+                consolidate: vec![a]
+            },
+        ]
+    );
+    ok(&mut b, Action::EndPhase);
+}
+
+#[test]
+fn chg_05_pike_01_a_second_contact_on_the_front_of_pikes_is_refused() {
+    let (c, d) = (u(0, 1), u(1, 1));
+    // The CHG-05 table with French heavy cavalry (3 stands, 10.5 cm) charging Austrian D; E,
+    // beside D, carries pikes: the only contact on D's front also touches E's front.
+    let sc = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, FR_HEAVY, 3, 100.0, 100.0, 0.0)
+        .unit(0, 2, FR_LINE, 4, 89.0, 112.0, 0.0)
+        .unit(1, 1, AUS_LINE, 3, 100.0, 112.0, 180.0)
+        .unit(1, 2, AUS_LINE, 4, 108.75, 112.0, 180.0);
+    let mut b = sc
+        .clone_with(|s| s.flag(1, 2, "pikes"))
+        .command(vec![], &[]);
+    refused(&mut b, charge(&[c], d), "PIKE-01");
+    // Without the pikes the same charge is legal, and makes a second charge on E at contact.
+    let mut b = sc.command(vec![], &[]);
+    ok(&mut b, charge(&[c], d));
+    ok(&mut b, Action::CloseResponse { target: d });
+    assert_eq!(b.state().charges.combats.len(), 2);
+}
+
+// --- SEQ-04 (3): the Charge phase fights contacts left without a combat -----------------------
+
+/// A (side 0) at x 100..110 in base contact, front to front, with D (95..105) and E
+/// (107.5..117.5) of side 1, all in line.
+fn seq_04_table() -> Sc {
+    Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(1, 1, FR_LINE, 4, 100.0, 100.0, 180.0)
+        .unit(0, 1, AUS_LINE, 4, 105.0, 100.0, 0.0)
+        .unit(1, 2, FR_LINE, 4, 112.5, 100.0, 180.0)
+}
+
+#[test]
+fn seq_04_chg_05_contact_without_a_combat_is_fought_in_the_charge_phase() {
+    let (a, d, e) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut dice = vec![6, 6, 1, 1, 1, 1, 1, 1]; // A: 4 stands × 2, no charge bonus
+    dice.extend_from_slice(&[1, 1, 1]); // E's saves (2 + the line die)
+    dice.extend_from_slice(&[6, 6, 6, 1, 1, 1, 1, 1]); // E: 4 × 2
+    dice.extend_from_slice(&[1, 1, 1, 1]); // A's saves (3 + the line die)
+    let mut b = seq_04_table().command(dice, &[]);
+    // SEQ-04 (3): entering the Charge phase opens one combat per inactive unit touched.
+    let ev = ok(&mut b, Action::EndPhase);
+    let standing = |target: PieceId| {
+        let plan = ChargerPlan {
+            piece: a,
+            edge: Edge::Front,
+            start: pose(105.0, 100.0, 0.0),
+            placed: pose(105.0, 100.0, 0.0),
+            distance_cm: 0.0,
+        };
+        vec![
+            Event::ChargeDeclared {
+                target,
+                phase: Phase::Charge,
+                chargers: vec![plan],
+            },
+            Event::ResponseClosed { target },
+            Event::ChargeContact {
+                piece: a,
+                target,
+                edge: Edge::Front,
+                to: pose(105.0, 100.0, 0.0),
+            },
+        ]
+    };
+    let mut expected = vec![
+        Event::PhaseEnded {
+            phase: Phase::Command,
+        },
+        Event::PhaseBegan {
+            phase: Phase::Charge,
+        },
+    ];
+    expected.extend(standing(d));
+    expected.extend(standing(e));
+    assert_eq!(ev, expected);
+    // The Charge phase does not end with those contacts unresolved.
+    refused(&mut b, Action::EndPhase, "SEQ-04");
+    // CHG-05: the active player picks the order: E first. Nobody charged: no +1, 4+ all round.
+    let ev = ok(&mut b, Action::ResolveCharge { target: e });
+    assert_eq!(
+        rolls(&ev),
+        vec![
+            roll("charge: attackers to hit", &[6, 6, 1, 1, 1, 1, 1, 1]),
+            roll("save", &[1, 1, 1]),
+            roll("charge: defenders to hit", &[6, 6, 6, 1, 1, 1, 1, 1]),
+            roll("save", &[1, 1, 1, 1]),
+        ]
+    );
+    assert_eq!(
+        modifiers(&ev, "charge: attackers to hit"),
+        vec![("CHG-13".into(), 8), ("CHG-16".into(), 4)]
+    );
+    let retreat_to = b.state().piece(a).and_then(|p| p.pose).expect("A stays");
+    assert!(retreat_to.at.x < 105.0 && retreat_to.at.y < 100.0);
+    assert_eq!(
+        results(&ev),
+        vec![
+            Event::HitsScored {
+                target: e,
+                hits: 2,
+                needed: 4
+            },
+            Event::Saved {
+                target: e,
+                saved: 0
+            },
+            Event::HitsTaken {
+                piece: e,
+                hits: 2,
+                total: 2
+            },
+            Event::HitsScored {
+                target: a,
+                hits: 3,
+                needed: 4
+            },
+            Event::Saved {
+                target: a,
+                saved: 0
+            },
+            Event::HitsTaken {
+                piece: a,
+                hits: 3,
+                total: 3
+            },
+            Event::CombatRound {
+                target: e,
+                round: 1,
+                attacker_total: 3,
+                defender_total: 2
+            },
+            Event::CombatDecided {
+                target: e,
+                outcome: Outcome::Greater,
+                winner: Some(1)
+            },
+            Event::Suppressed {
+                piece: a,
+                player_turn: 1
+            },
+            // CHG-21/25: away from E, the unit it was touching. No disorder: nobody charged.
+            Event::Retreated {
+                piece: a,
+                from: pose(105.0, 100.0, 0.0),
+                to: retreat_to,
+                distance_cm: 4.0
+            },
+            Event::ChargeEnded {
+                target: e,
+                consolidate: vec![e]
+            },
+        ]
+    );
+    // CHG-05 ruling: A's retreat took it out of contact with D: that combat is not fought.
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    assert_eq!(
+        ev,
+        vec![
+            Event::ChargeFailed {
+                piece: a,
+                target: d,
+                reason: "no longer in base contact: the combat is not fought (CHG-05)".into(),
+            },
+            Event::ChargeEnded {
+                target: d,
+                consolidate: vec![e]
+            },
+        ]
+    );
+    let ev = ok(&mut b, Action::EndPhase);
+    assert_eq!(
+        ev,
+        vec![
+            Event::PhaseEnded {
+                phase: Phase::Charge
+            },
+            Event::PhaseBegan { phase: Phase::End },
+        ]
+    );
+}
+
+#[test]
+fn seq_04_chg_21_chg_25_a_pair_whose_combat_was_resolved_is_not_made_to_fight_again() {
+    let (a, d, ds) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut dice = vec![6, 6, 6, 1, 1, 1, 1, 1]; // A: 4 × 2, nobody charging
+    dice.extend_from_slice(&[1; 4]); // D's saves (3 + the line die)
+    dice.extend_from_slice(&[6, 6, 1, 1, 1, 1, 1, 1]); // D: 4 × 2
+    dice.extend_from_slice(&[1, 1, 1]); // A's saves
+                                        // A and D deployed front to front; DS right behind D, touching it.
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 100.0, 180.0)
+        .unit(1, 2, FR_LINE, 4, 100.0, 101.5, 180.0)
+        .command(dice, &[]);
+    let ev = ok(&mut b, Action::EndPhase);
+    assert_eq!(ev.len(), 5, "{ev:?}"); // the phase change and one combat, on D
+    let ev = ok(&mut b, Action::ResolveCharge { target: d });
+    // CHG-21, CHG-25: D loses (3 against 2) and its retreat stops at once against DS: DS is
+    // suppressed and D stays in base contact with A. No winner's disorder (nobody charged).
+    let res = results(&ev);
+    let tail: Vec<Event> = res.iter().rev().take(4).rev().cloned().collect();
+    let Some(Event::Retreated { distance_cm, .. }) = tail.get(1) else {
+        panic!("expected D's retreat: {res:?}");
+    };
+    assert!(*distance_cm < 0.01);
+    assert_eq!(
+        tail.first(),
+        Some(&Event::Suppressed {
+            piece: d,
+            player_turn: 1
+        })
+    );
+    assert_eq!(
+        tail.get(2..),
+        Some(
+            &[
+                Event::Suppressed {
+                    piece: ds,
+                    player_turn: 1
+                },
+                Event::ChargeEnded {
+                    target: d,
+                    consolidate: vec![a]
+                },
+            ][..]
+        )
+    );
+    // SEQ-04 (3): A and D had their combat; the Charge phase ends without another.
+    let ev = ok(&mut b, Action::EndPhase);
+    assert_eq!(
+        ev,
+        vec![
+            Event::PhaseEnded {
+                phase: Phase::Charge
+            },
+            Event::PhaseBegan { phase: Phase::End },
+        ]
+    );
+}
+
+#[test]
+fn seq_04_no_contact_no_combat_in_the_charge_phase() {
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 101.0, 180.0)
+        .command(vec![], &[]);
+    let ev = ok(&mut b, Action::EndPhase);
+    assert_eq!(ev.len(), 2, "only the phase change: {ev:?}");
+    assert!(b.state().charges.combats.is_empty());
 }

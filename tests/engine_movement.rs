@@ -712,6 +712,7 @@ fn move_07_forced_into_friends_stops_on_contact() {
             friend,
             distance_cm,
             to,
+            ..
         } => {
             assert_eq!(friend, u(0, 2));
             assert_eq!(distance_cm, 7.0);

@@ -421,6 +421,13 @@ pub fn resolve_end_phase(ctx: &Ctx, dice: &mut dyn Dice) -> Result<Vec<Event>, A
     use super::endphase::{begin_player_turn, end_of_player_turn, expire_disorder, game_turn_end};
     let t = ctx.state.turn;
     super::charge::check_end_phase(ctx)?;
+    if t.phase == Phase::Charge {
+        // SEQ-04 (3): contacts left without a resolved combat are fought before the phase ends.
+        let ev = super::charge::contacts_without_combat(ctx);
+        if !ev.is_empty() {
+            return Ok(ev);
+        }
+    }
     let mut staged = Staged::new(ctx);
     match t.phase {
         Phase::Initiative => {
@@ -438,6 +445,11 @@ pub fn resolve_end_phase(ctx: &Ctx, dice: &mut dyn Dice) -> Result<Vec<Event>, A
         .filter(|_| t.phase != Phase::Deployment)
     {
         staged.push(Event::PhaseBegan { phase: next });
+        if next == Phase::Charge {
+            // SEQ-04 (3): opposing units left in base contact fight in the Charge phase.
+            let ev = super::charge::contacts_without_combat(&staged.ctx());
+            staged.extend(ev);
+        }
         return Ok(staged.into_events());
     }
     // Deployment over, or End over: the next player turn.

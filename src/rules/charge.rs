@@ -38,9 +38,27 @@
 //!   free pivot to its front-edge centre in contact.
 //! * The contact pose is centred on the edge, or shifted along it in 0.25 cm steps as little as
 //!   needed to overlap nobody and touch no other enemy (CHG-04 b); if no shift helps, a contact
-//!   pose that would overlap another unit is refused (CHG-10), and one touching a second enemy is
-//!   reported as unsupported (CHG-05) rather than silently fought.
-//! * A second charge on a unit already in an unresolved combat is reported as unsupported.
+//!   pose that would overlap another unit is refused (CHG-10).
+//! * CHG-05, one charger touching several enemy units: when no shift keeps the contact pose off
+//!   other enemy units, each further enemy unit touched is a separate charge on it: at contact
+//!   (`CloseResponse`) the charger joins that unit's combat or opens one, already in contact on
+//!   the edge it touches, with no response window of its own (the unit could respond to the
+//!   first charge as a unit near the charged one). The charger counts as charging in round 1 of
+//!   each; the active player picks the order (`ResolveCharge`). A charger finishes its charge
+//!   with its last combat: it is disordered (FIRE-28 b) only if it wins that one, and may not
+//!   consolidate while a combat of its is pending. A combat none of whose chargers still
+//!   touches its target (they retreated or were knocked out in a combat fought before) ends
+//!   unfought. The further contact obeys CHG-10 (an edge held by a charger already is refused)
+//!   and PIKE-01.
+//! * CHG-05, a further charge on the target of a pending combat (its window closed) joins that
+//!   combat: its chargers take edges no charger in contact holds, a response window opens for
+//!   them (one response per unit and combat; the target, fighting hand to hand, makes none; fire
+//!   only at chargers not yet in contact), and the combat is fought as one, all chargers in
+//!   contact pooling their dice (CHG-13..CHG-19). A charge on a unit that only supports a
+//!   pending combat is reported as unsupported.
+//! * SEQ-04 (3): entering the Charge phase, every inactive unit still in base contact with
+//!   active units and in no combat gets one (`contacts_without_combat`), fought there with
+//!   nobody charging (4+ all round, no winners' disorder); the phase cannot end until they are.
 //! * Only unsuppressed units respond at all (INIT-12 "unsuppressed units", CHG-09, INIT-15 c).
 //! * INIT-11 on initiative: the supporter's combat must be the nearest pending combat (by edge
 //!   distance to its friendly units in contact).
@@ -295,6 +313,15 @@ pub struct ConsolidateRight {
     pub order: u32,
 }
 
+/// SEQ-04 (3): a charger and its target whose combat was resolved this player turn; they may
+/// stay in base contact (a retreat stopped against a friend) without being made to fight again.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Fought {
+    pub charger: PieceId,
+    pub target: PieceId,
+    pub player_turn: u32,
+}
+
 /// Everything the charge rules remember between actions (one field of the battle state).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ChargeState {
@@ -305,6 +332,9 @@ pub struct ChargeState {
     pub supports: Vec<SupportMark>,
     #[serde(default)]
     pub consolidation: Vec<ConsolidateRight>,
+    /// SEQ-04 (3): the pairs whose combat was resolved this player turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fought: Vec<Fought>,
 }
 
 impl ChargeState {
@@ -336,6 +366,16 @@ pub fn apply_charge_event(state: &mut BattleState, event: &Event) {
             chargers,
         } => {
             state.charges.consolidation.clear();
+            // CHG-05: a further charge on a unit already in combat joins that combat; its new
+            // chargers get a response window of their own.
+            if let Some(c) = state.charges.combat_mut(*target) {
+                let contacts = c.contacts.clone();
+                c.chargers
+                    .retain(|k| contacts.iter().any(|x| x.piece == k.piece));
+                c.chargers.extend(chargers.iter().cloned());
+                c.window_open = true;
+                return;
+            }
             state.charges.combats.push(Combat {
                 target: *target,
                 attacker: chargers.first().map_or(turn.active, |k| k.piece.side()),
@@ -412,6 +452,23 @@ pub fn apply_charge_event(state: &mut BattleState, event: &Event) {
             target,
             consolidate,
         } => {
+            let pt = turn.player_turn;
+            state.charges.fought.retain(|f| f.player_turn == pt);
+            let pairs: Vec<Fought> = state
+                .charges
+                .combat(*target)
+                .map(|c| {
+                    c.contacts
+                        .iter()
+                        .map(|k| Fought {
+                            charger: k.piece,
+                            target: *target,
+                            player_turn: pt,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            state.charges.fought.extend(pairs);
             state.charges.combats.retain(|c| c.target != *target);
             state.charges.consolidation.clear();
             for (k, piece) in consolidate.iter().enumerate() {
@@ -550,7 +607,9 @@ fn overlaps(a: &Footprint, b: &Footprint) -> bool {
 /// MOVE-08, CMD-25: the enemy command units a forced or charge move runs through or into; the
 /// command rules resolve their fate (`command::overrun_events`: join a friend or be lost).
 fn overruns_of(outcome: &ForcedOutcome, into: &mut Vec<PieceId>) {
-    if let ForcedOutcome::Moved { overruns, .. } = outcome {
+    if let ForcedOutcome::Moved { overruns, .. } | ForcedOutcome::StoppedByFriend { overruns, .. } =
+        outcome
+    {
         for o in overruns {
             if !into.contains(o) {
                 into.push(*o);
@@ -918,6 +977,198 @@ pub fn check_end_phase(ctx: &Ctx) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// SEQ-04 (3), CHG-01, CHG-05, CHG-20: the check the Charge phase opens (and ends) with. Every
+/// combat is fought before the Command phase may end (`check_end_phase`), so none is left here;
+/// but opposing units may still stand in base contact without a resolved combat (a retreat
+/// stopped short against a friend while touching another enemy, a move that kept a contact it
+/// started with, a deployment). A charger and target whose combat was resolved this player turn
+/// ([`Fought`]) are not made to fight again. Ruling: any other such contact is a combat, fought
+/// in this Charge phase like the further rounds of CHG-20 — for
+/// each inactive unit touched (in id order), one combat whose "chargers" are the active side's
+/// units touching it (each on the edge it touches), already in contact, with no response
+/// window; nobody counts as charging and everyone is in the open (CHG-16 later rounds). An
+/// active unit touching two enemy units is in two combats (CHG-05). The Charge phase does not
+/// end until they are resolved (`check_end_phase`); an `EndPhase` that finds new ones opens
+/// them instead of ending the phase (`battle::resolve_end_phase`).
+pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
+    let t = ctx.state.turn;
+    let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx) + 1e-6;
+    let free = |p: &PieceState| {
+        !p.id.is_command() && p.on_table() && ctx.state.charges.combat_of(p.id).is_none()
+    };
+    let actives: Vec<(&PieceState, Footprint)> = ctx
+        .state
+        .pieces
+        .values()
+        .filter(|p| p.id.side() == t.active && free(p))
+        .filter_map(|p| footprint_of(ctx, p).map(|fp| (p, fp)))
+        .collect();
+    let mut events = Vec::new();
+    for tp in ctx.state.pieces.values() {
+        if tp.id.side() == t.active || !free(tp) {
+            continue;
+        }
+        let Some(tfp) = footprint_of(ctx, tp) else {
+            continue;
+        };
+        let fought = |a: PieceId| {
+            ctx.state
+                .charges
+                .fought
+                .iter()
+                .any(|f| f.player_turn == t.player_turn && f.charger == a && f.target == tp.id)
+        };
+        let plans: Vec<ChargerPlan> = actives
+            .iter()
+            .filter(|(a, _)| !fought(a.id))
+            .filter(|(_, afp)| edge_distance(afp, &tfp) <= tol)
+            .filter_map(|(a, afp)| {
+                let pose = a.pose?;
+                let edge = touched_edge(ctx, afp, tp);
+                Some(ChargerPlan {
+                    piece: a.id,
+                    edge,
+                    start: pose,
+                    placed: pose,
+                    distance_cm: 0.0,
+                })
+            })
+            .collect();
+        if plans.is_empty() {
+            continue;
+        }
+        events.push(Event::ChargeDeclared {
+            target: tp.id,
+            phase: t.phase,
+            chargers: plans.clone(),
+        });
+        events.push(Event::ResponseClosed { target: tp.id });
+        for k in plans {
+            events.push(Event::ChargeContact {
+                piece: k.piece,
+                target: tp.id,
+                edge: k.edge,
+                to: k.start,
+            });
+        }
+    }
+    events
+}
+
+/// CHG-10 ruling, for a contact already made: the edge of `target` along which the toucher's
+/// bases lie the longest (sampled every twentieth of each edge); ties go to the earlier edge in
+/// `edges_of` order (the front first).
+fn touched_edge(ctx: &Ctx, toucher: &Footprint, target: &PieceState) -> Edge {
+    let slack = CONTACT_TOLERANCE_CM * measure_scale(ctx) + 1e-6;
+    let mut best: Option<(usize, Edge)> = None;
+    for (edge, fe) in edges_of(ctx, target) {
+        let along = sub(fe.right, fe.left);
+        let n = (0..=20)
+            .filter(|k| {
+                let p = add(fe.left, along, f64::from(*k) / 20.0);
+                toucher.stands.iter().any(|s| s.covers(p, slack))
+            })
+            .count();
+        if best.is_none_or(|(b, _)| n > b) {
+            best = Some((n, edge));
+        }
+    }
+    best.map_or(Edge::Front, |(_, e)| e)
+}
+
+/// CHG-05: a charger whose contact pose also touches `q` (an enemy unit, not its target)
+/// charges `q` too, as a separate charge. Refused when that contact breaks a contact rule:
+/// the edge of `q` it touches is held by a charger already (CHG-10), cavalry on the front of
+/// pikes (PIKE-01); reported as unsupported when `q` only supports or charges in a pending
+/// combat.
+fn check_second_contact(
+    ctx: &Ctx,
+    p: &PieceState,
+    contact_fp: &Footprint,
+    q: &PieceState,
+) -> Result<(), ActionError> {
+    let existing = ctx.state.charges.combat(q.id);
+    if existing.is_none() && ctx.state.charges.combat_of(q.id).is_some() {
+        return Err(ActionError::Unsupported {
+            rule: "CHG-05",
+            what: format!(
+                "a charge by {} that would also contact {}, which supports an unresolved combat",
+                p.name, q.name
+            ),
+        });
+    }
+    let edge = touched_edge(ctx, contact_fp, q);
+    if existing.is_some_and(|c| c.contacts.iter().any(|k| k.edge == edge)) {
+        return Err(err(
+            "CHG-10",
+            format!(
+                "{} would also touch the {} of {}, which another charger holds already",
+                p.name,
+                edge.label(),
+                q.name
+            ),
+        ));
+    }
+    if is_mounted_cavalry(ctx, p) && pike(ctx, q) && frontal(q, edge) {
+        return Err(err(
+            "PIKE-01",
+            format!(
+                "{} would also touch the front of {}, a pike unit",
+                p.name, q.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// CHG-05: the further charges a charger makes by touching, at its contact pose `to`, enemy
+/// units other than its target: for each (in id order) the charger joins the combat on that
+/// unit, or opens one, already in contact on the edge it touches (`touched_edge`). Ruling: that
+/// unit gets no response window of its own (it could respond to the first charge as a unit
+/// within 10 or 5 cm of the charged one, INIT-12); the charger counts as charging in round 1
+/// (a separate charge); the active player picks the order in which the combats are fought.
+fn second_contacts(ctx: &Ctx, plan: &ChargerPlan, target: PieceId, to: Pose) -> Vec<Event> {
+    let Some(p) = ctx.state.piece(plan.piece) else {
+        return Vec::new();
+    };
+    let Some(fp) = footprint_of(ctx, &with_pose(p, to)) else {
+        return Vec::new();
+    };
+    let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx) + 1e-6;
+    let mut events = Vec::new();
+    for q in ctx.state.pieces.values() {
+        if q.id == target || q.id.side() == p.id.side() || q.id.is_command() || !q.on_table() {
+            continue;
+        }
+        let Some(qfp) = footprint_of(ctx, q) else {
+            continue;
+        };
+        if edge_distance(&fp, &qfp) > tol {
+            continue;
+        }
+        let edge = touched_edge(ctx, &fp, q);
+        events.push(Event::ChargeDeclared {
+            target: q.id,
+            phase: ctx.state.turn.phase,
+            chargers: vec![ChargerPlan {
+                piece: p.id,
+                edge,
+                start: plan.start,
+                placed: to,
+                distance_cm: plan.distance_cm,
+            }],
+        });
+        events.push(Event::ResponseClosed { target: q.id });
+        events.push(Event::ChargeContact {
+            piece: p.id,
+            target: q.id,
+            edge,
+            to,
+        });
+    }
+    events
+}
+
 /// CHG-01, INIT-03: a unit in an unresolved combat (charger, charged unit or supporter) takes
 /// no other action until the combat is fought; `battle::resolve` asks this for moves, deploys,
 /// limbering and fire.
@@ -1244,18 +1495,24 @@ pub fn resolve_charge(
     let Some(tfp) = footprint_of(ctx, tp) else {
         return Err(err("GEN-12", format!("{} is not on the table", tp.name)));
     };
-    if ctx.state.charges.combat_of(target).is_some() {
+    // CHG-05 ruling: a further charge on the target of a pending combat joins that combat
+    // (its chargers take edges no charger in contact holds, CHG-10); a unit that only
+    // supports a pending combat is not charged while that combat is pending.
+    let existing = ctx.state.charges.combat(target);
+    if existing.is_none() && ctx.state.charges.combat_of(target).is_some() {
         return Err(ActionError::Unsupported {
             rule: "CHG-05",
             what: format!(
-                "a charge on {}, which is already in an unresolved combat",
+                "a charge on {}, which supports or charges in an unresolved combat",
                 tp.name
             ),
         });
     }
     let ms = measure_scale(ctx);
     let sight = sight_index(ctx);
-    let mut taken: Vec<Edge> = Vec::new();
+    let mut taken: Vec<Edge> = existing
+        .map(|c| c.contacts.iter().map(|k| k.edge).collect())
+        .unwrap_or_default();
     let mut plans = Vec::new();
     let mut moves = Vec::new();
     let mut overrun: Vec<PieceId> = Vec::new();
@@ -1386,10 +1643,7 @@ pub fn resolve_charge(
                 && !q.id.is_command()
                 && edge_distance(&contact_fp, &qfp) <= CONTACT_TOLERANCE_CM * ms
             {
-                return Err(ActionError::Unsupported {
-                    rule: "CHG-05",
-                    what: format!("a charge by {} that would also contact {}", p.name, q.name),
-                });
+                check_second_contact(ctx, p, &contact_fp, q)?;
             }
         }
         taken.push(edge);
@@ -1599,9 +1853,19 @@ pub fn resolve_respond(
         ));
     }
     if c.response_of(piece).is_some() {
+        // CHG-05 ruling: one response per unit and combat, a further charge included.
         return Err(err(
             "INIT-12",
             format!("{} has already responded to this charge", p.name),
+        ));
+    }
+    if piece == target && !c.contacts.is_empty() {
+        return Err(err(
+            "CHG-05",
+            format!(
+                "{} is already fighting hand to hand; it makes no response to a further charge",
+                p.name
+            ),
         ));
     }
     if p.suppressed_at.is_some() {
@@ -1652,11 +1916,13 @@ pub fn resolve_respond(
                     "a charged gun responds with canister, a pivot or an evade (ART-04)",
                 ));
             }
-            if !c.chargers.iter().any(|k| k.piece == *at) {
+            if !c.chargers.iter().any(|k| k.piece == *at)
+                || c.contacts.iter().any(|k| k.piece == *at)
+            {
                 return Err(err(
                     "CHG-09",
                     format!(
-                        "{at} is not a charger of this charge; response fire is only at chargers"
+                        "{at} is not a charger of this charge still on its way in; response fire is only at those"
                     ),
                 ));
             }
@@ -1893,7 +2159,9 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
             .piece(k.piece)
             .is_some_and(|kp| kp.on_table() && is_mounted_cavalry(ctx, kp))
     });
-    if tp.on_table() && !responded {
+    // CHG-05 ruling: a target already fighting (a further charge on it) makes no response.
+    let fighting = !c.contacts.is_empty();
+    if tp.on_table() && !responded && !fighting {
         if is_mounted_cavalry(ctx, tp) && tp.suppressed_at.is_none() {
             return Err(err(
                 "INIT-15",
@@ -1934,9 +2202,13 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
         );
         return Ok(events);
     }
-    let mut taken: Vec<Edge> = Vec::new();
-    let mut made = 0;
+    // CHG-05: chargers already in contact (an earlier charge on this target) keep their edges.
+    let mut taken: Vec<Edge> = c.contacts.iter().map(|k| k.edge).collect();
+    let mut made = c.contacts.len();
     for k in &chargers {
+        if c.contacts.iter().any(|x| x.piece == k.piece) {
+            continue;
+        }
         let c2 = view(ctx, &state);
         let Some(kp) = c2.state.piece(k.piece) else {
             continue;
@@ -1955,7 +2227,11 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
             Some((edge, fe)) => {
                 taken.push(edge);
                 made += 1;
-                let ids: Vec<PieceId> = chargers.iter().map(|k| k.piece).collect();
+                let ids: Vec<PieceId> = chargers
+                    .iter()
+                    .map(|k| k.piece)
+                    .filter(|id| !c.contacts.iter().any(|x| x.piece == *id))
+                    .collect();
                 let to = contact_for(&c2, kp, target, &fe, &ids);
                 record(
                     &mut state,
@@ -1967,6 +2243,8 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
                         to,
                     },
                 );
+                let ev = second_contacts(&view(ctx, &state), k, target, to);
+                record_all(&mut state, &mut events, ev);
             }
             None => {
                 let kp = kp.clone();
@@ -2605,6 +2883,7 @@ fn retreat_events(ctx: &Ctx, piece: PieceId, away: Point) -> Result<Vec<Event>, 
             to,
             friend,
             distance_cm,
+            ..
         } => {
             let mut v = vec![Event::Retreated {
                 piece,
@@ -2612,6 +2891,8 @@ fn retreat_events(ctx: &Ctx, piece: PieceId, away: Point) -> Result<Vec<Event>, 
                 to,
                 distance_cm,
             }];
+            // CMD-25: command units run over before the stop.
+            v.extend(super::command::overrun_events(ctx, &overrun)?);
             let friend_suppressed = ctx
                 .state
                 .piece(friend)
@@ -2688,6 +2969,19 @@ pub fn resolve_combat(
     let attacker = combat.attacker;
     let contacts = combat.contacts.clone();
     let charger_ids: Vec<PieceId> = contacts.iter().map(|k| k.piece).collect();
+    // SEQ-04 (3) ruling: a combat opened by the Charge phase was made by no charge.
+    let standing = combat.phase == Phase::Charge;
+    let open_label = if standing {
+        "no charge was made (SEQ-04): everyone in the open, hit on 4+"
+    } else {
+        "later round: everyone in the open, hit on 4+"
+    };
+    // CHG-05 ruling: a charger in several combats may have left this one's target (retreated
+    // or knocked out in a combat fought before it); with no charger still touching the target
+    // the combat ends unfought.
+    if let Some(ended) = unfought(ctx, &combat) {
+        return Ok(ended);
+    }
     let att_supporters: Vec<PieceId> = combat
         .supporters
         .iter()
@@ -2723,7 +3017,7 @@ pub fn resolve_combat(
                 what: format!("a combat still equal after {MAX_ROUNDS} rounds"),
             });
         }
-        let first = round == 1;
+        let first = round == 1 && !standing;
         let c = view(ctx, &state);
         let chargers_now = alive(c.state, &charger_ids);
         let Some(tp) = c.state.piece(target).filter(|p| p.on_table()).cloned() else {
@@ -2781,14 +3075,7 @@ pub fn resolve_combat(
                 return s;
             }
             if !first {
-                return (
-                    4,
-                    vec![m(
-                        "CHG-16",
-                        "later round: everyone in the open, hit on 4+",
-                        4,
-                    )],
-                );
+                return (4, vec![m("CHG-16", open_label, 4)]);
             }
             let from = footprint_of(&c, p).map_or(tfp_ref.centroid(), |f| f.centroid());
             let found = target_cover(&c, from, tp_ref, tfp_ref);
@@ -2858,14 +3145,7 @@ pub fn resolve_combat(
                     vec![m("CHG-16", "chargers count as in the open: hit on 4+", 4)],
                 )
             } else {
-                (
-                    4,
-                    vec![m(
-                        "CHG-16",
-                        "later round: everyone in the open, hit on 4+",
-                        4,
-                    )],
-                )
+                (4, vec![m("CHG-16", open_label, 4)])
             }
         };
         let def_pool = side_pool(
@@ -3050,9 +3330,24 @@ pub fn resolve_combat(
         }
         // FIRE-28 (b), FIRE-29: disorder for the charging side's units in contact when it
         // wins, and for counter-charging cavalry that win.
-        let disorder_winners = w == attacker || counter;
+        // SEQ-04 (3) ruling: a fight without a charge disorders nobody (FIRE-28: troops that
+        // have finished a *charge*).
+        let disorder_winners = !standing && (w == attacker || counter);
         if disorder_winners {
-            for id in alive(&state, &win_contact) {
+            // CHG-05 ruling: a charger that also touched another enemy unit finishes its
+            // charge with its last combat, and is disordered only if it wins that one.
+            let elsewhere = |id: &PieceId| {
+                state
+                    .charges
+                    .combats
+                    .iter()
+                    .any(|o| o.target != target && o.contacts.iter().any(|k| k.piece == *id))
+            };
+            let finished: Vec<PieceId> = alive(&state, &win_contact)
+                .into_iter()
+                .filter(|id| !elsewhere(id))
+                .collect();
+            for id in finished {
                 let c = view(ctx, &state);
                 if let Some(p) = c.state.piece(id).cloned() {
                     let ev = disorder_events(&c, &p);
@@ -3072,6 +3367,51 @@ pub fn resolve_combat(
         },
     );
     Ok(events)
+}
+
+/// CHG-05 ruling: the events ending a combat none of whose chargers still touches its target
+/// (each charger `ChargeFailed`, then `ChargeEnded` with nobody to consolidate); `None` when a
+/// charger still touches it, or the target is gone (the fight code handles that).
+fn unfought(ctx: &Ctx, combat: &Combat) -> Option<Vec<Event>> {
+    let target = combat.target;
+    let tp = ctx.state.piece(target).filter(|p| p.on_table())?;
+    let tfp = footprint_of(ctx, tp)?;
+    let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx) + 1e-6;
+    let touching = |id: PieceId| {
+        ctx.state
+            .piece(id)
+            .filter(|p| p.on_table())
+            .and_then(|p| footprint_of(ctx, p))
+            .is_some_and(|fp| edge_distance(&fp, &tfp) <= tol)
+    };
+    if combat.contacts.iter().any(|k| touching(k.piece)) {
+        return None;
+    }
+    let mut events: Vec<Event> = combat
+        .contacts
+        .iter()
+        .filter(|k| ctx.state.piece(k.piece).is_some_and(PieceState::on_table))
+        .map(|k| Event::ChargeFailed {
+            piece: k.piece,
+            target,
+            reason: "no longer in base contact: the combat is not fought (CHG-05)".into(),
+        })
+        .collect();
+    // The rights to consolidate earned earlier in this phase stand (ChargeEnded renews them).
+    let t = ctx.state.turn;
+    let mut rights: Vec<&ConsolidateRight> = ctx
+        .state
+        .charges
+        .consolidation
+        .iter()
+        .filter(|r| r.player_turn == t.player_turn && r.phase == t.phase)
+        .collect();
+    rights.sort_by_key(|r| r.order);
+    events.push(Event::ChargeEnded {
+        target,
+        consolidate: rights.iter().map(|r| r.piece).collect(),
+    });
+    Some(events)
 }
 
 /// CHG-21/22/25: suppressed (keeping an older marker) and a retreat away from the nearest enemy
@@ -3128,6 +3468,17 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
     };
     let _ = right;
     let p = ctx.piece(piece)?;
+    if ctx.state.charges.combat_of(piece).is_some() {
+        // CHG-05, CHG-01: a winner that also touched another enemy unit fights that combat
+        // first.
+        return Err(err(
+            "CHG-05",
+            format!(
+                "{} is still in an unresolved combat; it consolidates after that one",
+                p.name
+            ),
+        ));
+    }
     let (Some(from), Some(fp)) = (p.pose, footprint_of(ctx, p)) else {
         return Err(err("SEQ-01", format!("{} is not on the table", p.name)));
     };

@@ -1752,6 +1752,7 @@ fn blunder_move(
     bearing: f64,
     distance: f64,
 ) -> Result<(), ActionError> {
+    let mut overruns = Vec::new();
     let ev = {
         let c = staged.ctx();
         let Some(from) = c.state.piece(id).and_then(|p| p.pose) else {
@@ -1769,17 +1770,25 @@ fn blunder_move(
             from.facing_deg,
         )? {
             ForcedOutcome::Moved {
-                to, distance_cm, ..
+                to,
+                distance_cm,
+                overruns: run,
             }
             | ForcedOutcome::StoppedByFriend {
-                to, distance_cm, ..
-            } => Event::Moved {
-                piece: id,
-                from,
                 to,
-                path: Vec::new(),
-                cost_cm: distance_cm,
-            },
+                distance_cm,
+                overruns: run,
+                ..
+            } => {
+                overruns = run;
+                Event::Moved {
+                    piece: id,
+                    from,
+                    to,
+                    path: Vec::new(),
+                    cost_cm: distance_cm,
+                }
+            }
             ForcedOutcome::KnockedOut { rule, reason } => Event::NoEffect {
                 piece: id,
                 rule: "CMD-19".into(),
@@ -1790,7 +1799,8 @@ fn blunder_move(
         }
     };
     staged.push(ev);
-    Ok(())
+    // CMD-25, MOVE-08: enemy command units the blunder move runs through are overrun.
+    push_overruns(staged, &overruns)
 }
 
 fn centre_of(ctx: &Ctx, id: PieceId) -> Option<Point> {

@@ -1070,17 +1070,9 @@ pub fn fall_back_events(
     let outcome = forced_move(ctx, piece, ForcedKind::FallBack, bearing, d, facing)?;
     Ok(match outcome {
         ForcedOutcome::Moved {
-            to, distance_cm, ..
-        } => vec![Event::FellBack {
-            piece,
-            from,
             to,
             distance_cm,
-        }],
-        ForcedOutcome::StoppedByFriend {
-            to,
-            friend,
-            distance_cm,
+            overruns,
         } => {
             let mut v = vec![Event::FellBack {
                 piece,
@@ -1088,6 +1080,23 @@ pub fn fall_back_events(
                 to,
                 distance_cm,
             }];
+            // CMD-25, MOVE-08: enemy command units fallen back through are overrun.
+            v.extend(super::command::overrun_events(ctx, &overruns)?);
+            v
+        }
+        ForcedOutcome::StoppedByFriend {
+            to,
+            friend,
+            distance_cm,
+            overruns,
+        } => {
+            let mut v = vec![Event::FellBack {
+                piece,
+                from,
+                to,
+                distance_cm,
+            }];
+            v.extend(super::command::overrun_events(ctx, &overruns)?);
             let already = ctx
                 .state
                 .piece(friend)

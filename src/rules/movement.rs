@@ -2755,9 +2755,9 @@ fn over_allowance(
 
 /// MOVE-02..MOVE-30, TERR-01..TERR-14, CMD-25: a Move action as events. A legal move gives one
 /// `Moved` event with the path and the allowance spent; an illegal one the rule that forbids
-/// it. Moving through or into an enemy command unit overruns it (MOVE-08, CMD-25); the command
-/// unit's escape or loss needs the command rules (next engine issue), so such a move is
-/// reported unsupported by name rather than carried out half-way.
+/// it. Moving through or into an enemy command unit overruns it (MOVE-08, CMD-25): the command
+/// unit joins a friendly unit within half its Move or is knocked out (`command::overrun_events`;
+/// `battle` dispatches Move actions to `command::resolve_move`, which does the same).
 pub fn resolve_move(
     ctx: &Ctx,
     piece: PieceId,
@@ -2766,26 +2766,15 @@ pub fn resolve_move(
     manoeuvre: Manoeuvre,
 ) -> Result<Vec<Event>, ActionError> {
     let plan = check_move(ctx, piece, via, to, manoeuvre)?;
-    if let Some(first) = plan.overruns.first() {
-        let name = ctx
-            .piece(*first)
-            .map(|p| p.name.clone())
-            .unwrap_or_default();
-        return Err(ActionError::Unsupported {
-            rule: "CMD-25",
-            what: format!(
-                "the move overruns the enemy command unit {name}; joining a friendly unit within \
-                 half its Move or being knocked out needs the command rules"
-            ),
-        });
-    }
-    Ok(vec![Event::Moved {
+    let mut events = vec![Event::Moved {
         piece,
         from: plan.from,
         to: plan.to,
         path: plan.path,
         cost_cm: plan.cost_cm,
-    }])
+    }];
+    events.extend(super::command::overrun_events(ctx, &plan.overruns)?);
+    Ok(events)
 }
 
 /// The enemy command units a move would overrun (MOVE-08, CMD-25), for the command rules.
@@ -3155,10 +3144,12 @@ pub enum ForcedOutcome {
     },
     /// It ran into a friendly unit and stopped on contact (FIRE-26, CHG-25): the caller applies
     /// the friend's suppression (or, in a retreat into a suppressed friend, both knock-outs).
+    /// `overruns`: enemy command units passed through before the stop (CMD-25).
     StoppedByFriend {
         to: Pose,
         friend: PieceId,
         distance_cm: f64,
+        overruns: Vec<PieceId>,
     },
     /// The path runs into enemy units (MOVE-07), impassable terrain (FIRE-26, CHG-25 ruling a)
     /// or off the table (FIRE-26, CHG-25): the unit is knocked out.
@@ -3285,6 +3276,7 @@ pub fn forced_move(
             to: turn(at),
             friend: f,
             distance_cm: round_cost(lo),
+            overruns: walk.overruns.clone(),
         });
     }
     if !forced {

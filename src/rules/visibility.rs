@@ -2231,6 +2231,7 @@ fn same_for_sight(a: &PieceState, b: &PieceState) -> bool {
         dug_in,
         revealed,
         has_fired,
+        flank,
         // Markers and records that neither lay out the bases nor hide or reveal anything.
         hits: _,
         suppressed_at: _,
@@ -2247,6 +2248,7 @@ fn same_for_sight(a: &PieceState, b: &PieceState) -> bool {
         && *dug_in == b.dug_in
         && *revealed == b.revealed
         && *has_fired == b.has_fired
+        && *flank == b.flank
         && *troop_type == b.troop_type
         && *arm == b.arm
         && *command == b.command
