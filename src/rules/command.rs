@@ -2137,7 +2137,7 @@ pub fn resolve_opportunity_fire(
         }
         let stop = Pose {
             at: point,
-            facing_deg: if point.distance(trace.to.at).0 <= PATH_TOLERANCE_CM {
+            facing_deg: if point.distance(trace.to.at).0 <= PATH_TOLERANCE_CM * measure_scale(ctx) {
                 trace.to.facing_deg
             } else {
                 trace.from.facing_deg
