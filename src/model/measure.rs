@@ -74,9 +74,9 @@ impl MeasureScale {
     /// The figure sizes a scale stands for, as the scenario editor shows them.
     pub fn label(self) -> &'static str {
         match self {
-            MeasureScale::Half => "2 mm (×0.5)",
-            MeasureScale::Printed => "6–15 mm (×1)",
-            MeasureScale::Double => "20–28 mm (×2)",
+            MeasureScale::Half => "2 mm",
+            MeasureScale::Printed => "6–15 mm",
+            MeasureScale::Double => "20–28 mm",
         }
     }
 
