@@ -2273,8 +2273,9 @@ pub fn resolve_self_order(
         return Err(refuse(
             "CMD-07",
             format!(
-                "{} is not out of contact (a friend within 20 cm or seen by a command unit)",
-                p.name
+                "{} is not out of contact (a friend within {} cm or seen by a command unit)",
+                p.name,
+                ISOLATION_CM * measure_scale(ctx)
             ),
         ));
     }

@@ -147,7 +147,9 @@ pub fn append_reveals(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
         .collect();
     let reach = DUG_IN_REVEAL_CM * measure_scale(&post);
     for p in watch {
-        if let Some((enemy, distance_cm)) = nearest_enemy_within(&post, p, &enemies, reach) {
+        if let Some((enemy, d)) = nearest_enemy_within(&post, p, &enemies, reach) {
+            // Rounded for the log, as the move events' costs are.
+            let distance_cm = (d * 1000.0).round() / 1000.0;
             out.push(Event::Revealed {
                 piece: p.id,
                 rule: REVEAL_RULE.to_string(),
