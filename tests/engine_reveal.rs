@@ -427,3 +427,46 @@ fn vis_17_opportunity_fire_from_a_dug_in_unit_reveals_it() {
     assert_eq!(flags(&b, u(1, 1)), (true, true));
     replays(&mut b);
 }
+
+#[test]
+fn vis_17_a_charge_placed_beside_a_dug_in_unit_reveals_it() {
+    // The Austrians dug in behind a short hedge (x 80..105.5); beside it, in the open, Austrian
+    // unit 2. French unit 1 in attack column charges unit 2 and is placed 2 cm from it, 4.03 cm
+    // from the dug-in unit's corner.
+    let mut sc = Sc::new(1, 100.0)
+        .unit(1, 1, 4, 100.0, 100.0, 180.0)
+        .unit(1, 2, 4, 111.0, 100.0, 180.0)
+        .unit(0, 1, 4, 111.0, 88.0, 0.0);
+    sc.v["terrain"][0]["geometry"]["polyline"]["points"] =
+        json!([pt(80.0, 100.0), pt(105.5, 100.0)]);
+    let mut b = sc.deploying(vec![]);
+    for f in [Formation::MarchColumn, Formation::AttackColumn] {
+        b.perform(Action::Deploy {
+            piece: u(0, 1),
+            formation: f,
+        })
+        .expect("the deploy is legal");
+    }
+    b.perform(Action::EndPhase).expect("deployment ends");
+    b.perform(Action::EndPhase).expect("to the Command phase");
+    assert_eq!(flags(&b, u(1, 1)), (false, true));
+    let ev = b
+        .perform(Action::Charge {
+            chargers: vec![u(0, 1)],
+            target: u(1, 2),
+        })
+        .expect("the charge is legal")
+        .to_vec();
+    let [Event::Revealed {
+        piece,
+        cause: RevealCause::EnemyWithin { enemy, distance_cm },
+        ..
+    }] = &reveals(&ev)[..]
+    else {
+        panic!("expected one proximity reveal, got {ev:?}");
+    };
+    assert_eq!((*piece, *enemy), (u(1, 1), u(0, 1)));
+    assert!((distance_cm - 4.031).abs() < 1e-9, "{distance_cm}");
+    assert_eq!(flags(&b, u(1, 1)), (true, true));
+    replays(&mut b);
+}
