@@ -141,6 +141,7 @@ fn big_scenario() -> Scenario {
         description: String::new(),
         table: Default::default(),
         scale: Scale::Battalion,
+        measure_scale: Default::default(),
         points: 15000,
         turn_limit: 12,
         weather: Default::default(),

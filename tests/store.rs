@@ -21,6 +21,7 @@ use powderhorn::model::scenario::{
     DefensePosture, OptionalRule, Scale, Scenario, Table, Weather, SCENARIO_FORMAT,
 };
 use powderhorn::model::terrain::{Geometry, TerrainFeature, TerrainKind};
+use powderhorn::model::MeasureScale;
 use powderhorn::store::{
     lock_path, Store, StoreError, APPLICATION_ID, LATEST_SCHEMA, MIGRATION_1_SQL,
 };
@@ -241,6 +242,7 @@ fn rich_scenario() -> Scenario {
             depth_cm: 182.5,
         },
         scale: Scale::Brigade,
+        measure_scale: MeasureScale::Printed,
         points: 3000,
         turn_limit: 12,
         weather: Weather::Poor,
@@ -901,6 +903,7 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
             depth_cm: 120.0,
         },
         scale: Scale::Company,
+        measure_scale: MeasureScale::Printed,
         points: 1500,
         turn_limit: 8,
         weather: Weather::Normal,

@@ -249,6 +249,7 @@ fn scenario(points: u32, blue: Side) -> Scenario {
         description: String::new(),
         table: Table::default(),
         scale: Scale::Battalion,
+        measure_scale: Default::default(),
         points,
         turn_limit: 10,
         weather: Weather::Normal,

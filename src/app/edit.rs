@@ -10,8 +10,8 @@
 
 use crate::model::{
     Arm, ArmyList, CommandLevel, Commander, CommanderId, DefensePosture, Hq, HqId, ListId,
-    Objectives, Quality, Scale, Scenario, ScenarioId, Side, Table, Unit, UnitId, Weather,
-    SCENARIO_FORMAT,
+    MeasureScale, Objectives, Quality, Scale, Scenario, ScenarioId, Side, Table, Unit, UnitId,
+    Weather, SCENARIO_FORMAT,
 };
 use crate::ui::ScenarioEdit;
 
@@ -447,6 +447,7 @@ pub fn template(id: ScenarioId, name: &str, lists: &[ListId; 2], all: &[ArmyList
         description: String::new(),
         table: Table::default(),
         scale: Scale::Battalion,
+        measure_scale: MeasureScale::Printed,
         points: 1500,
         turn_limit: 12,
         weather: Weather::Normal,

@@ -4,6 +4,7 @@
 
 use super::army::ArmyList;
 use super::ids::{ListId, ScenarioId};
+use super::measure::MeasureScale;
 use super::oob::Side;
 use super::terrain::TerrainFeature;
 use serde::{Deserialize, Serialize};
@@ -195,6 +196,10 @@ pub struct Scenario {
     pub table: Table,
     #[serde(default)]
     pub scale: Scale,
+    /// BAS-01: the miniature scale, the factor on every distance; not written when ×1, so
+    /// files from before it was added read as ×1 and are written back unchanged.
+    #[serde(default, skip_serializing_if = "MeasureScale::is_printed")]
+    pub measure_scale: MeasureScale,
     /// The agreed points total per side (ARMY-02); limits are per full 1,500 of it.
     pub points: u32,
     pub turn_limit: u32,

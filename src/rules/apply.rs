@@ -189,6 +189,9 @@ pub fn apply(state: &mut BattleState, event: &Event) {
         Event::ModeChanged { .. } => super::dismount::apply_event(state, event),
         Event::WeatherChanged { .. } => super::weather::apply_event(state, event),
         Event::FlankRefused { .. } => super::flank::apply_event(state, event),
+        Event::Revealed { .. } | Event::DugInEnded { .. } => {
+            super::reveal::apply_event(state, event)
+        }
     }
     super::flank::after_event(state, refused);
 }

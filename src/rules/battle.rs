@@ -306,7 +306,9 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
     // shared fate (CMD-22, CMD-26) are added to the action's events.
     let pending = super::command::authorize(ctx, action)?;
     let events = dispatch(ctx, action, dice)?;
-    super::command::finish(ctx, pending, events)
+    let events = super::command::finish(ctx, pending, events)?;
+    // VIS-17: what the action gave away of dug-in positions.
+    Ok(super::reveal::append_reveals(ctx, events))
 }
 
 fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event>, ActionError> {

@@ -1313,8 +1313,10 @@ fn check_charger(
             return Err(err(
                 "INIT-07",
                 format!(
-                    "on initiative {} may charge only its nearest visible enemy within 20 cm; {} is not it",
-                    p.name, target.name
+                    "on initiative {} may charge only its nearest visible enemy within {} cm; {} is not it",
+                    p.name,
+                    INITIATIVE_CM * ms,
+                    target.name
                 ),
             ));
         }
@@ -1413,8 +1415,11 @@ fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(
                 return Err(err(
                     "CHG-10",
                     format!(
-                        "{} would enter the gap between {} and {}, narrower than 5 cm",
-                        charger.name, a.name, b.name
+                        "{} would enter the gap between {} and {}, narrower than {} cm",
+                        charger.name,
+                        a.name,
+                        b.name,
+                        GAP_CM * ms
                     ),
                 ));
             }
@@ -1433,8 +1438,11 @@ fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(
                 return Err(err(
                     "CHG-10",
                     format!(
-                        "{} would enter the gap between {} and {}, narrower than 5 cm",
-                        charger.name, a.name, t.name
+                        "{} would enter the gap between {} and {}, narrower than {} cm",
+                        charger.name,
+                        a.name,
+                        t.name,
+                        GAP_CM * ms
                     ),
                 ));
             }
@@ -1553,11 +1561,12 @@ pub fn resolve_charge(
             return Err(err(
                 "CHG-03",
                 format!(
-                    "{} would need {:.1} cm to reach the {} of {}; the charge distance is 20 cm",
+                    "{} would need {:.1} cm to reach the {} of {}; the charge distance is {} cm",
                     p.name,
                     distance,
                     edge.label(),
-                    tp.name
+                    tp.name,
+                    CHARGE_CM * ms
                 ),
             ));
         }
@@ -3496,8 +3505,9 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
         return Err(err(
             "CHG-24",
             format!(
-                "{} may consolidate at most 5 cm ({along:.1} cm asked)",
-                p.name
+                "{} may consolidate at most {} cm ({along:.1} cm asked)",
+                p.name,
+                CONSOLIDATE_CM * ms
             ),
         ));
     }
@@ -3575,8 +3585,10 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
             return Err(err(
                 "CHG-24",
                 format!(
-                    "{} may not end a consolidation within 3 cm of {} ({dist:.1} cm)",
-                    p.name, name
+                    "{} may not end a consolidation within {} cm of {} ({dist:.1} cm)",
+                    p.name,
+                    CONSOLIDATE_CLEAR_CM * ms,
+                    name
                 ),
             ));
         }
@@ -3639,8 +3651,9 @@ pub fn resolve_evade(
         return Err(err(
             "INIT-05",
             format!(
-                "{}'s nearest visible enemy is {d:.1} cm away; evading needs one within 20 cm",
-                p.name
+                "{}'s nearest visible enemy is {d:.1} cm away; evading needs one within {} cm",
+                p.name,
+                INITIATIVE_CM * ms
             ),
         ));
     }

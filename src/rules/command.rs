@@ -2149,7 +2149,7 @@ pub fn resolve_opportunity_fire(
         }
         let stop = Pose {
             at: point,
-            facing_deg: if point.distance(trace.to.at).0 <= PATH_TOLERANCE_CM {
+            facing_deg: if point.distance(trace.to.at).0 <= PATH_TOLERANCE_CM * measure_scale(ctx) {
                 trace.to.facing_deg
             } else {
                 trace.from.facing_deg
@@ -2285,8 +2285,9 @@ pub fn resolve_self_order(
         return Err(refuse(
             "CMD-07",
             format!(
-                "{} is not out of contact (a friend within 20 cm or seen by a command unit)",
-                p.name
+                "{} is not out of contact (a friend within {} cm or seen by a command unit)",
+                p.name,
+                ISOLATION_CM * measure_scale(ctx)
             ),
         ));
     }

@@ -422,6 +422,19 @@ pub enum Event {
         left_deg: f64,
         right_deg: f64,
     },
+    /// VIS-17: a dug-in unit gave its position away (moved, fired, or an enemy came within
+    /// 5 cm); permanent for the rest of the game (ruling). Its dug-in effects stay (FIRE-26,
+    /// CMD-19 result 4) until `DugInEnded`.
+    Revealed {
+        piece: PieceId,
+        rule: String,
+        cause: super::reveal::RevealCause,
+    },
+    /// VIS-17 ruling: the dug-in unit left its position; it is no longer dug in.
+    DugInEnded {
+        piece: PieceId,
+        rule: String,
+    },
 }
 
 /// Why a unit was knocked out (GEN-12); each names its catalogue rule through [`KnockOutCause::rule`].

@@ -10,8 +10,8 @@ use super::state::{Formation, PieceState};
 use crate::geom::{self, Arrangement, Aspect, Footprint, StandKind};
 use crate::model::{Arm, RowRole, RuleEffect};
 
-/// BAS-01: the miniature-scale factor on every distance and base. The scenario does not carry
-/// one yet, so every battle is played at the printed measurements (6–15 mm figures).
+/// BAS-01: the miniature-scale factor of the printed measurements (6–15 mm figures), the
+/// default of a scenario's `measure_scale`.
 pub const DEFAULT_MEASURE_SCALE: f64 = 1.0;
 
 /// How close two bases (or a base and a terrain edge) must be to count as "in base contact",
@@ -22,9 +22,10 @@ pub const CONTACT_TOLERANCE_CM: f64 = 0.1;
 pub const EXTENDED_GAP_CM: f64 = 1.0;
 pub const LIGHT_EXTENDED_GAP_CM: f64 = 2.0;
 
-/// BAS-01: the measure scale of this battle.
-pub fn measure_scale(_ctx: &Ctx) -> f64 {
-    DEFAULT_MEASURE_SCALE
+/// BAS-01: the measure scale of this battle, the scenario's (×0.5 for 2 mm figures, ×1 for
+/// 6–15 mm, ×2 for 20 and 28 mm): the factor on every distance of the rules and the lists.
+pub fn measure_scale(ctx: &Ctx) -> f64 {
+    ctx.scenario.measure_scale.factor()
 }
 
 /// MOVE-12: light infantry, sharpshooters (the list's light-troops note) and skirmishing rows

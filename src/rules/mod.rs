@@ -29,6 +29,7 @@ pub mod geometry;
 pub mod gunnery;
 pub mod morale;
 pub mod movement;
+pub mod reveal;
 pub mod skirmish;
 pub mod state;
 pub mod terrain;

@@ -749,8 +749,10 @@ impl Scene {
             if *id == piece.id || !other.on_table() {
                 continue;
             }
-            // The longest formation: a column of its stands, the biggest base 3.5 cm each way.
-            let reach = f64::from(other.stands.max(1)) * 3.5 + 6.0;
+            // The longest formation: a column of its stands, the biggest base 3.5 cm each way
+            // (BAS-01: bases grow with the measure scale).
+            let reach =
+                (f64::from(other.stands.max(1)) * 3.5 + 6.0) * super::geometry::measure_scale(ctx);
             let far = other.pose.is_none_or(|p| {
                 p.at.x < area.min.x - reach
                     || p.at.x > area.max.x + reach

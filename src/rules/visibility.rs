@@ -65,9 +65,10 @@
 //! * VIS-16: a piece counts as dug in only if its side is the scenario's defender; otherwise the
 //!   flag is ignored (and [`check_dug_in`] says why).
 //! * Dug-in units and unlimbered guns are the VIS-12 5 cm types until revealed; an unfired gun
-//!   or unrevealed dug-in unit is revealed by firing (`has_fired`), a dug-in unit also by moving
-//!   (the move rules set `revealed`) and by an enemy within 5 cm (VIS-17; [`due_reveals`] lists
-//!   them so the engine can record the reveal).
+//!   or unrevealed dug-in unit is revealed by firing (`has_fired`); a dug-in unit also by moving
+//!   and by an enemy within 5 cm (VIS-17): `reveal::append_reveals` records those as
+//!   `Event::Revealed`, which sets `revealed` ([`due_reveals`] is the same proximity test over
+//!   an index).
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).

@@ -10,6 +10,7 @@ use crate::model::defense::FieldDefense;
 use crate::model::ids::{
     CommanderId, DefenseId, FeatureId, HqId, ListId, ScenarioId, TroopTypeId, UnitId,
 };
+use crate::model::measure::MeasureScale;
 use crate::model::oob::{Commander, Hq, Placement, Side, Unit};
 use crate::model::scenario::{Scenario, Table};
 use crate::model::terrain::{Geometry, TerrainFeature, TerrainKind};
@@ -167,8 +168,8 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO scenarios (id, format, name, date, year, description, table_width_cm,
              table_depth_cm, scale, points, turn_limit, weather, defense, defender,
-             optional_rules_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             optional_rules_json, measure_scale)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     )?
     .execute(params![
         s.id.as_str(),
@@ -186,6 +187,7 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
         enum_text(&s.defense)?,
         s.defender.map(pos),
         json_text(&s.optional_rules, &what)?,
+        s.measure_scale.factor(),
     ])?;
 
     for (si, side) in s.sides.iter().enumerate() {
@@ -368,6 +370,11 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
             depth_cm: c.real("table_depth_cm")?,
         },
         scale: c.enumv("scale")?,
+        measure_scale: {
+            let f = c.real("measure_scale")?;
+            MeasureScale::from_factor(f)
+                .ok_or_else(|| c.bad("measure_scale", format!("holds {f}, not 0.5, 1 or 2")))?
+        },
         points: c.int("points")?,
         turn_limit: c.int("turn_limit")?,
         weather: c.enumv("weather")?,

@@ -9,8 +9,8 @@
 use crate::export::{LabelOptions, Paper, RosterOptions};
 use crate::model::validate::Subject;
 use crate::model::{
-    Campaign, CampaignId, DefensePosture, Hq, HqId, ListId, OptionalRule, Scale, Scenario,
-    ScenarioId, Table, TroopType, TroopTypeId, Unit, UnitId, Weather,
+    Campaign, CampaignId, DefensePosture, Hq, HqId, ListId, MeasureScale, OptionalRule, Scale,
+    Scenario, ScenarioId, Table, TroopType, TroopTypeId, Unit, UnitId, Weather,
 };
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -150,6 +150,8 @@ pub struct ScenarioSettings {
     pub description: String,
     pub table: Table,
     pub scale: Scale,
+    /// BAS-01: the miniature scale.
+    pub measure_scale: MeasureScale,
     pub points: u32,
     pub turn_limit: u32,
     pub weather: Weather,
@@ -167,6 +169,7 @@ impl ScenarioSettings {
             description: s.description.clone(),
             table: s.table,
             scale: s.scale,
+            measure_scale: s.measure_scale,
             points: s.points,
             turn_limit: s.turn_limit,
             weather: s.weather,
@@ -183,6 +186,7 @@ impl ScenarioSettings {
         s.description = self.description;
         s.table = self.table;
         s.scale = self.scale;
+        s.measure_scale = self.measure_scale;
         s.points = self.points;
         s.turn_limit = self.turn_limit;
         s.weather = self.weather;

@@ -22,8 +22,8 @@ use super::{UiState, View};
 use crate::model::points::{breakpoint, hq_points, side_points, unit_points};
 use crate::model::validate::{defense_budget, Subject, Violation};
 use crate::model::{
-    ArmyList, CommandLevel, DefensePosture, Grade, Hq, HqId, OptionalRule, Quality, Scale,
-    Scenario, Side, Unit, Weather,
+    ArmyList, CommandLevel, DefensePosture, Grade, Hq, HqId, MeasureScale, OptionalRule, Quality,
+    Scale, Scenario, Side, Unit, Weather,
 };
 use egui::{Align, Layout, RichText, Ui};
 use std::collections::BTreeSet;
@@ -136,6 +136,13 @@ fn header(ui: &mut Ui, view: &View<'_>, scn: &Scenario, state: &mut UiState, out
         facts.push(format!("{} pts a side", thousands(i64::from(scn.points))));
         facts.push(format!("{} turns", scn.turn_limit));
         facts.push(format!("{} scale", scn.scale.label()));
+        if !scn.measure_scale.is_printed() {
+            facts.push(format!(
+                "{} figures (distances ×{})",
+                scn.measure_scale.label(),
+                scn.measure_scale.factor()
+            ));
+        }
         if scn.weather != Weather::Normal {
             facts.push(format!("{} weather", scn.weather.label()));
         }
@@ -706,6 +713,23 @@ fn scenario_inspector(
                 .collect();
             if let Some(v) = widgets::combo(ui, "scn-scale", "Scale", &scn.scale, &scales, 140.0) {
                 out.send(with(&|s| s.scale = v));
+            }
+            ui.end_row();
+            // BAS-01: the miniature size; every distance of the rules follows it.
+            form_label(ui, "Figure scale");
+            let sizes: Vec<(MeasureScale, String)> = MeasureScale::ALL
+                .iter()
+                .map(|m| (*m, m.label().to_string()))
+                .collect();
+            if let Some(v) = widgets::combo(
+                ui,
+                "scn-measure-scale",
+                "Figure scale",
+                &scn.measure_scale,
+                &sizes,
+                140.0,
+            ) {
+                out.send(with(&|s| s.measure_scale = v));
             }
             ui.end_row();
             form_label(ui, "Weather");
