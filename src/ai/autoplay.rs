@@ -13,6 +13,7 @@ use super::policy::{
     charge_responses, command_units, hq_move, initiative_actions, order_groups, plan_unit,
     should_concede, troops_of, PlannedUnit, Sight,
 };
+use super::tactics;
 use crate::model::Arm;
 use crate::rules::action::Action;
 use crate::rules::battle::{Battle, Ctx};
@@ -107,11 +108,20 @@ impl Driver<'_> {
             Action::Charge { chargers, target } => chargers.first().map(|c| (*target, *c)),
             _ => None,
         };
+        // FIRE-30, FIRE-31: a unit that moves or fires under an order may draw opportunity fire.
+        let mover = match &action {
+            Action::Move { piece, .. } => Some(*piece),
+            Action::Fire { firers, .. } => firers.first().copied(),
+            _ => None,
+        };
         match battle.perform(action.clone()) {
             Ok(_) => {
                 self.actions += 1;
                 if let Some((target, charger)) = charge {
                     self.close_window(battle, target, charger);
+                }
+                if let Some(target) = mover.filter(|_| t.phase == Phase::Command) {
+                    self.opportunity_fire(battle, target);
                 }
                 true
             }
@@ -150,6 +160,36 @@ impl Driver<'_> {
             }
         }
         self.attempt(battle, Action::CloseResponse { target });
+        // CHG-08 (b): the inactive side supports its unit under charge, after contact.
+        let support = tactics::defender_support(&battle.ctx(), target);
+        if let Some(a) = support {
+            self.attempt(battle, a);
+        }
+    }
+
+    /// FIRE-30..FIRE-33: the inactive side's opportunity fire at `target`, which has just moved
+    /// or fired under an order; each firer the policy proposes, in turn, while the target is on
+    /// the table.
+    fn opportunity_fire(&mut self, battle: &mut Battle, target: PieceId) {
+        let shots = tactics::opportunity_fire(&battle.ctx(), &Sight::new(), target);
+        for a in shots {
+            if Driver::over(battle) || battle.state().piece(target).is_none_or(|p| !p.on_table()) {
+                return;
+            }
+            self.attempt(battle, a);
+        }
+    }
+
+    /// CHG-24: the winners of the combats just fought consolidate where the policy finds it
+    /// worth it.
+    fn consolidate(&mut self, battle: &mut Battle) {
+        let moves = tactics::consolidations(&battle.ctx());
+        for a in moves {
+            if Driver::over(battle) {
+                return;
+            }
+            self.attempt(battle, a);
+        }
     }
 
     /// SEQ-04: fights every pending combat whose window is closed, in declaration order.
@@ -162,11 +202,15 @@ impl Driver<'_> {
             .filter(|c| !c.window_open)
             .map(|c| c.target)
             .collect();
+        let fought = !targets.is_empty();
         for target in targets {
             if Driver::over(battle) {
                 return;
             }
             self.attempt(battle, Action::ResolveCharge { target });
+        }
+        if fought && !Driver::over(battle) {
+            self.consolidate(battle);
         }
     }
 
@@ -201,7 +245,14 @@ pub fn autoplay(battle: &mut Battle, limits: &Limits) -> AutoplayRun {
                 play_initiative(battle, &mut d);
             }
             Phase::Command => play_command(battle, &mut d),
-            Phase::Deployment | Phase::Charge | Phase::End | Phase::Over => {}
+            Phase::End => {
+                // END-03 (1), OBJ-01: at the end of the game turn the objectives are declared.
+                let claims = tactics::objective_claims(&battle.ctx());
+                for a in claims {
+                    d.attempt(battle, a);
+                }
+            }
+            Phase::Deployment | Phase::Charge | Phase::Over => {}
         }
         // SEQ-04: anything still pending is fought before the phase ends.
         d.resolve_pending(battle);
@@ -227,6 +278,7 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
     let units = troops_of(&battle.ctx(), side);
     let mut attempts = 0;
     let mut sight = Sight::new();
+    let mut idle_units = Vec::new();
     for id in units {
         if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
             return;
@@ -235,6 +287,7 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
             let ctx = battle.ctx();
             initiative_actions(&ctx, &sight, id)
         };
+        let mut acted = false;
         for a in candidates {
             attempts += 1;
             if d.attempt(battle, a) {
@@ -242,7 +295,25 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
                 if changes_sight(battle.state(), events) {
                     sight = Sight::new();
                 }
+                acted = true;
                 break;
+            }
+        }
+        if !acted {
+            idle_units.push(id);
+        }
+    }
+    // INIT-11: units that took no initiative action may still support a charge made after
+    // their turn came (each unit is judged when it acts, INIT-02).
+    if !battle.state().charges.combats.is_empty() {
+        for id in idle_units {
+            if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
+                return;
+            }
+            let support = tactics::initiative_support(&battle.ctx(), id);
+            if let Some(a) = support {
+                attempts += 1;
+                d.attempt(battle, a);
             }
         }
     }
@@ -310,7 +381,7 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
                 let sight = Sight::new();
                 let orderable: BTreeSet<PieceId> =
                     orderable_units(&ctx, group.hq).into_iter().collect();
-                units
+                let mut planned: Vec<PlannedUnit> = units
                     .iter()
                     .filter(|u| orderable.contains(u))
                     .map(|&u| PlannedUnit {
@@ -318,7 +389,10 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
                         candidates: plan_unit(&ctx, &sight, u),
                     })
                     .filter(|p| !p.candidates.is_empty())
-                    .collect()
+                    .collect();
+                // CHG-08 (a): units of the order support its charges.
+                tactics::plan_supports(&ctx, &mut planned);
+                planned
             };
             if planned.is_empty() {
                 continue;
@@ -328,6 +402,16 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
                 break; // CMD-05: this command unit's orders are over
             }
         }
+    }
+    // CMD-07: isolated units no command unit ordered give themselves an order (before the
+    // command units move, CMD-20).
+    let selves = tactics::self_orders(&battle.ctx());
+    for a in selves {
+        if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
+            return;
+        }
+        attempts += 1;
+        d.attempt(battle, a);
     }
     for hq in command_units(&battle.ctx(), side) {
         if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
@@ -439,10 +523,12 @@ pub fn execute_order(
     attempts: &mut usize,
 ) -> OrderOutcome {
     let mut outcome = OrderOutcome::default();
-    let declared: Vec<(OrderedUnit, usize)> = {
+    let mut declared: Vec<(OrderedUnit, usize)> = {
         let ctx = battle.ctx();
         planned.iter().filter_map(|u| declare(&ctx, u)).collect()
     };
+    // CHG-08 (a): supporters act after the order's charges have made contact.
+    declared.sort_by_key(|(o, _)| tactics::is_support(o.action));
     if declared.is_empty() {
         outcome.issued = true;
         return outcome;

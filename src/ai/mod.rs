@@ -42,6 +42,7 @@
 
 pub mod autoplay;
 pub mod policy;
+pub mod tactics;
 
 pub use autoplay::{autoplay, execute_order, AutoplayRun, Limits, Refusal};
 pub use policy::{OrderGroup, PlannedUnit};
