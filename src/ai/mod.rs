@@ -43,6 +43,8 @@
 pub mod autoplay;
 pub mod policy;
 pub mod tactics;
+#[cfg(test)]
+mod tests;
 
 pub use autoplay::{autoplay, execute_order, AutoplayRun, Limits, Refusal};
 pub use policy::{OrderGroup, PlannedUnit};

@@ -21,7 +21,7 @@ use crate::rules::charge::{
     resolve_charge, resolve_close_response, resolve_consolidate, resolve_support, Combat,
     CONSOLIDATE_CM, SUPPORT_CM,
 };
-use crate::rules::command::{is_isolated, UnitActionKind, ISOLATION_CM};
+use crate::rules::command::{is_isolated, OrdersMode, UnitActionKind, ISOLATION_CM};
 use crate::rules::firing::{is_mounted_cavalry, weapon_range_cm};
 use crate::rules::geometry::is_skirmisher;
 use crate::rules::state::{Formation, Phase, PieceId, Pose};
@@ -319,6 +319,13 @@ pub fn opportunity_fire(ctx: &Ctx, sight: &Sight, target: PieceId) -> Vec<Action
             tp.orders.last_kind,
             Some(UnitActionKind::Charge | UnitActionKind::Support)
         )
+    {
+        return Vec::new();
+    }
+    // FIRE-31: under full orders, only a unit that moved or fired under the current order.
+    let current = ctx.state.command.current.as_ref().map(|c| c.id);
+    if ctx.state.command.mode == OrdersMode::Full
+        && (current.is_none() || tp.orders.acted_in_order != current)
     {
         return Vec::new();
     }
