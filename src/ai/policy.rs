@@ -5,8 +5,13 @@
 //!
 //! Each decision is its own function so the command rules can rewire them one at a time:
 //! [`initiative_actions`] (one unit's initiative), [`plan_unit`] (one unit's action in an order),
-//! [`order_groups`] (which units each command unit orders), [`consider_charge`] (the charge step,
-//! empty until the engine has charges) and [`hq_move`] (a command unit following its units).
+//! [`order_groups`] (which units each command unit orders), [`consider_charge`] (the charge
+//! step: odds from the charge module's own dice, CHG-14) and [`hq_move`] (a command unit
+//! following its units). Supports, opportunity fire, consolidation, self-orders, evades and the
+//! objective judgment live in [`super::tactics`]. In short, a unit charges when the odds favour
+//! it, else fires at the target with the most expected hits, else moves: on the nearest enemy
+//! within reach, else on its side's objective ground (which, once there, it holds), in march
+//! column far from the enemy and in line near it.
 //!
 //! Layering: pure; depends on `rules`, `model` and `geom` only (checked by `tests/layering.rs`).
 
@@ -62,6 +67,12 @@ pub const HQ_BEHIND_CM: f64 = 6.0;
 /// A gun in action whose nearest enemy in range lies more than this off its facing limbers to
 /// turn (the fire cone is ±15°, FIRE-04).
 pub const GUN_TURN_DEG: f64 = 20.0;
+/// The formations a march column halted near the enemy tries, best first (line to fire).
+pub const FIGHTING_FORMATIONS: [Formation; 3] = [
+    Formation::Line,
+    Formation::ExtendedLine,
+    Formation::AttackColumn,
+];
 /// Grid of the destinations sampled when the straight move is refused (cm).
 pub const RESOLUTION_CM: f64 = 3.0;
 
@@ -952,9 +963,15 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         return out;
     }
     let Some(target) = movement_target(ctx, id) else {
-        // Holding: face the nearest enemy in line if in column and close.
+        // Holding: a march column close to the enemy takes a fighting formation — line to
+        // fire, else extended line (skirmishers), else attack column (to charge); the first
+        // the rules allow where it stands (a bridgehead may leave room for a column only).
         if p.formation == Some(Formation::MarchColumn) && near.is_some_and(|(_, d)| d < NEAR_CM) {
-            out.extend(deploy_if_allowed(ctx, id, Formation::Line));
+            out.extend(
+                FIGHTING_FORMATIONS
+                    .iter()
+                    .find_map(|f| deploy_if_allowed(ctx, id, *f)),
+            );
         }
         return out;
     };

@@ -450,7 +450,8 @@ fn consolidate_to(ctx: &Ctx, id: PieceId) -> Option<Pose> {
 /// CMD-07: the self-orders of the active side's isolated units that no command unit ordered
 /// this turn (too far from every one of them): each unsuppressed unit with no friendly piece
 /// within 20 cm and unseen by its command units (the engine's `is_isolated`), which did not
-/// self-order in its last turn. A friend's reference point within 20 cm already rules a unit
+/// self-order in its last turn and does not stand on its side's objective ground (the
+/// self-order's move goes towards its command unit, away from the ground it holds). A friend's reference point within 20 cm already rules a unit
 /// out, so the sight test is made only for units truly alone.
 pub fn self_orders(ctx: &Ctx) -> Vec<Action> {
     let t = ctx.state.turn;
@@ -478,6 +479,10 @@ pub fn self_orders(ctx: &Ctx) -> Vec<Action> {
         let Some(at) = pose_of(ctx, u).map(|q| q.at) else {
             continue;
         };
+        // A unit holding its side's objective ground stays there, ordered or not.
+        if on_objective(ctx, side, at) {
+            continue;
+        }
         if friends
             .iter()
             .any(|(f, q)| *f != u && dist(at, *q) <= ISOLATION_CM)

@@ -344,6 +344,13 @@ fn cmd_07_policy_isolated_unit_gives_itself_an_order() {
         self_orders(&b.ctx()),
         vec![Action::SelfOrder { piece: u(0, 1) }]
     );
+    // Alone on its side's objective ground, it holds it instead.
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 40.0, 40.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 150.0, 180.0)
+        .objective(0, &[(20.0, 20.0), (60.0, 20.0), (60.0, 60.0), (20.0, 60.0)]);
+    let b = sc.command(OrdersMode::Full);
+    assert!(self_orders(&b.ctx()).is_empty());
 }
 
 #[test]
