@@ -372,7 +372,7 @@ pub fn initiative_actions(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> 
     let Ok(p) = ctx.piece(id) else {
         return Vec::new();
     };
-    if id.is_command() || !p.on_table() || idle(p) {
+    if id.is_command() || !p.on_table() || idle(p) || !tactics::may_use_initiative(ctx, p) {
         return Vec::new();
     }
     let Some((near, _)) = seen_within(ctx, sight, id, INITIATIVE_CM).first().copied() else {

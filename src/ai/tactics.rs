@@ -24,7 +24,7 @@ use crate::rules::charge::{
 use crate::rules::command::{is_isolated, OrdersMode, UnitActionKind, ISOLATION_CM};
 use crate::rules::firing::{is_mounted_cavalry, weapon_range_cm};
 use crate::rules::geometry::is_skirmisher;
-use crate::rules::state::{Formation, Phase, PieceId, Pose};
+use crate::rules::state::{Formation, Phase, PieceId, PieceState, Pose};
 use crate::rules::victory::ObjectiveLevel;
 
 /// FIRE-32: opportunity fire costs the firer its next initiative and −1 on its next orders;
@@ -187,9 +187,24 @@ pub fn defender_support(ctx: &Ctx, target: PieceId) -> Option<Action> {
         })
 }
 
+/// INIT-01, INIT-03, FIRE-32: the cheap part of the engine's initiative check — the unit has
+/// not used its initiative this turn, is not suppressed, and did not make opportunity fire in
+/// the opponent's last turn. (The rest, engagement and distance, is the engine's to refuse.)
+pub fn may_use_initiative(ctx: &Ctx, p: &PieceState) -> bool {
+    let o = &p.orders;
+    !o.initiative_used
+        && p.suppressed_at.is_none()
+        && !o
+            .opportunity_fired_in
+            .is_some_and(|pt| pt + 1 == ctx.state.turn.player_turn)
+}
+
 /// INIT-11: `id`'s initiative support of a friendly unit in contact in a pending combat of its
 /// side, when the engine allows it and it helps.
 pub fn initiative_support(ctx: &Ctx, id: PieceId) -> Option<Action> {
+    if ctx.piece(id).is_ok_and(|p| !may_use_initiative(ctx, p)) {
+        return None;
+    }
     let side = id.side();
     for c in ctx.state.charges.combats.iter().filter(|c| !c.window_open) {
         if c.attacker != side {

@@ -3,7 +3,7 @@
 //! Geometry reminders (geom::footprint): a pose is the centre of the formation's front edge;
 //! facing 0 looks towards +y, 180 towards −y. An infantry stand is 2.5 × 1.5 cm.
 
-use super::policy::{movement_target, plan_unit, PlannedUnit, Sight};
+use super::policy::{initiative_actions, movement_target, plan_unit, PlannedUnit, Sight};
 use super::tactics::{
     consolidations, defender_support, initiative_evade, initiative_support, objective_claims,
     objective_level, opportunity_fire, plan_supports, self_orders,
@@ -449,4 +449,26 @@ fn move_09_policy_marches_in_column_far_away_and_forms_line_near() {
         }),
         "{plan:?}"
     );
+}
+
+#[test]
+fn fire_32_init_03_policy_no_initiative_after_opportunity_fire() {
+    let a = u(0, 1);
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 108.0, 180.0);
+    let b = sc.initiative(OrdersMode::Full);
+    assert!(!initiative_actions(&b.ctx(), &Sight::new(), a).is_empty());
+    // The same unit, having made opportunity fire in the opponent's last turn (FIRE-32).
+    let mut state = b.state().clone();
+    let pt = state.turn.player_turn;
+    if let Some(p) = state.pieces.get_mut(&a) {
+        p.orders.opportunity_fired_in = Some(pt - 1);
+    }
+    let ctx = Ctx {
+        scenario: b.scenario(),
+        lists: b.lists(),
+        state: &state,
+    };
+    assert!(initiative_actions(&ctx, &Sight::new(), a).is_empty());
 }
