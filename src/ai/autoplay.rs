@@ -22,6 +22,7 @@ use crate::rules::command::{
     OrderedUnit, UnitActionKind,
 };
 use crate::rules::event::{EndReason, Event};
+use crate::rules::firing::check_fire;
 use crate::rules::movement::check_move;
 use crate::rules::state::{BattleState, Phase, PieceId};
 use crate::rules::victory::BattleResult;
@@ -487,7 +488,19 @@ pub fn declare(ctx: &Ctx, unit: &PlannedUnit) -> Option<(OrderedUnit, usize)> {
             dense: false,
         };
         match a {
-            Action::Fire { target, .. } | Action::Charge { target, .. } => o.target = Some(*target),
+            Action::Fire {
+                firers,
+                target,
+                ammunition,
+            } => {
+                // FIRE-01..FIRE-09: the engine's own check (no dice), so the declared target
+                // is one the unit may fire at (not over friends, FIRE-07).
+                if check_fire(ctx, firers, *target, *ammunition).is_err() {
+                    continue;
+                }
+                o.target = Some(*target);
+            }
+            Action::Charge { target, .. } => o.target = Some(*target),
             Action::Move {
                 piece,
                 via,
@@ -566,7 +579,10 @@ pub fn execute_order(
         };
         let mut acted = false;
         for a in unit.candidates.iter().skip(*first) {
-            if unit_action(a).map(|(_, k)| k) != Some(o.action) {
+            if unit_action(a).map(|(_, k)| k) != Some(o.action)
+                || !move_legal_now(battle, a)
+                || !declared_target(a, o)
+            {
                 continue;
             }
             if *attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
@@ -576,6 +592,23 @@ pub fn execute_order(
             if d.attempt(battle, a.clone()) {
                 acted = true;
                 break;
+            }
+        }
+        // MOVE-06: the ground it planned for was taken by a friend of the same order that moved
+        // first; a fresh move of the same declaration (road and dense flags, CMD-11, CMD-12).
+        if !acted && o.action == UnitActionKind::Move {
+            let fresh = {
+                let ctx = battle.ctx();
+                plan_unit(&ctx, &Sight::new(), o.piece)
+                    .into_iter()
+                    .find(|a| same_declaration(&ctx, a, o))
+            };
+            if let Some(a) = fresh {
+                if *attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
+                    return outcome;
+                }
+                *attempts += 1;
+                acted = d.attempt(battle, a);
             }
         }
         if acted {
@@ -593,6 +626,9 @@ pub fn execute_order(
                 plan_unit(&ctx, &Sight::new(), o.piece)
             };
             for a in candidates {
+                if !move_legal_now(battle, &a) {
+                    continue;
+                }
                 if *attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
                     return outcome;
                 }
@@ -605,6 +641,53 @@ pub fn execute_order(
         d.resolve_pending(battle);
     }
     outcome
+}
+
+/// MOVE-01..MOVE-06: a move the engine's own check (`check_move`, no dice) accepts on the
+/// table as it is now — units of the same order may have moved since it was planned. Other
+/// actions pass (the engine checks them when performed).
+fn move_legal_now(battle: &Battle, a: &Action) -> bool {
+    match a {
+        Action::Move {
+            piece,
+            via,
+            to,
+            manoeuvre,
+        } => check_move(&battle.ctx(), *piece, via, *to, *manoeuvre).is_ok(),
+        _ => true,
+    }
+}
+
+/// FIRE-06, CMD-13: a fire or charge goes at the target declared in the order.
+fn declared_target(a: &Action, o: &OrderedUnit) -> bool {
+    match a {
+        Action::Fire { target, .. } | Action::Charge { target, .. } => o.target == Some(*target),
+        _ => true,
+    }
+}
+
+/// A move legal now whose road and dense flags are those declared in the order (CMD-11,
+/// CMD-12), so the declaration stays honest.
+fn same_declaration(ctx: &Ctx, a: &Action, o: &OrderedUnit) -> bool {
+    let Action::Move {
+        piece,
+        via,
+        to,
+        manoeuvre,
+    } = a
+    else {
+        return false;
+    };
+    let (Ok(plan), Ok(p)) = (
+        check_move(ctx, *piece, via, *to, *manoeuvre),
+        ctx.piece(*piece),
+    ) else {
+        return false;
+    };
+    let mut pts = vec![plan.from.at];
+    pts.extend(plan.path.iter().copied());
+    pts.push(plan.to.at);
+    plan.road_bonus == o.road && meets_dense(ctx, p, &pts) == o.dense
 }
 
 fn summarize(battle: &Battle, d: Driver) -> AutoplayRun {

@@ -27,7 +27,7 @@ use crate::rules::casualty::{
     fire_dice, save_plan, score_to_hit, DiceSituation, SaveSituation, SquareBonus,
 };
 use crate::rules::charge::{
-    charge_dice, charge_dice_per_stand, ChargeDiceSituation, Response, CHARGE_CM,
+    charge_dice, charge_dice_per_stand, resolve_charge, ChargeDiceSituation, Response, CHARGE_CM,
 };
 use crate::rules::firing::{
     eligible_stands, is_mounted_cavalry, save_of, target_cover, weapon_range_cm, FirePlan,
@@ -512,7 +512,11 @@ pub fn consider_charge(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         || is_shaken(ctx, tp);
     // The attacker presses on: an enemy on its objective ground is charged at even odds.
     let press = !defends(ctx, id.side()) && tactics::piece_on_objective(ctx, id.side(), target);
-    if dealt >= taken * 1.5 + 0.2 || (weak && dealt > taken) || (press && dealt >= taken * 1.1) {
+    let worth =
+        dealt >= taken * 1.5 + 0.2 || (weak && dealt > taken) || (press && dealt >= taken * 1.1);
+    // CHG-01..CHG-10: the engine's own check (it rolls no dice) — distance to the edge it
+    // would reach, formation, gaps — so no charge is declared blindly.
+    if worth && resolve_charge(ctx, &[id], target).is_ok() {
         vec![Action::Charge {
             chargers: vec![id],
             target,

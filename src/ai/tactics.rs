@@ -10,7 +10,7 @@
 use super::policy::PlannedUnit;
 use super::policy::{
     charge_odds, charge_odds_supported, defends, dist, expected_hits, facing_towards, idle,
-    is_artillery, is_shaken, pose_of, quick_plan, side_goal, troops_of, Sight, BODY_MARGIN_CM,
+    is_artillery, is_shaken, pose_of, side_goal, troops_of, Sight, BODY_MARGIN_CM,
 };
 use crate::geom::footprint::heading;
 use crate::geom::{ring_contains, Point};
@@ -22,7 +22,7 @@ use crate::rules::charge::{
     CONSOLIDATE_CM, SUPPORT_CM,
 };
 use crate::rules::command::{is_isolated, OrdersMode, UnitActionKind, ISOLATION_CM};
-use crate::rules::firing::{is_mounted_cavalry, weapon_range_cm};
+use crate::rules::firing::{check_fire_as, is_mounted_cavalry, weapon_range_cm, FireOccasion};
 use crate::rules::geometry::is_skirmisher;
 use crate::rules::state::{Formation, Phase, PieceId, PieceState, Pose};
 use crate::rules::victory::ObjectiveLevel;
@@ -373,7 +373,9 @@ pub fn opportunity_fire(ctx: &Ctx, sight: &Sight, target: PieceId) -> Vec<Action
         if !s.visible || s.distance_cm > range + 1e-9 {
             continue;
         }
-        let Some(plan) = quick_plan(ctx, p, target, s.distance_cm, range) else {
+        // FIRE-32: a shot out of range or cone is wasted, not refused; the policy judges the
+        // shot as the engine's own check (no dice) plans it — range, cone, fire over friends.
+        let Ok(plan) = check_fire_as(ctx, &[u], target, None, FireOccasion::Opportunity) else {
             continue;
         };
         let hits = expected_hits(ctx, &plan);
