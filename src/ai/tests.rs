@@ -3,7 +3,9 @@
 //! Geometry reminders (geom::footprint): a pose is the centre of the formation's front edge;
 //! facing 0 looks towards +y, 180 towards −y. An infantry stand is 2.5 × 1.5 cm.
 
-use super::policy::{initiative_actions, movement_target, plan_unit, PlannedUnit, Sight};
+use super::policy::{
+    charge_responses, initiative_actions, movement_target, plan_unit, PlannedUnit, Sight,
+};
 use super::tactics::{
     consolidations, defender_support, initiative_evade, initiative_support, objective_claims,
     objective_level, opportunity_fire, plan_supports, self_orders,
@@ -14,7 +16,7 @@ use crate::model::{ArmyList, Scenario, UnitId};
 use crate::rules::action::Action;
 use crate::rules::action::Manoeuvre;
 use crate::rules::battle::{Battle, Ctx};
-use crate::rules::charge::ConsolidateRight;
+use crate::rules::charge::{ConsolidateRight, Response};
 use crate::rules::command::OrdersMode;
 use crate::rules::dice::DiceSource;
 use crate::rules::state::{Formation, Phase, PieceId, Pose};
@@ -471,4 +473,35 @@ fn fire_32_init_03_policy_no_initiative_after_opportunity_fire() {
         state: &state,
     };
     assert!(initiative_actions(&ctx, &Sight::new(), a).is_empty());
+}
+
+#[test]
+fn init_12_init_14_policy_evades_a_charge_by_a_clearly_stronger_enemy() {
+    let (cav, sk) = (u(0, 1), u(1, 1));
+    let sc = Sc::new()
+        .unit(0, 1, "heavy-cavalry", 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, SKIRMISHERS, 1, 100.0, 110.0, 180.0);
+    let mut b = sc.command(OrdersMode::Free);
+    ok(
+        &mut b,
+        Action::Charge {
+            chargers: vec![cav],
+            target: sk,
+        },
+    );
+    let responses = charge_responses(&b.ctx(), sk, cav);
+    assert!(
+        matches!(responses.first(), Some(Response::Evade { .. })),
+        "{responses:?}"
+    );
+    if let Some(r) = responses.first() {
+        ok(
+            &mut b,
+            Action::Respond {
+                piece: sk,
+                target: sk,
+                response: r.clone(),
+            },
+        );
+    }
 }
