@@ -194,9 +194,8 @@ pub fn may_use_initiative(ctx: &Ctx, p: &PieceState) -> bool {
     let o = &p.orders;
     !o.initiative_used
         && p.suppressed_at.is_none()
-        && !o
-            .opportunity_fired_in
-            .is_some_and(|pt| pt + 1 == ctx.state.turn.player_turn)
+        && o.opportunity_fired_in
+            .is_none_or(|pt| pt + 1 != ctx.state.turn.player_turn)
 }
 
 /// INIT-11: `id`'s initiative support of a friendly unit in contact in a pending combat of its
