@@ -437,7 +437,7 @@ fn obj_01_end_03_policy_declares_the_objective_the_table_shows() {
 }
 
 #[test]
-fn move_09_policy_marches_in_column_far_away_and_forms_line_near() {
+fn move_09_policy_marches_in_column_far_from_the_enemy() {
     let sc = Sc::new()
         .unit(0, 1, AUS_LINE, 5, 100.0, 20.0, 0.0)
         .unit(1, 1, FR_LINE, 5, 100.0, 160.0, 180.0);
