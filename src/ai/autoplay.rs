@@ -13,6 +13,7 @@ use super::policy::{
     charge_responses, command_units, hq_move, initiative_actions, order_groups, plan_unit,
     should_concede, troops_of, PlannedUnit, Sight,
 };
+use super::tactics;
 use crate::model::Arm;
 use crate::rules::action::Action;
 use crate::rules::battle::{Battle, Ctx};
@@ -21,6 +22,7 @@ use crate::rules::command::{
     OrderedUnit, UnitActionKind,
 };
 use crate::rules::event::{EndReason, Event};
+use crate::rules::firing::check_fire;
 use crate::rules::movement::check_move;
 use crate::rules::state::{BattleState, Phase, PieceId};
 use crate::rules::victory::BattleResult;
@@ -107,11 +109,20 @@ impl Driver<'_> {
             Action::Charge { chargers, target } => chargers.first().map(|c| (*target, *c)),
             _ => None,
         };
+        // FIRE-30, FIRE-31: a unit that moves or fires under an order may draw opportunity fire.
+        let mover = match &action {
+            Action::Move { piece, .. } => Some(*piece),
+            Action::Fire { firers, .. } => firers.first().copied(),
+            _ => None,
+        };
         match battle.perform(action.clone()) {
             Ok(_) => {
                 self.actions += 1;
                 if let Some((target, charger)) = charge {
                     self.close_window(battle, target, charger);
+                }
+                if let Some(target) = mover.filter(|_| t.phase == Phase::Command) {
+                    self.opportunity_fire(battle, target);
                 }
                 true
             }
@@ -150,6 +161,36 @@ impl Driver<'_> {
             }
         }
         self.attempt(battle, Action::CloseResponse { target });
+        // CHG-08 (b): the inactive side supports its unit under charge, after contact.
+        let support = tactics::defender_support(&battle.ctx(), target);
+        if let Some(a) = support {
+            self.attempt(battle, a);
+        }
+    }
+
+    /// FIRE-30..FIRE-33: the inactive side's opportunity fire at `target`, which has just moved
+    /// or fired under an order; each firer the policy proposes, in turn, while the target is on
+    /// the table.
+    fn opportunity_fire(&mut self, battle: &mut Battle, target: PieceId) {
+        let shots = tactics::opportunity_fire(&battle.ctx(), &Sight::new(), target);
+        for a in shots {
+            if Driver::over(battle) || battle.state().piece(target).is_none_or(|p| !p.on_table()) {
+                return;
+            }
+            self.attempt(battle, a);
+        }
+    }
+
+    /// CHG-24: the winners of the combats just fought consolidate where the policy finds it
+    /// worth it.
+    fn consolidate(&mut self, battle: &mut Battle) {
+        let moves = tactics::consolidations(&battle.ctx());
+        for a in moves {
+            if Driver::over(battle) {
+                return;
+            }
+            self.attempt(battle, a);
+        }
     }
 
     /// SEQ-04: fights every pending combat whose window is closed, in declaration order.
@@ -162,11 +203,15 @@ impl Driver<'_> {
             .filter(|c| !c.window_open)
             .map(|c| c.target)
             .collect();
+        let fought = !targets.is_empty();
         for target in targets {
             if Driver::over(battle) {
                 return;
             }
             self.attempt(battle, Action::ResolveCharge { target });
+        }
+        if fought && !Driver::over(battle) {
+            self.consolidate(battle);
         }
     }
 
@@ -201,7 +246,14 @@ pub fn autoplay(battle: &mut Battle, limits: &Limits) -> AutoplayRun {
                 play_initiative(battle, &mut d);
             }
             Phase::Command => play_command(battle, &mut d),
-            Phase::Deployment | Phase::Charge | Phase::End | Phase::Over => {}
+            Phase::End => {
+                // END-03 (1), OBJ-01: at the end of the game turn the objectives are declared.
+                let claims = tactics::objective_claims(&battle.ctx());
+                for a in claims {
+                    d.attempt(battle, a);
+                }
+            }
+            Phase::Deployment | Phase::Charge | Phase::Over => {}
         }
         // SEQ-04: anything still pending is fought before the phase ends.
         d.resolve_pending(battle);
@@ -227,6 +279,7 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
     let units = troops_of(&battle.ctx(), side);
     let mut attempts = 0;
     let mut sight = Sight::new();
+    let mut idle_units = Vec::new();
     for id in units {
         if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
             return;
@@ -235,6 +288,7 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
             let ctx = battle.ctx();
             initiative_actions(&ctx, &sight, id)
         };
+        let mut acted = false;
         for a in candidates {
             attempts += 1;
             if d.attempt(battle, a) {
@@ -242,7 +296,25 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
                 if changes_sight(battle.state(), events) {
                     sight = Sight::new();
                 }
+                acted = true;
                 break;
+            }
+        }
+        if !acted {
+            idle_units.push(id);
+        }
+    }
+    // INIT-11: units that took no initiative action may still support a charge made after
+    // their turn came (each unit is judged when it acts, INIT-02).
+    if !battle.state().charges.combats.is_empty() {
+        for id in idle_units {
+            if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
+                return;
+            }
+            let support = tactics::initiative_support(&battle.ctx(), id);
+            if let Some(a) = support {
+                attempts += 1;
+                d.attempt(battle, a);
             }
         }
     }
@@ -310,7 +382,7 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
                 let sight = Sight::new();
                 let orderable: BTreeSet<PieceId> =
                     orderable_units(&ctx, group.hq).into_iter().collect();
-                units
+                let mut planned: Vec<PlannedUnit> = units
                     .iter()
                     .filter(|u| orderable.contains(u))
                     .map(|&u| PlannedUnit {
@@ -318,7 +390,10 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
                         candidates: plan_unit(&ctx, &sight, u),
                     })
                     .filter(|p| !p.candidates.is_empty())
-                    .collect()
+                    .collect();
+                // CHG-08 (a): units of the order support its charges.
+                tactics::plan_supports(&ctx, &mut planned);
+                planned
             };
             if planned.is_empty() {
                 continue;
@@ -328,6 +403,16 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
                 break; // CMD-05: this command unit's orders are over
             }
         }
+    }
+    // CMD-07: isolated units no command unit ordered give themselves an order (before the
+    // command units move, CMD-20).
+    let selves = tactics::self_orders(&battle.ctx());
+    for a in selves {
+        if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
+            return;
+        }
+        attempts += 1;
+        d.attempt(battle, a);
     }
     for hq in command_units(&battle.ctx(), side) {
         if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
@@ -403,7 +488,19 @@ pub fn declare(ctx: &Ctx, unit: &PlannedUnit) -> Option<(OrderedUnit, usize)> {
             dense: false,
         };
         match a {
-            Action::Fire { target, .. } | Action::Charge { target, .. } => o.target = Some(*target),
+            Action::Fire {
+                firers,
+                target,
+                ammunition,
+            } => {
+                // FIRE-01..FIRE-09: the engine's own check (no dice), so the declared target
+                // is one the unit may fire at (not over friends, FIRE-07).
+                if check_fire(ctx, firers, *target, *ammunition).is_err() {
+                    continue;
+                }
+                o.target = Some(*target);
+            }
+            Action::Charge { target, .. } => o.target = Some(*target),
             Action::Move {
                 piece,
                 via,
@@ -439,10 +536,12 @@ pub fn execute_order(
     attempts: &mut usize,
 ) -> OrderOutcome {
     let mut outcome = OrderOutcome::default();
-    let declared: Vec<(OrderedUnit, usize)> = {
+    let mut declared: Vec<(OrderedUnit, usize)> = {
         let ctx = battle.ctx();
         planned.iter().filter_map(|u| declare(&ctx, u)).collect()
     };
+    // CHG-08 (a): supporters act after the order's charges have made contact.
+    declared.sort_by_key(|(o, _)| tactics::is_support(o.action));
     if declared.is_empty() {
         outcome.issued = true;
         return outcome;
@@ -480,7 +579,10 @@ pub fn execute_order(
         };
         let mut acted = false;
         for a in unit.candidates.iter().skip(*first) {
-            if unit_action(a).map(|(_, k)| k) != Some(o.action) {
+            if unit_action(a).map(|(_, k)| k) != Some(o.action)
+                || !move_legal_now(battle, a)
+                || !declared_target(a, o)
+            {
                 continue;
             }
             if *attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
@@ -490,6 +592,23 @@ pub fn execute_order(
             if d.attempt(battle, a.clone()) {
                 acted = true;
                 break;
+            }
+        }
+        // MOVE-06: the ground it planned for was taken by a friend of the same order that moved
+        // first; a fresh move of the same declaration (road and dense flags, CMD-11, CMD-12).
+        if !acted && o.action == UnitActionKind::Move {
+            let fresh = {
+                let ctx = battle.ctx();
+                plan_unit(&ctx, &Sight::new(), o.piece)
+                    .into_iter()
+                    .find(|a| same_declaration(&ctx, a, o))
+            };
+            if let Some(a) = fresh {
+                if *attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
+                    return outcome;
+                }
+                *attempts += 1;
+                acted = d.attempt(battle, a);
             }
         }
         if acted {
@@ -507,6 +626,9 @@ pub fn execute_order(
                 plan_unit(&ctx, &Sight::new(), o.piece)
             };
             for a in candidates {
+                if !move_legal_now(battle, &a) {
+                    continue;
+                }
                 if *attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
                     return outcome;
                 }
@@ -519,6 +641,53 @@ pub fn execute_order(
         d.resolve_pending(battle);
     }
     outcome
+}
+
+/// MOVE-01..MOVE-06: a move the engine's own check (`check_move`, no dice) accepts on the
+/// table as it is now — units of the same order may have moved since it was planned. Other
+/// actions pass (the engine checks them when performed).
+fn move_legal_now(battle: &Battle, a: &Action) -> bool {
+    match a {
+        Action::Move {
+            piece,
+            via,
+            to,
+            manoeuvre,
+        } => check_move(&battle.ctx(), *piece, via, *to, *manoeuvre).is_ok(),
+        _ => true,
+    }
+}
+
+/// FIRE-06, CMD-13: a fire or charge goes at the target declared in the order.
+fn declared_target(a: &Action, o: &OrderedUnit) -> bool {
+    match a {
+        Action::Fire { target, .. } | Action::Charge { target, .. } => o.target == Some(*target),
+        _ => true,
+    }
+}
+
+/// A move legal now whose road and dense flags are those declared in the order (CMD-11,
+/// CMD-12), so the declaration stays honest.
+fn same_declaration(ctx: &Ctx, a: &Action, o: &OrderedUnit) -> bool {
+    let Action::Move {
+        piece,
+        via,
+        to,
+        manoeuvre,
+    } = a
+    else {
+        return false;
+    };
+    let (Ok(plan), Ok(p)) = (
+        check_move(ctx, *piece, via, *to, *manoeuvre),
+        ctx.piece(*piece),
+    ) else {
+        return false;
+    };
+    let mut pts = vec![plan.from.at];
+    pts.extend(plan.path.iter().copied());
+    pts.push(plan.to.at);
+    plan.road_bonus == o.road && meets_dense(ctx, p, &pts) == o.dense
 }
 
 fn summarize(battle: &Battle, d: Driver) -> AutoplayRun {

@@ -1,5 +1,5 @@
 //! The solo opponent: a pure, deterministic policy that chooses the next actions of the side to
-//! act ([`policy`]), and a driver that plays both sides of a battle to its end ([`autoplay`]).
+//! act ([`policy`], with the tactics beyond moving and shooting in [`tactics`]), and a driver that plays both sides of a battle to its end ([`autoplay`]).
 //!
 //! The opponent plays by the same door as a person: every choice is an ordinary
 //! [`Action`](crate::rules::Action) handed to [`Battle::perform`](crate::rules::Battle::perform),
@@ -10,28 +10,36 @@
 //! # The policy (also in `docs/autoplay.md`)
 //!
 //! * **Deployment**: the armies stand as the scenario placed them.
-//! * **Initiative** (INIT-01..INIT-06), unit by unit in id order, each judged when it acts
+//! * **Initiative** (INIT-01..INIT-15), unit by unit in id order, each judged when it acts
 //!   (INIT-02): foot threatened by visible enemy mounted cavalry within 20 cm forms square when
-//!   it may (MOVE-16); otherwise a unit fires at its nearest visible enemy when the rules allow
-//!   (INIT-04, ART-09); a limbered gun with an enemy that close unlimbers to face it.
+//!   it may (MOVE-16); a unit charges when the odds favour it ([`policy::consider_charge`]),
+//!   supports a friend's charge in contact (INIT-11, [`tactics::initiative_support`]), evades a
+//!   clearly stronger enemy if a skirmisher or gun (INIT-05, [`tactics::initiative_evade`]), or
+//!   fires at its nearest visible enemy (INIT-04, ART-09); a limbered gun unlimbers.
 //! * **Command**: for each command unit (the CO last, CMD-02) the planner builds an *order
-//!   group* — its own units within reach, then (CO) any unit not yet ordered — with a planned
-//!   action per unit, declared together and carried out through one function
-//!   ([`autoplay::execute_order`]), as CMD-03 declares an order. Per unit: a suppressed unit
-//!   does nothing (FIRE-23); a unit that has a target fires at the one with the most expected
-//!   hits (the firing module's own dice, score and save functions); a shaken unit (half its
-//!   stands gone) pulls back; a gun with an enemy in range unlimbers facing it, and limbers
-//!   when none is within reach; foot threatened by cavalry forms square, and leaves it when the
-//!   threat is gone; otherwise the unit advances — on the nearest enemy within engagement
-//!   reach (stopping at three quarters of its weapon range), else on its side's major objective
-//!   (the attacker) or back to it (the defender, DEF-01), else on the enemy's centre — in march
-//!   column when the enemy is far, in line when near. A charge step
-//!   ([`policy::consider_charge`]) comes first for every unit and today proposes nothing: the
-//!   engine has no charge action yet. Command units then follow their units.
-//! * **Charge** and **End**: nothing to decide; the phase ends (END-01, END-02 run in the
-//!   engine).
+//!   group* with a planned action per unit, declared together and carried out through one
+//!   function ([`autoplay::execute_order`]), as CMD-03 declares an order. Per unit: a charge
+//!   when the odds favour it; a suppressed unit does nothing (FIRE-23); fire at the target with
+//!   the most expected hits; a shaken unit pulls back; guns unlimber facing an enemy in range;
+//!   foot threatened by cavalry forms square; otherwise the unit advances — on the nearest enemy
+//!   within engagement reach, else on its side's objective ground (the attacker; the defender
+//!   goes back to it), else on the enemy's centre — in march column far from the enemy, in line
+//!   near it (line to fire). A unit on its objective ground holds it. Friends of a charger within
+//!   10 cm support it (CHG-08 (a), [`tactics::plan_supports`]); winners consolidate (CHG-24,
+//!   [`tactics::consolidations`]); isolated units no one ordered give themselves an order
+//!   (CMD-07, [`tactics::self_orders`]). The inactive side answers charges
+//!   ([`policy::charge_responses`]), supports its charged units (CHG-08 (b)) and makes
+//!   opportunity fire at units that move or fire under an order when the shot is worth its cost
+//!   (FIRE-30..FIRE-33, [`tactics::opportunity_fire`]). Command units then follow their units.
+//! * **End**: at the end of each game turn each side is declared at the objective level the
+//!   table shows (OBJ-01, END-03 (1), [`tactics::objective_claims`]; the defender in the last
+//!   turn only); END-01, END-02 run in the engine.
 //! * **The end** (END-03): a side with no troop unit left on the table concedes; otherwise the
-//!   engine ends the battle on a break or at the turn limit.
+//!   engine ends the battle on a break, a major objective, or at the turn limit.
+//!
+//! Every such decision asks the engine's own check (`resolve_support`, `resolve_consolidate`,
+//! `is_isolated`, `check_deploy`, `check_move` …, which roll no dice) before proposing an
+//! action; nothing illegal is attempted blindly.
 //!
 //! Loops are impossible by construction: each unit acts at most once per phase, a phase takes
 //! at most [`autoplay::Limits::max_actions_per_phase`] actions, a refused action is logged and
@@ -42,6 +50,9 @@
 
 pub mod autoplay;
 pub mod policy;
+pub mod tactics;
+#[cfg(test)]
+mod tests;
 
 pub use autoplay::{autoplay, execute_order, AutoplayRun, Limits, Refusal};
 pub use policy::{OrderGroup, PlannedUnit};

@@ -5,11 +5,17 @@
 //!
 //! Each decision is its own function so the command rules can rewire them one at a time:
 //! [`initiative_actions`] (one unit's initiative), [`plan_unit`] (one unit's action in an order),
-//! [`order_groups`] (which units each command unit orders), [`consider_charge`] (the charge step,
-//! empty until the engine has charges) and [`hq_move`] (a command unit following its units).
+//! [`order_groups`] (which units each command unit orders), [`consider_charge`] (the charge
+//! step: odds from the charge module's own dice, CHG-14) and [`hq_move`] (a command unit
+//! following its units). Supports, opportunity fire, consolidation, self-orders, evades and the
+//! objective judgment live in [`super::tactics`]. In short, a unit charges when the odds favour
+//! it, else fires at the target with the most expected hits, else moves: on the nearest enemy
+//! within reach, else on its side's objective ground (which, once there, it holds), in march
+//! column far from the enemy and in line near it.
 //!
 //! Layering: pure; depends on `rules`, `model` and `geom` only (checked by `tests/layering.rs`).
 
+use super::tactics;
 use crate::geom::footprint::{bearing_deg, heading, normalize_deg, ring_polygon};
 use crate::geom::segment::{segment_meets_polygon, Segment};
 use crate::geom::{ring_contains, Point};
@@ -21,7 +27,7 @@ use crate::rules::casualty::{
     fire_dice, save_plan, score_to_hit, DiceSituation, SaveSituation, SquareBonus,
 };
 use crate::rules::charge::{
-    charge_dice, charge_dice_per_stand, ChargeDiceSituation, Response, CHARGE_CM,
+    charge_dice, charge_dice_per_stand, resolve_charge, ChargeDiceSituation, Response, CHARGE_CM,
 };
 use crate::rules::firing::{
     eligible_stands, is_mounted_cavalry, save_of, target_cover, weapon_range_cm, FirePlan,
@@ -61,6 +67,12 @@ pub const HQ_BEHIND_CM: f64 = 6.0;
 /// A gun in action whose nearest enemy in range lies more than this off its facing limbers to
 /// turn (the fire cone is ±15°, FIRE-04).
 pub const GUN_TURN_DEG: f64 = 20.0;
+/// The formations a march column halted near the enemy tries, best first (line to fire).
+pub const FIGHTING_FORMATIONS: [Formation; 3] = [
+    Formation::Line,
+    Formation::ExtendedLine,
+    Formation::AttackColumn,
+];
 /// Grid of the destinations sampled when the straight move is refused (cm).
 pub const RESOLUTION_CM: f64 = 3.0;
 
@@ -105,7 +117,7 @@ pub fn pose_of(ctx: &Ctx, id: PieceId) -> Option<Pose> {
         .and_then(|p| p.pose)
 }
 
-fn dist(a: Point, b: Point) -> f64 {
+pub(crate) fn dist(a: Point, b: Point) -> f64 {
     a.distance(b).0
 }
 
@@ -142,11 +154,11 @@ pub fn command_units(ctx: &Ctx, side: usize) -> Vec<PieceId> {
 }
 
 /// FIRE-23: a suppressed unit does nothing in its own turn.
-fn idle(p: &PieceState) -> bool {
+pub(crate) fn idle(p: &PieceState) -> bool {
     p.suppressed_at.is_some()
 }
 
-fn is_artillery(ctx: &Ctx, p: &PieceState) -> bool {
+pub(crate) fn is_artillery(ctx: &Ctx, p: &PieceState) -> bool {
     ctx.row(p).is_some_and(|r| r.arm == Arm::Artillery)
 }
 
@@ -184,7 +196,7 @@ pub fn nearest_enemy(ctx: &Ctx, id: PieceId) -> Option<(PieceId, f64)> {
 
 /// Margin (cm) between reference points and base edges when picking the enemies worth a sight
 /// test: no formation reaches further than this from its reference point.
-const BODY_MARGIN_CM: f64 = 20.0;
+pub(crate) const BODY_MARGIN_CM: f64 = 20.0;
 
 /// VIS-01, §1.5: the enemy troop units `id` sees within `reach` cm (edge to edge), nearest
 /// first, ties by id (command units are no target, CMD-24). Only enemies whose reference point
@@ -361,7 +373,7 @@ pub fn initiative_actions(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> 
     let Ok(p) = ctx.piece(id) else {
         return Vec::new();
     };
-    if id.is_command() || !p.on_table() || idle(p) {
+    if id.is_command() || !p.on_table() || idle(p) || !tactics::may_use_initiative(ctx, p) {
         return Vec::new();
     }
     let Some((near, _)) = seen_within(ctx, sight, id, INITIATIVE_CM).first().copied() else {
@@ -377,14 +389,24 @@ pub fn initiative_actions(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> 
         });
     }
     out.extend(consider_charge(ctx, sight, id));
+    // INIT-11: a friend's charge that support would help comes before the unit's own fire.
+    out.extend(tactics::initiative_support(ctx, id));
     // INIT-04 / ART-09: the rules pick the allowed target; offer the nearest first, then any
     // other the check accepts (artillery's counter-battery).
     let fire = fire_candidates(ctx, sight, id);
     let (nearest, others): (Vec<Action>, Vec<Action>) = fire
         .into_iter()
         .partition(|a| matches!(a, Action::Fire { target, .. } if *target == near));
+    // INIT-05: a threatened skirmisher evades before it fires; a gun only when it has no shot.
+    let evade = tactics::initiative_evade(ctx, id, near, !nearest.is_empty());
+    if !is_artillery(ctx, p) {
+        out.extend(evade.clone());
+    }
     out.extend(nearest);
     out.extend(others);
+    if is_artillery(ctx, p) {
+        out.extend(evade);
+    }
     if p.limbered && is_artillery(ctx, p) && check_limber(ctx, id, false).is_ok() {
         if let Some(facing) = facing_towards(ctx, id, near) {
             out.push(Action::Unlimber {
@@ -400,16 +422,18 @@ pub fn initiative_actions(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> 
 /// CHG-14 through [`charge_dice`]) × a 4+ to hit in the open × the chance the other's save
 /// (melee: squares and lines keep theirs, [`save_plan`]) fails. An estimate for deciding; the
 /// dice decide.
-fn charge_hits(ctx: &Ctx, by: &PieceState, on: &PieceState, charging: bool) -> f64 {
-    let dice = charge_dice(&ChargeDiceSituation {
-        stands: u32::from(by.stands),
-        dice_per_stand: charge_dice_per_stand(ctx, by),
-        charging,
-        suppressed: by.suppressed_at.is_some(),
-        disordered: by.formation == Some(Formation::Disordered),
-        ..ChargeDiceSituation::default()
-    })
-    .dice;
+fn charge_hits(ctx: &Ctx, by: &PieceState, on: &PieceState, charging: bool, support: u32) -> f64 {
+    // CHG-14: each supporter adds +1 die to its side's pool (as the engine's side pool does).
+    let dice = support
+        + charge_dice(&ChargeDiceSituation {
+            stands: u32::from(by.stands),
+            dice_per_stand: charge_dice_per_stand(ctx, by),
+            charging,
+            suppressed: by.suppressed_at.is_some(),
+            disordered: by.formation == Some(Formation::Disordered),
+            ..ChargeDiceSituation::default()
+        })
+        .dice;
     let save = save_plan(&SaveSituation {
         save: save_of(ctx, on),
         replacement: None,
@@ -427,8 +451,25 @@ fn charge_hits(ctx: &Ctx, by: &PieceState, on: &PieceState, charging: bool) -> f
 /// charge by `charger` on `target`. Hits taken include a gun's canister or a unit's
 /// counter-initiative fire (INIT-12, ART-04) at the same rate as a melee round.
 pub fn charge_odds(ctx: &Ctx, charger: &PieceState, target: &PieceState) -> (f64, f64) {
-    let dealt = charge_hits(ctx, charger, target, true);
-    let mut taken = charge_hits(ctx, target, charger, is_mounted_cavalry(ctx, target));
+    charge_odds_supported(ctx, charger, target, [0, 0])
+}
+
+/// [`charge_odds`] with `support[0]` supporters behind the charger and `support[1]` behind the
+/// target (CHG-07, CHG-08: +1 die each to their side, CHG-14).
+pub fn charge_odds_supported(
+    ctx: &Ctx,
+    charger: &PieceState,
+    target: &PieceState,
+    support: [u32; 2],
+) -> (f64, f64) {
+    let dealt = charge_hits(ctx, charger, target, true, support[0]);
+    let mut taken = charge_hits(
+        ctx,
+        target,
+        charger,
+        is_mounted_cavalry(ctx, target),
+        support[1],
+    );
     let ranged = ctx
         .row(target)
         .is_some_and(|r| matches!(r.attack, Some(AttackValue::Ranged { .. })));
@@ -470,7 +511,13 @@ pub fn consider_charge(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     let weak = tp.suppressed_at.is_some()
         || tp.formation == Some(Formation::Disordered)
         || is_shaken(ctx, tp);
-    if dealt >= taken * 1.5 + 0.2 || (weak && dealt > taken) {
+    // The attacker presses on: an enemy on its objective ground is charged at even odds.
+    let press = !defends(ctx, id.side()) && tactics::piece_on_objective(ctx, id.side(), target);
+    let worth =
+        dealt >= taken * 1.5 + 0.2 || (weak && dealt > taken) || (press && dealt >= taken * 1.1);
+    // CHG-01..CHG-10: the engine's own check (it rolls no dice) — distance to the edge it
+    // would reach, formation, gaps — so no charge is declared blindly.
+    if worth && resolve_charge(ctx, &[id], target).is_ok() {
         vec![Action::Charge {
             chargers: vec![id],
             target,
@@ -514,7 +561,7 @@ pub fn charge_responses(ctx: &Ctx, target: PieceId, charger: PieceId) -> Vec<Res
     out
 }
 
-fn facing_towards(ctx: &Ctx, from: PieceId, to: PieceId) -> Option<f64> {
+pub(crate) fn facing_towards(ctx: &Ctx, from: PieceId, to: PieceId) -> Option<f64> {
     let a = pose_of(ctx, from)?.at;
     let b = pose_of(ctx, to)?.at;
     Some(bearing_deg(a, b))
@@ -554,7 +601,7 @@ fn centre(points: impl Iterator<Item = Point>) -> Point {
 }
 
 /// DEF-01: the scenario names this side the defender.
-fn defends(ctx: &Ctx, side: usize) -> bool {
+pub(crate) fn defends(ctx: &Ctx, side: usize) -> bool {
     ctx.scenario.defender == Some(side)
 }
 
@@ -571,8 +618,14 @@ pub fn movement_target(ctx: &Ctx, id: PieceId) -> Option<Point> {
     } else {
         ENGAGE_ATTACKER_CM
     };
+    // Objective ground is held: a unit on its side's objective stays unless an enemy is on it
+    // too (then it engages that enemy).
+    let held = tactics::on_objective(ctx, side, at);
+    // In the closing turns the attacker marches on its objective, engaging only enemies on it.
+    let closing = !defender && tactics::closing_turns(ctx);
     if let Some((e, d)) = nearest_enemy(ctx, id) {
-        if d <= engage {
+        let contested = tactics::piece_on_objective(ctx, side, e);
+        if d <= engage && (contested || (!held && !closing)) {
             let ep = pose_of(ctx, e)?.at;
             // Ranged units close to ¾ of their range; one already in range with no shot (out
             // of sight, behind works) closes in until it has one.
@@ -592,7 +645,7 @@ pub fn movement_target(ctx: &Ctx, id: PieceId) -> Option<Point> {
         }
     }
     let goal = side_goal(ctx, side)?;
-    if defender && dist(at, goal) <= HOLD_RADIUS_CM {
+    if held || (defender && dist(at, goal) <= HOLD_RADIUS_CM) {
         return None;
     }
     Some(goal)
@@ -915,9 +968,15 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         return out;
     }
     let Some(target) = movement_target(ctx, id) else {
-        // Holding: face the nearest enemy in line if in column and close.
+        // Holding: a march column close to the enemy takes a fighting formation — line to
+        // fire, else extended line (skirmishers), else attack column (to charge); the first
+        // the rules allow where it stands (a bridgehead may leave room for a column only).
         if p.formation == Some(Formation::MarchColumn) && near.is_some_and(|(_, d)| d < NEAR_CM) {
-            out.extend(deploy_if_allowed(ctx, id, Formation::Line));
+            out.extend(
+                FIGHTING_FORMATIONS
+                    .iter()
+                    .find_map(|f| deploy_if_allowed(ctx, id, *f)),
+            );
         }
         return out;
     };

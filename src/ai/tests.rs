@@ -1,0 +1,507 @@
+//! Unit tests of the policy's decisions: each on a tiny table where the decision is forced.
+//!
+//! Geometry reminders (geom::footprint): a pose is the centre of the formation's front edge;
+//! facing 0 looks towards +y, 180 towards −y. An infantry stand is 2.5 × 1.5 cm.
+
+use super::policy::{
+    charge_responses, initiative_actions, movement_target, plan_unit, PlannedUnit, Sight,
+};
+use super::tactics::{
+    consolidations, defender_support, initiative_evade, initiative_support, objective_claims,
+    objective_level, opportunity_fire, plan_supports, self_orders,
+};
+use crate::geom::Point;
+use crate::model::army::shipped_lists;
+use crate::model::{ArmyList, Scenario, UnitId};
+use crate::rules::action::Action;
+use crate::rules::action::Manoeuvre;
+use crate::rules::battle::{Battle, Ctx};
+use crate::rules::charge::{ConsolidateRight, Response};
+use crate::rules::command::OrdersMode;
+use crate::rules::dice::DiceSource;
+use crate::rules::state::{Formation, Phase, PieceId, Pose};
+use crate::rules::victory::ObjectiveLevel;
+use serde_json::{json, Value};
+
+const AUS_LINE: &str = "line-infantry-07-15";
+const FR_LINE: &str = "line-infantry-08-12";
+const FR_HEAVY: &str = "heavy-cavalry-05-06-13-15";
+const SKIRMISHERS: &str = "skirmishing-infantry";
+
+fn lists() -> Vec<ArmyList> {
+    let mut l = shipped_lists().expect("the shipped army lists parse");
+    for x in &mut l {
+        x.first_fire_bonus = false;
+    }
+    l
+}
+
+fn ring(points: &[(f64, f64)]) -> Value {
+    Value::Array(
+        points
+            .iter()
+            .map(|(x, y)| json!({"x": x, "y": y}))
+            .collect(),
+    )
+}
+
+/// A tiny scenario: Austrians (side 0) against French (side 1), one brigade each with its
+/// command unit off the table, no terrain.
+struct Sc {
+    v: Value,
+}
+
+impl Sc {
+    fn new() -> Sc {
+        let hq = |id: u32, name: &str| {
+            json!({
+                "id": id, "name": name,
+                "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
+                              "command_value": 7},
+                "mounted": true, "position": null
+            })
+        };
+        Sc {
+            v: json!({
+                "format": 1, "id": "policy-test", "name": "Policy test",
+                "points": 1500, "turn_limit": 6, "terrain": [], "year": 1809,
+                "sides": [
+                    {"name": "Side A", "army_list": "nap-austrian", "hqs": [hq(1, "Brigade A")],
+                     "units": []},
+                    {"name": "Side B", "army_list": "nap-french", "hqs": [hq(2, "Brigade B")],
+                     "units": []}
+                ]
+            }),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn unit(mut self, side: usize, id: u32, troop: &str, stands: u8, x: f64, y: f64, f: f64) -> Sc {
+        let hq = if side == 0 { 1 } else { 2 };
+        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
+                       "stands": stands, "hq": hq,
+                       "position": {"at": {"x": x, "y": y}, "facing_deg": f}});
+        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
+            units.push(u);
+        }
+        self
+    }
+
+    /// `side`'s major objective ground.
+    fn objective(mut self, side: usize, area: &[(f64, f64)]) -> Sc {
+        self.v["sides"][side]["objectives"] =
+            json!({"major": {"description": "the ground", "area": ring(area)}});
+        self
+    }
+
+    fn defender(mut self, side: usize) -> Sc {
+        self.v["defender"] = json!(side);
+        self
+    }
+
+    fn scenario(&self) -> Scenario {
+        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
+    }
+
+    fn battle(&self, mode: OrdersMode) -> Battle {
+        Battle::new(self.scenario(), lists(), DiceSource::Seed(1), 0)
+            .expect("the test battle sets up")
+            .with_orders(mode)
+    }
+
+    /// Side 0's Initiative phase of player turn 1.
+    fn initiative(&self, mode: OrdersMode) -> Battle {
+        let mut b = self.battle(mode);
+        ok(&mut b, Action::EndPhase);
+        assert_eq!(b.state().turn.phase, Phase::Initiative);
+        b
+    }
+
+    /// Side 0's Command phase of player turn 1.
+    fn command(&self, mode: OrdersMode) -> Battle {
+        let mut b = self.initiative(mode);
+        ok(&mut b, Action::EndPhase);
+        assert_eq!(b.state().turn.phase, Phase::Command);
+        b
+    }
+}
+
+fn u(side: usize, id: u32) -> PieceId {
+    PieceId::Unit {
+        side,
+        unit: UnitId(id),
+    }
+}
+
+fn ok(b: &mut Battle, a: Action) {
+    if let Err(e) = b.perform(a.clone()) {
+        panic!("expected {a:?} to be legal, got {e}");
+    }
+}
+
+/// WE-07's table: A (side 0) 12 cm from D (side 1), facing each other; S 6 cm behind A's
+/// contact position, to its right; DS 5 cm behind D.
+fn we_07_table() -> Sc {
+    Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(0, 2, AUS_LINE, 5, 113.0, 104.5, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 112.0, 180.0)
+        .unit(1, 2, FR_LINE, 5, 100.0, 118.5, 180.0)
+}
+
+#[test]
+fn chg_08_policy_order_sends_a_friend_within_10_cm_to_support_its_charge() {
+    let (a, s, d) = (u(0, 1), u(0, 2), u(1, 1));
+    let b = we_07_table().command(OrdersMode::Full);
+    let ctx = b.ctx();
+    let mut planned = vec![
+        PlannedUnit {
+            piece: a,
+            candidates: vec![Action::Charge {
+                chargers: vec![a],
+                target: d,
+            }],
+        },
+        PlannedUnit {
+            piece: s,
+            candidates: plan_unit(&ctx, &Sight::new(), s),
+        },
+    ];
+    plan_supports(&ctx, &mut planned);
+    assert_eq!(
+        planned[1].candidates,
+        vec![Action::Support {
+            piece: s,
+            friend: a
+        }]
+    );
+    // A friend too far away keeps its own plan.
+    let far = u(0, 3);
+    let b = we_07_table()
+        .unit(0, 3, AUS_LINE, 5, 140.0, 100.0, 0.0)
+        .command(OrdersMode::Full);
+    let ctx = b.ctx();
+    let mut planned = vec![
+        PlannedUnit {
+            piece: a,
+            candidates: vec![Action::Charge {
+                chargers: vec![a],
+                target: d,
+            }],
+        },
+        PlannedUnit {
+            piece: far,
+            candidates: vec![Action::EndPhase],
+        },
+    ];
+    plan_supports(&ctx, &mut planned);
+    assert_eq!(planned[1].candidates, vec![Action::EndPhase]);
+}
+
+#[test]
+fn chg_08_policy_defender_supports_its_charged_unit() {
+    let (a, d, ds) = (u(0, 1), u(1, 1), u(1, 2));
+    let mut b = we_07_table().command(OrdersMode::Free);
+    ok(
+        &mut b,
+        Action::Charge {
+            chargers: vec![a],
+            target: d,
+        },
+    );
+    // Not before contact: the response window is still open.
+    assert_eq!(defender_support(&b.ctx(), d), None);
+    ok(&mut b, Action::CloseResponse { target: d });
+    let support = defender_support(&b.ctx(), d);
+    assert_eq!(
+        support,
+        Some(Action::Support {
+            piece: ds,
+            friend: d
+        })
+    );
+    if let Some(s) = support {
+        ok(&mut b, s);
+    }
+}
+
+#[test]
+fn init_11_policy_idle_unit_supports_an_initiative_charge() {
+    let (a, s, d) = (u(0, 1), u(0, 2), u(1, 1));
+    let mut b = we_07_table().initiative(OrdersMode::Free);
+    ok(
+        &mut b,
+        Action::Charge {
+            chargers: vec![a],
+            target: d,
+        },
+    );
+    ok(&mut b, Action::CloseResponse { target: d });
+    let support = initiative_support(&b.ctx(), s);
+    assert_eq!(
+        support,
+        Some(Action::Support {
+            piece: s,
+            friend: a
+        })
+    );
+    if let Some(x) = support {
+        ok(&mut b, x);
+    }
+}
+
+#[test]
+fn fire_30_fire_33_policy_opportunity_fire_at_a_mover_never_at_a_charger() {
+    // Side 1's line 12 cm from side 0's line, which moves 2 cm closer: into musket range.
+    let (mover, firer) = (u(0, 1), u(1, 1));
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 112.0, 180.0);
+    let mut b = sc.command(OrdersMode::Free);
+    ok(
+        &mut b,
+        Action::Move {
+            piece: mover,
+            via: Vec::new(),
+            to: Pose {
+                at: Point::new(100.0, 102.0),
+                facing_deg: 0.0,
+            },
+            manoeuvre: Manoeuvre::Advance,
+        },
+    );
+    let shots = opportunity_fire(&b.ctx(), &Sight::new(), mover);
+    assert_eq!(
+        shots,
+        vec![Action::OpportunityFire {
+            firers: vec![firer],
+            target: mover,
+            at: None
+        }]
+    );
+    for a in shots {
+        ok(&mut b, a);
+    }
+    // Once per enemy turn (FIRE-30).
+    assert!(opportunity_fire(&b.ctx(), &Sight::new(), mover).is_empty());
+    // FIRE-33: a charger is never the target.
+    let mut b = we_07_table().command(OrdersMode::Free);
+    ok(
+        &mut b,
+        Action::Charge {
+            chargers: vec![u(0, 1)],
+            target: u(1, 1),
+        },
+    );
+    assert!(opportunity_fire(&b.ctx(), &Sight::new(), u(0, 1)).is_empty());
+}
+
+#[test]
+fn chg_24_policy_winner_consolidates_onto_its_objective() {
+    // The winner stands 3 cm short of its objective ground, the beaten enemy gone.
+    let w = u(0, 1);
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 60.0, 160.0, 180.0)
+        .objective(
+            0,
+            &[(80.0, 103.0), (120.0, 103.0), (120.0, 130.0), (80.0, 130.0)],
+        );
+    let b = sc.command(OrdersMode::Free);
+    let mut state = b.state().clone();
+    let t = state.turn;
+    state.charges.consolidation.push(ConsolidateRight {
+        piece: w,
+        target: u(1, 1),
+        player_turn: t.player_turn,
+        phase: t.phase,
+        order: 0,
+    });
+    let ctx = Ctx {
+        scenario: b.scenario(),
+        lists: b.lists(),
+        state: &state,
+    };
+    let moves = consolidations(&ctx);
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    let Some(Action::Consolidate { piece, to }) = moves.first() else {
+        panic!("a consolidation: {moves:?}");
+    };
+    assert_eq!(*piece, w);
+    assert!(to.at.y > 103.0 && to.at.y <= 105.0 + 1e-9, "{to:?}");
+    // No right, no move.
+    assert!(consolidations(&b.ctx()).is_empty());
+}
+
+#[test]
+fn cmd_07_policy_isolated_unit_gives_itself_an_order() {
+    // Unit 1 is alone (its command unit is off the table); units 2 and 3 stand together.
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 40.0, 40.0, 0.0)
+        .unit(0, 2, AUS_LINE, 5, 120.0, 40.0, 0.0)
+        .unit(0, 3, AUS_LINE, 5, 135.0, 40.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 150.0, 180.0);
+    let b = sc.command(OrdersMode::Full);
+    assert_eq!(
+        self_orders(&b.ctx()),
+        vec![Action::SelfOrder { piece: u(0, 1) }]
+    );
+    // Alone on its side's objective ground, it holds it instead.
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 40.0, 40.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 150.0, 180.0)
+        .objective(0, &[(20.0, 20.0), (60.0, 20.0), (60.0, 60.0), (20.0, 60.0)]);
+    let b = sc.command(OrdersMode::Full);
+    assert!(self_orders(&b.ctx()).is_empty());
+}
+
+#[test]
+fn init_05_policy_skirmishers_evade_threatening_cavalry() {
+    let (sk, cav) = (u(0, 1), u(1, 1));
+    let sc = Sc::new()
+        .unit(0, 1, SKIRMISHERS, 2, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_HEAVY, 3, 100.0, 112.0, 180.0);
+    let mut b = sc.initiative(OrdersMode::Free);
+    let evade = initiative_evade(&b.ctx(), sk, cav, true);
+    assert!(
+        matches!(evade, Some(Action::Evade { piece, .. }) if piece == sk),
+        "{evade:?}"
+    );
+    if let Some(a) = evade {
+        ok(&mut b, a);
+    }
+    // A line does not evade (INIT-05 is for skirmishers and guns).
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_HEAVY, 3, 100.0, 112.0, 180.0);
+    let b = sc.initiative(OrdersMode::Free);
+    assert_eq!(initiative_evade(&b.ctx(), sk, cav, true), None);
+}
+
+fn objective_table() -> Sc {
+    // Side 0 attacks the ground at y 120..140; side 1 defends the same ground.
+    let ground = [(80.0, 120.0), (120.0, 120.0), (120.0, 140.0), (80.0, 140.0)];
+    Sc::new()
+        .objective(0, &ground)
+        .objective(1, &ground)
+        .defender(1)
+}
+
+#[test]
+fn obj_01_policy_attacker_marches_on_the_objective_and_holds_it() {
+    // No enemy near: the attacker heads for the centre of its objective ground.
+    let sc = objective_table()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 40.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 200.0, 170.0, 180.0);
+    let b = sc.command(OrdersMode::Free);
+    assert_eq!(
+        movement_target(&b.ctx(), u(0, 1)),
+        Some(Point::new(100.0, 130.0))
+    );
+    // On its ground, with an enemy within reach but off it, it stays.
+    let sc = objective_table()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 125.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 140.0, 150.0, 180.0);
+    let b = sc.command(OrdersMode::Free);
+    assert_eq!(movement_target(&b.ctx(), u(0, 1)), None);
+}
+
+#[test]
+fn obj_01_end_03_policy_declares_the_objective_the_table_shows() {
+    // Side 0 (the attacker, second player) stands on the ground; the defender is elsewhere.
+    let sc = objective_table()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 125.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 200.0, 60.0, 180.0);
+    let mut b = Battle::new(sc.scenario(), lists(), DiceSource::Seed(1), 1)
+        .expect("sets up")
+        .with_orders(OrdersMode::Free);
+    assert_eq!(objective_level(&b.ctx(), 0), ObjectiveLevel::Major);
+    assert_eq!(objective_level(&b.ctx(), 1), ObjectiveLevel::None);
+    // Only at the end of the game turn: the second player's End phase.
+    while !(b.state().turn.phase == Phase::End && b.state().turn.active == 0) {
+        assert!(objective_claims(&b.ctx()).is_empty());
+        ok(&mut b, Action::EndPhase);
+    }
+    let claims = objective_claims(&b.ctx());
+    assert_eq!(
+        claims,
+        vec![Action::DeclareObjective {
+            side: 0,
+            level: ObjectiveLevel::Major
+        }]
+    );
+    for a in claims {
+        ok(&mut b, a);
+    }
+    assert!(objective_claims(&b.ctx()).is_empty());
+}
+
+#[test]
+fn move_09_policy_marches_in_column_far_from_the_enemy() {
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 20.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 160.0, 180.0);
+    let b = sc.command(OrdersMode::Free);
+    let plan = plan_unit(&b.ctx(), &Sight::new(), u(0, 1));
+    assert_eq!(
+        plan.first(),
+        Some(&Action::Deploy {
+            piece: u(0, 1),
+            formation: Formation::MarchColumn
+        }),
+        "{plan:?}"
+    );
+}
+
+#[test]
+fn fire_32_init_03_policy_no_initiative_after_opportunity_fire() {
+    let a = u(0, 1);
+    let sc = Sc::new()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 108.0, 180.0);
+    let b = sc.initiative(OrdersMode::Full);
+    assert!(!initiative_actions(&b.ctx(), &Sight::new(), a).is_empty());
+    // The same unit, having made opportunity fire in the opponent's last turn (FIRE-32).
+    let mut state = b.state().clone();
+    let pt = state.turn.player_turn;
+    if let Some(p) = state.pieces.get_mut(&a) {
+        p.orders.opportunity_fired_in = Some(pt - 1);
+    }
+    let ctx = Ctx {
+        scenario: b.scenario(),
+        lists: b.lists(),
+        state: &state,
+    };
+    assert!(initiative_actions(&ctx, &Sight::new(), a).is_empty());
+}
+
+#[test]
+fn init_12_init_14_policy_evades_a_charge_by_a_clearly_stronger_enemy() {
+    let (cav, sk) = (u(0, 1), u(1, 1));
+    let sc = Sc::new()
+        .unit(0, 1, "heavy-cavalry", 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, SKIRMISHERS, 1, 100.0, 110.0, 180.0);
+    let mut b = sc.command(OrdersMode::Free);
+    ok(
+        &mut b,
+        Action::Charge {
+            chargers: vec![cav],
+            target: sk,
+        },
+    );
+    let responses = charge_responses(&b.ctx(), sk, cav);
+    assert!(
+        matches!(responses.first(), Some(Response::Evade { .. })),
+        "{responses:?}"
+    );
+    if let Some(r) = responses.first() {
+        ok(
+            &mut b,
+            Action::Respond {
+                piece: sk,
+                target: sk,
+                response: r.clone(),
+            },
+        );
+    }
+}
