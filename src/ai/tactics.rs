@@ -263,11 +263,7 @@ pub fn plan_supports(ctx: &Ctx, planned: &mut [PlannedUnit]) {
         for e in &events {
             apply(&mut after, e);
         }
-        let c1 = Ctx {
-            scenario: ctx.scenario,
-            lists: ctx.lists,
-            state: &after,
-        };
+        let c1 = ctx.with_state(&after);
         let Ok(events) = resolve_close_response(&c1, target) else {
             continue;
         };
@@ -275,11 +271,7 @@ pub fn plan_supports(ctx: &Ctx, planned: &mut [PlannedUnit]) {
         for e in &events {
             apply(&mut contact, e);
         }
-        let c2 = Ctx {
-            scenario: ctx.scenario,
-            lists: ctx.lists,
-            state: &contact,
-        };
+        let c2 = ctx.with_state(&contact);
         let in_contact = c2
             .state
             .charges

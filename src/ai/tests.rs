@@ -321,6 +321,7 @@ fn chg_24_policy_winner_consolidates_onto_its_objective() {
         scenario: b.scenario(),
         lists: b.lists(),
         state: &state,
+        sight: None,
     };
     let moves = consolidations(&ctx);
     assert_eq!(moves.len(), 1, "{moves:?}");
@@ -471,6 +472,7 @@ fn fire_32_init_03_policy_no_initiative_after_opportunity_fire() {
         scenario: b.scenario(),
         lists: b.lists(),
         state: &state,
+        sight: None,
     };
     assert!(initiative_actions(&ctx, &Sight::new(), a).is_empty());
 }
