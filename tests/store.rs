@@ -116,6 +116,7 @@ fn rich_scenario() -> Scenario {
         ),
         mounted: true,
         position: placed(120.0, 20.0, 0.0),
+        fao: false,
     };
     co.commander.command_value = 9;
     let mut div = Hq {
@@ -131,6 +132,7 @@ fn rich_scenario() -> Scenario {
         ),
         mounted: true,
         position: None,
+        fao: false,
     };
     div.commander.replaced_once = true;
     div.commander.command_value = 7;
@@ -147,6 +149,7 @@ fn rich_scenario() -> Scenario {
         ),
         mounted: false,
         position: placed(0.1 + 0.2, 33.333_333_333_333_336, 359.5),
+        fao: false,
     };
 
     let mut u1 = unit(1, "26e Léger", "line-infantry", 6, 3);
@@ -207,6 +210,7 @@ fn rich_scenario() -> Scenario {
             ),
             mounted: true,
             position: placed(160.0, 170.0, 180.0),
+            fao: false,
         }],
         units: vec![unit(11, "Grenz Bn 2", "grenz", 4, 10)],
         field_defenses: vec![
@@ -934,6 +938,7 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
                 },
                 mounted: true,
                 position: placed(90.0, 10.5, 0.0),
+                fao: false,
             }],
             units: vec![Unit {
                 grade: Grade::Elite,

@@ -31,7 +31,7 @@ use crate::geom::in_contact;
 use crate::model::{Arm, ArmyList, CommandLevel, CommandType, Quality, TroopType};
 
 /// ART-10: one FAO per this many artillery units on the table.
-pub const ARTILLERY_UNITS_PER_FAO: u32 = 6;
+pub const ARTILLERY_UNITS_PER_FAO: u32 = crate::model::ARTILLERY_UNITS_PER_FAO;
 
 /// ART-06 ruling: the list's Howitzer row a regimental gun uses.
 pub fn regimental_gun_row(list: &ArmyList) -> Option<&TroopType> {

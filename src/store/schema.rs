@@ -13,13 +13,16 @@ pub const MIGRATION_2_SQL: &str =
 pub const MIGRATION_3_SQL: &str = include_str!("../../db/migrations/0003_unit_pikes.sql");
 /// Version 4: the optional morale grade of a unit (OPT-MORALE-01).
 pub const MIGRATION_4_SQL: &str = include_str!("../../db/migrations/0004_unit_morale_grade.sql");
+/// Version 6: the FAO flag of an HQ (ART-10). Numbered 0006: 0005 comes from another branch.
+pub const MIGRATION_6_SQL: &str = include_str!("../../db/migrations/0006_hq_fao.sql");
 
 /// Every migration as (file name, SQL), oldest first; version N is the state after the Nth.
-pub const MIGRATIONS_SQL: [(&str, &str); 4] = [
+pub const MIGRATIONS_SQL: [(&str, &str); 5] = [
     ("0001_core.sql", MIGRATION_1_SQL),
     ("0002_user_rows_and_battles.sql", MIGRATION_2_SQL),
     ("0003_unit_pikes.sql", MIGRATION_3_SQL),
     ("0004_unit_morale_grade.sql", MIGRATION_4_SQL),
+    ("0006_hq_fao.sql", MIGRATION_6_SQL),
 ];
 
 /// The schema version this build writes (and the newest it can open).
@@ -33,6 +36,7 @@ const STEPS: &[M<'static>] = &[
     M::up(MIGRATION_2_SQL).foreign_key_check(),
     M::up(MIGRATION_3_SQL),
     M::up(MIGRATION_4_SQL),
+    M::up(MIGRATION_6_SQL),
 ];
 
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(STEPS);
