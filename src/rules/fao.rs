@@ -86,10 +86,12 @@ pub fn check_fao_order(
                 )))
             }
             (None, Some(t)) => target = Some(t),
-            (Some(a), Some(b)) if a != b => return Err(refuse(format!(
+            (Some(a), Some(b)) if a != b => {
+                return Err(refuse(format!(
                 "{} fires at {b} but the grand battery at {a}: a grand battery fires at one target",
                 p.name
-            ))),
+            )))
+            }
             _ => {}
         }
     }
