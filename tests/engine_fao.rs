@@ -12,9 +12,11 @@
 use powderhorn::model::army::shipped_lists;
 use powderhorn::model::validate::validate_scenario;
 use powderhorn::model::{ArmyList, CommandLevel, HqId, Quality, Scenario, UnitId};
+use powderhorn::rules::artillery::Ammunition;
 use powderhorn::rules::command::{
-    commanding_officer, OrderOutcome, OrderRoll, OrderedUnit, UnitActionKind,
+    commanding_officer, OrderOutcome, OrderRoll, OrderedUnit, UnitAct, UnitActionKind,
 };
+use powderhorn::rules::event::Modifier;
 use powderhorn::rules::{
     Action, ActionError, Battle, BattleState, Ctx, DiceSource, Event, PieceId,
 };
@@ -418,4 +420,76 @@ fn art_10_the_fao_flag_is_optional_in_scenario_files_and_round_trips_the_store()
     let mut store = powderhorn::store::Store::open_in_memory().expect("store");
     store.save_scenario(&s).expect("save");
     assert_eq!(store.load_scenario(&s.id).expect("load"), s);
+}
+
+#[test]
+fn art_10_fire_06_the_grand_battery_fires_under_its_fao_order() {
+    // [3, 3]: the order; [6, 6]: one die per gun to hit; the Austrian saves [1, 1, 1] fail;
+    // then suppression dice of 1.
+    let mut b = battery().command(vec![3, 3, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    let units = vec![fire_at(u(0, 1), u(1, 1)), fire_at(u(0, 2), u(1, 1))];
+    b.perform(order(h(0, 2), units)).expect("order");
+    // FIRE-06: the declared target only.
+    refused(
+        &mut b,
+        Action::Fire {
+            firers: vec![u(0, 1), u(0, 2)],
+            target: u(1, 2),
+            ammunition: None,
+        },
+        "FIRE-06",
+    );
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1), u(0, 2)],
+            target: u(1, 1),
+            ammunition: None,
+        })
+        .expect("the grand battery fires as one")
+        .to_vec();
+    let acted = |unit| {
+        Event::UnitActed(UnitAct {
+            piece: u(0, unit),
+            kind: UnitActionKind::Fire,
+            order: Some(0),
+            initiative: false,
+            limber: false,
+            trace: None,
+        })
+    };
+    let m = |rule: &str, label: &str, value| Modifier {
+        rule: rule.into(),
+        label: label.into(),
+        value,
+    };
+    assert_eq!(
+        ev[..5].to_vec(),
+        vec![
+            acted(1),
+            acted(2),
+            Event::Fired {
+                firers: vec![u(0, 1), u(0, 2)],
+                target: u(1, 1),
+                ammunition: Some(Ammunition::RoundShot),
+            },
+            Event::DiceRolled {
+                piece: None,
+                purpose: "to hit".into(),
+                rule: "FIRE-14".into(),
+                dice: vec![6, 6],
+                modifiers: vec![
+                    m("FIRE-08", "field-artillery 1: 1 stand × 1 die", 1),
+                    m("FIRE-14", "field-artillery 1: hit on 4+: open", 4),
+                    m("FIRE-08", "field-artillery 2: 1 stand × 1 die", 1),
+                    m("FIRE-14", "field-artillery 2: hit on 4+: open", 4),
+                    m("FIRE-13", "first fire of the game: +1 on each die", 1),
+                ],
+            },
+            Event::HitsScored {
+                target: u(1, 1),
+                hits: 2,
+                needed: 4,
+            },
+        ]
+    );
 }
