@@ -16,7 +16,7 @@ use powderhorn::rules::artillery::Ammunition;
 use powderhorn::rules::command::{
     commanding_officer, OrderOutcome, OrderRoll, OrderedUnit, UnitAct, UnitActionKind,
 };
-use powderhorn::rules::event::Modifier;
+use powderhorn::rules::event::{KnockOutCause, Modifier};
 use powderhorn::rules::{
     Action, ActionError, Battle, BattleState, Ctx, DiceSource, Event, PieceId,
 };
@@ -491,5 +491,44 @@ fn art_10_fire_06_the_grand_battery_fires_under_its_fao_order() {
                 needed: 4,
             },
         ]
+    );
+}
+
+#[test]
+fn art_10_brk_01_vp_01_a_knocked_out_fao_is_worth_55_and_no_unit_lost() {
+    use powderhorn::rules::victory::vp_earned;
+    let mut b = battery().command(vec![]);
+    b.perform(Action::RemoveUnit {
+        piece: h(0, 2),
+        cause: KnockOutCause::Referee,
+    })
+    .expect("the referee removes the FAO");
+    let s = &b.state().sides[0];
+    assert_eq!(
+        (s.units_lost, s.breakpoint),
+        (0, 4),
+        "BRK-01: a command unit"
+    );
+    assert_eq!(vp_earned(&b.ctx(), 1), 55, "VP-01: the FAO's 55 points");
+    assert_eq!(
+        commanding_officer(&b.ctx(), 0),
+        Some(h(0, 1)),
+        "the CO is unchanged"
+    );
+}
+
+#[test]
+fn art_10_the_fao_label_shows_its_brigade_hq_line() {
+    use powderhorn::export::{bptc_label_contents, LabelOptions};
+    let labels = bptc_label_contents(&battery().scenario(), &lists(), &LabelOptions::default())
+        .expect("labels");
+    let fao = labels
+        .iter()
+        .find(|l| l.fields.get("formation").map(String::as_str) == Some("HQ 0.2"))
+        .expect("the FAO's label");
+    let f = |k: &str| fao.fields.get(k).cloned().unwrap_or_default();
+    assert_eq!(
+        (f("level"), f("quality"), f("command"), f("presence")),
+        ("FAO".into(), "Average".into(), "7".into(), "1".into())
     );
 }
