@@ -532,3 +532,30 @@ fn art_10_the_fao_label_shows_its_brigade_hq_line() {
         ("FAO".into(), "Average".into(), "7".into(), "1".into())
     );
 }
+
+#[test]
+fn art_10_skir_01_an_fao_is_no_brigade_hq_for_skirmisher_screens() {
+    use powderhorn::rules::skirmish::screen_stands;
+    // Three infantry units with the brigade-skirmisher flag under a brigade-level HQ: a screen
+    // of 2 stands; the same HQ made an FAO commands no brigade and has none.
+    let mut sc = Sc::new("nap-french", "nap-austrian")
+        .hq(0, 1, "brigade", "average", 7, None, (20.0, 20.0), false)
+        .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0), false);
+    for i in 0..3 {
+        sc = sc.unit(
+            0,
+            i + 1,
+            1,
+            FR_LINE,
+            4,
+            (50.0 + 15.0 * f64::from(i), 28.0),
+            0.0,
+        );
+    }
+    sc.v["sides"][0]["units"][0]["brigade_skirmishers"] = json!(true);
+    let b = Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0).expect("battle");
+    assert_eq!(screen_stands(&b.ctx(), 0, HqId(1)), 2);
+    sc.v["sides"][0]["hqs"][0]["fao"] = json!(true);
+    let b = Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0).expect("battle");
+    assert_eq!(screen_stands(&b.ctx(), 0, HqId(1)), 0);
+}
