@@ -10,7 +10,7 @@
 //! artillery stand is 2.5 × 2.5 cm, a command stand 3 × 3.
 
 use powderhorn::model::army::shipped_lists;
-use powderhorn::model::validate::validate_scenario;
+use powderhorn::model::validate::{validate_scenario, Subject};
 use powderhorn::model::{ArmyList, CommandLevel, HqId, Quality, Scenario, UnitId};
 use powderhorn::rules::artillery::Ammunition;
 use powderhorn::rules::command::{
@@ -361,11 +361,18 @@ fn art_10_violations(sc: &Scenario) -> Vec<String> {
 
 #[test]
 fn art_10_army_13_one_fao_per_six_artillery_units_validated() {
-    // Six guns, one FAO: lawful.
+    // Six guns, one FAO: lawful. The FAO reports to a brigade-level CO: an FAO stands outside
+    // the ranks of HQs (no ARMY-08), and is not counted among the brigade HQs (ARMY-06).
     assert_eq!(
         art_10_violations(&battery().scenario()),
         Vec::<String>::new()
     );
+    let others: Vec<_> = validate_scenario(&battery().scenario(), &lists())
+        .into_iter()
+        .filter(|v| v.subject == Subject::Hq(0, HqId(2)) || v.rule == "ARMY-06")
+        .map(|v| v.to_string())
+        .collect();
+    assert_eq!(others, Vec::<String>::new());
     // A second FAO with six guns: one too many.
     let sc = battery().hq(0, 3, "brigade", "average", 7, Some(1), (80.0, 14.0), true);
     let v = art_10_violations(&sc.scenario());

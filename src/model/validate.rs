@@ -487,8 +487,10 @@ pub fn validate_side(
                         h.name
                     ),
                 ),
+                // ART-10: an FAO stands outside the ranks of HQs (it may report to any).
                 Some(parent)
-                    if parent.commander.level.rank() <= level.rank()
+                    if !h.fao
+                        && parent.commander.level.rank() <= level.rank()
                         && list.period != super::army::Period::Colonial =>
                 {
                     push(
