@@ -566,3 +566,20 @@ fn art_10_skir_01_an_fao_is_no_brigade_hq_for_skirmisher_screens() {
     let b = Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0).expect("battle");
     assert_eq!(screen_stands(&b.ctx(), 0, HqId(1)), 0);
 }
+
+#[test]
+fn art_10_gen_08_the_autoplayer_orders_an_faos_guns_with_the_co() {
+    use powderhorn::ai::policy::order_groups;
+    let b = battery().command(vec![]);
+    let groups = order_groups(&b.ctx(), 0, &Default::default());
+    assert_eq!(
+        groups.iter().map(|g| g.hq).collect::<Vec<_>>(),
+        vec![h(0, 1)],
+        "no group for the FAO"
+    );
+    assert_eq!(
+        groups[0].units,
+        (1..=7).map(|i| u(0, i)).collect::<Vec<_>>(),
+        "the CO's group takes the FAO's guns"
+    );
+}
