@@ -14,7 +14,22 @@
 //!   may only fire, at that target ([`check_fao_act`]).
 //!
 //! Scenario validation (ART-10, ARMY-13: at most floor(artillery units / 6) FAOs, none in a
-//! Command whose list forbids grand batteries, never the CO) is in `model::validate`.
+//! Command whose list forbids grand batteries, never the CO; an FAO stands outside ARMY-08's
+//! ranks and ARMY-06's HQ numbers) is in `model::validate`.
+//!
+//! # Rulings made here
+//!
+//! * The FAO's command value is its line's (7), whatever its `commander` record says; a
+//!   replaced FAO still takes CMD-28's −1.
+//! * A grand battery's order is one Fire action per ordered gun, all at one declared target:
+//!   the guns may then fire together (one Fire action with several firers) or one by one.
+//! * An FAO commands no brigade (SKIR-01 screens).
+//!
+//! # Not yet
+//!
+//! OPT-MULTI communication (an FAO may not communicate) is not modelled by the engine at all.
+//! `command::orderable_units` lists no units for an FAO (it probes one unit at a time, and an
+//! FAO's order needs two guns), and the autoplayer leaves FAOs out of its order groups.
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).

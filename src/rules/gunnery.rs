@@ -17,7 +17,7 @@
 //!   by `firing::check_fire` and `firing::resolve_shell`); without shell the unit fires its
 //!   muskets (the gun is not one of its stands).
 //!
-//! Not here: the FAO ordering (command rules).
+//! Not here: the FAO as a command unit and its orders (`fao`, called by `command`).
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
