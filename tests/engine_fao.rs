@@ -351,7 +351,7 @@ fn art_10_cmd_17_a_gun_under_an_fao_order_only_fires_even_with_a_bonus() {
 
 // --- scenario validation ------------------------------------------------------------------------
 
-fn art_10_violations(sc: &Scenario) -> Vec<String> {
+fn fao_violations(sc: &Scenario) -> Vec<String> {
     validate_scenario(sc, &lists())
         .into_iter()
         .filter(|v| v.rule == "ART-10")
@@ -363,10 +363,7 @@ fn art_10_violations(sc: &Scenario) -> Vec<String> {
 fn art_10_army_13_one_fao_per_six_artillery_units_validated() {
     // Six guns, one FAO: lawful. The FAO reports to a brigade-level CO: an FAO stands outside
     // the ranks of HQs (no ARMY-08), and is not counted among the brigade HQs (ARMY-06).
-    assert_eq!(
-        art_10_violations(&battery().scenario()),
-        Vec::<String>::new()
-    );
+    assert_eq!(fao_violations(&battery().scenario()), Vec::<String>::new());
     let others: Vec<_> = validate_scenario(&battery().scenario(), &lists())
         .into_iter()
         .filter(|v| v.subject == Subject::Hq(0, HqId(2)) || v.rule == "ARMY-06")
@@ -375,7 +372,7 @@ fn art_10_army_13_one_fao_per_six_artillery_units_validated() {
     assert_eq!(others, Vec::<String>::new());
     // A second FAO with six guns: one too many.
     let sc = battery().hq(0, 3, "brigade", "average", 7, Some(1), (80.0, 14.0), true);
-    let v = art_10_violations(&sc.scenario());
+    let v = fao_violations(&sc.scenario());
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(
         v[0].contains("2 Field Artillery Officers and 6 artillery units"),
@@ -384,13 +381,13 @@ fn art_10_army_13_one_fao_per_six_artillery_units_validated() {
     // Five guns: none allowed.
     let mut s = battery().scenario();
     s.sides[0].units.retain(|u| u.id != UnitId(6));
-    let v = art_10_violations(&s);
+    let v = fao_violations(&s);
     assert_eq!(v.len(), 1, "{v:?}");
     // An FAO at the head of the order of battle.
     let mut s = battery().scenario();
     s.sides[0].hqs[1].parent = None;
     s.sides[0].hqs[0].parent = Some(HqId(2));
-    let v = art_10_violations(&s);
+    let v = fao_violations(&s);
     assert!(
         v.iter()
             .any(|m| m.contains("never be the commanding officer")),
@@ -406,7 +403,7 @@ fn art_10_an_austrian_command_fields_no_fao() {
     for i in 0..6 {
         sc = sc.unit(0, i + 1, 1, GUN, 1, (50.0 + 10.0 * f64::from(i), 20.0), 0.0);
     }
-    let v = art_10_violations(&sc.scenario());
+    let v = fao_violations(&sc.scenario());
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(v[0].contains("no Field Artillery Officers"), "{v:?}");
 }
