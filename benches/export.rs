@@ -30,6 +30,7 @@ fn side(name: &str, list: &str, colour: [u8; 3], rows: &[&str], stands: u32, id0
         commander: c,
         mounted: true,
         position: None,
+        fao: false,
     };
     let mut hqs = vec![hq(
         id0,

@@ -117,6 +117,7 @@ fn rich_scenario() -> Scenario {
         ),
         mounted: true,
         position: placed(120.0, 20.0, 0.0),
+        fao: false,
     };
     co.commander.command_value = 9;
     let mut div = Hq {
@@ -132,6 +133,7 @@ fn rich_scenario() -> Scenario {
         ),
         mounted: true,
         position: None,
+        fao: false,
     };
     div.commander.replaced_once = true;
     div.commander.command_value = 7;
@@ -148,6 +150,7 @@ fn rich_scenario() -> Scenario {
         ),
         mounted: false,
         position: placed(0.1 + 0.2, 33.333_333_333_333_336, 359.5),
+        fao: false,
     };
 
     let mut u1 = unit(1, "26e Léger", "line-infantry", 6, 3);
@@ -208,6 +211,7 @@ fn rich_scenario() -> Scenario {
             ),
             mounted: true,
             position: placed(160.0, 170.0, 180.0),
+            fao: false,
         }],
         units: vec![unit(11, "Grenz Bn 2", "grenz", 4, 10)],
         field_defenses: vec![
@@ -937,6 +941,7 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
                 },
                 mounted: true,
                 position: placed(90.0, 10.5, 0.0),
+                fao: false,
             }],
             units: vec![Unit {
                 grade: Grade::Elite,

@@ -42,6 +42,7 @@ fn test_scenario() -> Scenario {
             commander: commander(1, "Lannes", CommandLevel::Corps, 9),
             mounted: true,
             position: None,
+            fao: false,
         },
         Hq {
             id: HqId(2),
@@ -50,6 +51,7 @@ fn test_scenario() -> Scenario {
             commander: commander(2, "Coëhorn", CommandLevel::Brigade, 7),
             mounted: true,
             position: None,
+            fao: false,
         },
     ];
     s.sides[1].hqs = vec![Hq {
@@ -59,6 +61,7 @@ fn test_scenario() -> Scenario {
         commander: commander(3, "Hiller", CommandLevel::Corps, 9),
         mounted: true,
         position: None,
+        fao: false,
     }];
     s
 }

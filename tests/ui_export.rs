@@ -193,6 +193,7 @@ fn empty_scenario() -> Scenario {
             commander: commander(i as u32 + 1, "Anon"),
             mounted: true,
             position: None,
+            fao: false,
         }];
     }
     s

@@ -188,6 +188,7 @@ fn hq(id: u32, name: &str, parent: Option<u32>, level: CommandLevel, quality: Qu
         },
         mounted: true,
         position: None,
+        fao: false,
     }
 }
 

@@ -1084,7 +1084,12 @@ fn chain_of(ctx: &Ctx, id: PieceId) -> Vec<HqId> {
 pub fn order_groups(ctx: &Ctx, side: usize, done: &BTreeSet<PieceId>) -> Vec<OrderGroup> {
     let mut taken: BTreeSet<PieceId> = done.clone();
     let troops = troops_of(ctx, side);
-    let hqs = command_units(ctx, side);
+    // ART-10: an FAO orders only a grand battery; the autoplayer leaves it out, so the guns
+    // under it are ordered with the rest of the CO's group.
+    let hqs: Vec<PieceId> = command_units(ctx, side)
+        .into_iter()
+        .filter(|h| !crate::rules::fao::is_fao(ctx, *h))
+        .collect();
     let mut groups = Vec::new();
     let last = hqs.len().saturating_sub(1);
     for (k, hq) in hqs.iter().enumerate() {

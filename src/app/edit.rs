@@ -219,6 +219,7 @@ pub fn apply(
                 commander: new_commander(cid, list, level, quality),
                 mounted: true,
                 position: None,
+                fao: false,
             });
             Ok(Created::Hq(*side, id))
         }

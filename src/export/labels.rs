@@ -186,11 +186,22 @@ fn side_labels(sv: &SideView, scale: Scale, per: Per, out: &mut Vec<LabelContent
         let mut f = base_fields.clone();
         field(&mut f, "place", hq_place_label(&e.place));
         field(&mut f, "name", c.name.clone());
-        field(&mut f, "level", c.level.label());
-        field(&mut f, "quality", c.quality.label());
-        field(&mut f, "command", c.command_value.to_string());
+        // ART-10: an FAO's label shows its Average Brigade HQ line.
+        let (level, quality) = e.hq.stat_line();
+        let ct = list.command_type(level, quality);
+        let value = match ct {
+            Some(t) if e.hq.fao => t.command,
+            _ => c.command_value,
+        };
+        field(
+            &mut f,
+            "level",
+            if e.hq.fao { "FAO" } else { level.label() },
+        );
+        field(&mut f, "quality", quality.label());
+        field(&mut f, "command", value.to_string());
         field(&mut f, "formation", e.hq.name.clone());
-        if let Some(ct) = list.command_type(c.level, c.quality) {
+        if let Some(ct) = ct {
             field(&mut f, "presence", ct.presence_dice.to_string());
             let save = ct.save.map_or_else(|| "-".to_string(), |s| s.to_string());
             field(

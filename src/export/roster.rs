@@ -608,7 +608,9 @@ fn side_section(
     for e in hqs_in_order(side) {
         let hq = e.hq;
         let c = &hq.commander;
-        let ct = list.command_type(c.level, c.quality);
+        // ART-10: an FAO is shown on its Average Brigade HQ line.
+        let (level, quality) = hq.stat_line();
+        let ct = list.command_type(level, quality);
         let indent = (e.depth as f32 * 5.0).min(20.0);
         let units: Vec<&Unit> = side.units_of(hq.id).collect();
         specs.push(OobRow {
@@ -617,12 +619,21 @@ fn side_section(
             name_face: Face::CondensedBold,
             kind: c.name.clone(),
             kind_face: Face::CondensedBold,
-            kind_sub: format!(
-                "{}, {}, command {}",
-                c.level.label(),
-                c.quality.label(),
-                c.command_value
-            ),
+            kind_sub: if hq.fao {
+                format!(
+                    "FAO ({}, {}), command {}",
+                    level.label(),
+                    quality.label(),
+                    ct.map_or(c.command_value, |t| t.command)
+                )
+            } else {
+                format!(
+                    "{}, {}, command {}",
+                    c.level.label(),
+                    c.quality.label(),
+                    c.command_value
+                )
+            },
             stands: String::new(),
             movement: ct.map_or_else(String::new, |t| t.movement.to_string()),
             attack: ct.map_or_else(String::new, |t| format!("+{}", t.presence_dice)),

@@ -44,6 +44,29 @@ pub struct Hq {
     pub mounted: bool,
     #[serde(default)]
     pub position: Option<Placement>,
+    /// ART-10: a Field Artillery Officer — a command unit that orders only the artillery of a
+    /// grand battery, is never the CO, and fights on the list's Average Brigade HQ line
+    /// ([`Hq::stat_line`]) at [`FAO_POINTS`]. Absent in older files (an ordinary HQ).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fao: bool,
+}
+
+/// ART-10 ruling: an FAO costs 55 points (roster and VP).
+pub const FAO_POINTS: u32 = 55;
+
+/// ART-10: one FAO per this many artillery units (ARMY-13).
+pub const ARTILLERY_UNITS_PER_FAO: u32 = 6;
+
+impl Hq {
+    /// The chart row the HQ fights on: its commander's level and quality; an FAO the list's
+    /// Average Brigade HQ line (ART-10 ruling).
+    pub fn stat_line(&self) -> (CommandLevel, Quality) {
+        if self.fao {
+            (CommandLevel::Brigade, Quality::Average)
+        } else {
+            (self.commander.level, self.commander.quality)
+        }
+    }
 }
 
 fn yes() -> bool {
@@ -216,9 +239,9 @@ pub struct Objective {
 
 impl Side {
     /// The commanding officer: the HQ with no parent (CMD-27). `None` when there is none or
-    /// more than one (validation reports which).
+    /// more than one (validation reports which). An FAO is never the CO (ART-10).
     pub fn co(&self) -> Option<&Hq> {
-        let mut roots = self.hqs.iter().filter(|h| h.parent.is_none());
+        let mut roots = self.hqs.iter().filter(|h| h.parent.is_none() && !h.fao);
         let first = roots.next()?;
         if roots.next().is_some() {
             None

@@ -56,8 +56,11 @@ pub fn unit_points(unit: &Unit, list: &ArmyList) -> i64 {
     total
 }
 
-/// A command unit costs its chart row (level and quality).
+/// A command unit costs its chart row (level and quality); an FAO 55 points (ART-10 ruling).
 pub fn hq_points(hq: &Hq, list: &ArmyList) -> i64 {
+    if hq.fao {
+        return i64::from(super::oob::FAO_POINTS);
+    }
     list.command_type(hq.commander.level, hq.commander.quality)
         .map_or(0, |c| i64::from(c.points))
 }

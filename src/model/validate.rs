@@ -463,10 +463,8 @@ pub fn validate_side(
     }
     for h in &side.hqs {
         let subj = Subject::Hq(idx, h.id);
-        if list
-            .command_type(h.commander.level, h.commander.quality)
-            .is_none()
-        {
+        let (level, quality) = h.stat_line(); // ART-10: an FAO's is the Average Brigade HQ line
+        if list.command_type(level, quality).is_none() {
             push(
                 "DATA-03",
                 subj,
@@ -474,8 +472,8 @@ pub fn validate_side(
                     "'{}': list '{}' has no {} of {} quality",
                     h.name,
                     list.name,
-                    h.commander.level.label(),
-                    h.commander.quality.label().to_lowercase()
+                    level.label(),
+                    quality.label().to_lowercase()
                 ),
             );
         }
@@ -489,8 +487,10 @@ pub fn validate_side(
                         h.name
                     ),
                 ),
+                // ART-10: an FAO stands outside the ranks of HQs (it may report to any).
                 Some(parent)
-                    if parent.commander.level.rank() <= h.commander.level.rank()
+                    if !h.fao
+                        && parent.commander.level.rank() <= level.rank()
                         && list.period != super::army::Period::Colonial =>
                 {
                     push(
@@ -523,6 +523,45 @@ pub fn validate_side(
             }
         }
     }
+    // ART-10, ARMY-13: FAOs — one per 6 artillery units, none where the list forbids grand
+    // batteries (the Austrian ruling), never the CO.
+    let faos: Vec<_> = side.hqs.iter().filter(|h| h.fao).collect();
+    if !faos.is_empty() {
+        let guns = rows.iter().filter(|(_, r)| r.arm == Arm::Artillery).count();
+        let guns = u32::try_from(guns).unwrap_or(u32::MAX);
+        let allowed = guns / super::oob::ARTILLERY_UNITS_PER_FAO;
+        if list.caps.no_grand_batteries {
+            push(
+                "ART-10",
+                side_subject,
+                format!(
+                    "{} may field no Field Artillery Officers: {} artillery never formed grand batteries",
+                    side.name, list.name
+                ),
+            );
+        } else if u32::try_from(faos.len()).unwrap_or(u32::MAX) > allowed {
+            push(
+                "ART-10",
+                side_subject,
+                format!(
+                    "{} has {} Field Artillery Officers and {guns} artillery units; at most one per {} artillery units ({allowed})",
+                    side.name,
+                    faos.len(),
+                    super::oob::ARTILLERY_UNITS_PER_FAO
+                ),
+            );
+        }
+        for h in faos.iter().filter(|h| h.parent.is_none()) {
+            push(
+                "ART-10",
+                Subject::Hq(idx, h.id),
+                format!(
+                    "'{}' is a Field Artillery Officer and may never be the commanding officer",
+                    h.name
+                ),
+            );
+        }
+    }
     let ratio_base = if all_cavalry {
         cavalry_units
     } else {
@@ -530,7 +569,8 @@ pub fn validate_side(
     };
     let mut by_level: BTreeMap<CommandLevel, u32> = BTreeMap::new();
     let mut exceptional: BTreeMap<CommandLevel, u32> = BTreeMap::new();
-    for h in &side.hqs {
+    for h in side.hqs.iter().filter(|h| !h.fao) {
+        // ART-10: FAOs are counted by their own ratio above.
         *by_level.entry(h.commander.level).or_default() += 1;
         if h.commander.quality == Quality::Exceptional {
             *exceptional.entry(h.commander.level).or_default() += 1;

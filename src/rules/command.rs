@@ -623,12 +623,18 @@ fn scenario_hq<'a>(ctx: &Ctx<'a>, id: PieceId) -> Option<&'a crate::model::Hq> {
 }
 
 /// CMD-01, CMD-28: the command value, and whether it carries the replacement −1 (a commander
-/// replaced in an earlier battle, or in this one).
+/// replaced in an earlier battle, or in this one). An FAO's is its Average Brigade HQ line's
+/// (ART-10 ruling, `gunnery::fao_profile`).
 pub fn command_value(ctx: &Ctx, id: PieceId) -> Option<(u8, bool)> {
     let h = scenario_hq(ctx, id)?;
     let replaced =
         h.commander.replaced_once || ctx.state.piece(id).is_some_and(|p| p.orders.replaced);
-    Some((h.commander.command_value, replaced))
+    let value = if h.fao {
+        super::fao::fao_command_value(ctx, id).unwrap_or(h.commander.command_value)
+    } else {
+        h.commander.command_value
+    };
+    Some((value, replaced))
 }
 
 fn level_rank(level: CommandLevel) -> u8 {
@@ -642,6 +648,7 @@ fn level_rank(level: CommandLevel) -> u8 {
 
 /// CMD-27: the side's CO now — the head of the order of battle while it survives, otherwise
 /// the surviving HQ of the highest level, then the highest command value, then the lowest id.
+/// ART-10: an FAO is never the CO.
 pub fn commanding_officer(ctx: &Ctx, side: usize) -> Option<PieceId> {
     let s = ctx.scenario.sides.get(side)?;
     let alive = |hq: HqId| {
@@ -656,6 +663,7 @@ pub fn commanding_officer(ctx: &Ctx, side: usize) -> Option<PieceId> {
     }
     s.hqs
         .iter()
+        .filter(|h| !h.fao)
         .filter_map(|h| alive(h.id).map(|id| (h, id)))
         .max_by(|(a, ai), (b, bi)| {
             level_rank(a.commander.level)
@@ -857,6 +865,7 @@ pub fn authorize(ctx: &Ctx, action: &Action) -> Result<Pending, ActionError> {
             }
             check_declaration(ctx, p, action)?;
         }
+        super::fao::check_fao_act(ctx, p, action)?; // ART-10: a grand battery only fires
         if limber && o.limber_changed {
             return Err(refuse(
                 "MOVE-23",
@@ -1501,6 +1510,7 @@ pub fn check_issue_order(
     if units.is_empty() {
         return Err(refuse("GEN-08", "an order names at least one unit"));
     }
+    super::fao::check_fao_order(ctx, command, units)?;
     let is_co = commanding_officer(ctx, command.side()) == Some(command);
     for (k, u) in units.iter().enumerate() {
         if units.iter().skip(k + 1).any(|v| v.piece == u.piece) {

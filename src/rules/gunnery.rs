@@ -17,7 +17,7 @@
 //!   by `firing::check_fire` and `firing::resolve_shell`); without shell the unit fires its
 //!   muskets (the gun is not one of its stands).
 //!
-//! Not here: the FAO ordering (command rules).
+//! Not here: the FAO as a command unit and its orders (`fao`, called by `command`).
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
@@ -31,7 +31,7 @@ use crate::geom::in_contact;
 use crate::model::{Arm, ArmyList, CommandLevel, CommandType, Quality, TroopType};
 
 /// ART-10: one FAO per this many artillery units on the table.
-pub const ARTILLERY_UNITS_PER_FAO: u32 = 6;
+pub const ARTILLERY_UNITS_PER_FAO: u32 = crate::model::ARTILLERY_UNITS_PER_FAO;
 
 /// ART-06 ruling: the list's Howitzer row a regimental gun uses.
 pub fn regimental_gun_row(list: &ArmyList) -> Option<&TroopType> {

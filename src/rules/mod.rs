@@ -22,6 +22,7 @@ pub mod endphase;
 pub mod engineering;
 pub mod error;
 pub mod event;
+pub mod fao;
 pub mod file;
 pub mod firing;
 pub mod flank;

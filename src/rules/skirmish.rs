@@ -91,7 +91,8 @@ pub fn brigade_of(ctx: &Ctx, piece: &PieceState) -> Option<HqId> {
     let s = ctx.scenario.sides.get(side)?;
     let u = s.unit(unit)?;
     let hq = s.hq(u.hq)?;
-    (hq.commander.level == CommandLevel::Brigade).then_some(hq.id)
+    // ART-10: an FAO commands no brigade.
+    (hq.commander.level == CommandLevel::Brigade && !hq.fao).then_some(hq.id)
 }
 
 /// The brigade's infantry units on the table (SKIR-01 (a)).
@@ -116,7 +117,10 @@ pub fn screen_stands(ctx: &Ctx, side: usize, hq: HqId) -> u32 {
     let Some(h) = s.hq(hq) else {
         return 0;
     };
-    if h.commander.level != CommandLevel::Brigade || ctx.scenario.year.is_some_and(|y| y <= 1760) {
+    if h.commander.level != CommandLevel::Brigade
+        || h.fao // ART-10: an FAO commands no brigade
+        || ctx.scenario.year.is_some_and(|y| y <= 1760)
+    {
         return 0;
     }
     let Some(list) = ctx.list(side) else {

@@ -314,7 +314,7 @@ impl BattleState {
                         name: h.name.clone(),
                         troop_type: None,
                         arm: None,
-                        command: Some((h.commander.level, h.commander.quality)),
+                        command: Some(h.stat_line()), // ART-10: an FAO on the Brigade HQ line
                         pose: h.position.map(|p| Pose {
                             at: p.at,
                             facing_deg: p.facing_deg,

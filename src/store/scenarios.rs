@@ -214,8 +214,8 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
             let (x, y, f) = placement_cols(&hq.position);
             conn.prepare_cached(
                 "INSERT INTO hqs (scenario_id, side, pos, id, name, parent, mounted, x, y,
-                     facing_deg)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                     facing_deg, fao)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             )?
             .execute(params![
                 s.id.as_str(),
@@ -227,7 +227,8 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
                 hq.mounted,
                 x,
                 y,
-                f
+                f,
+                hq.fao
             ])?;
             let c = &hq.commander;
             conn.prepare_cached(
@@ -435,6 +436,7 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
             },
             mounted: c.flag("mounted")?,
             position: placement_from(&c)?,
+            fao: c.flag("fao")?,
         };
         side_of(&mut s.sides, &index, &c)?.hqs.push(hq);
     }

@@ -16,14 +16,17 @@ pub const MIGRATION_4_SQL: &str = include_str!("../../db/migrations/0004_unit_mo
 /// Version 5: the miniature scale of a scenario (BAS-01).
 pub const MIGRATION_5_SQL: &str =
     include_str!("../../db/migrations/0005_scenario_measure_scale.sql");
+/// Version 6: the FAO flag of an HQ (ART-10).
+pub const MIGRATION_6_SQL: &str = include_str!("../../db/migrations/0006_hq_fao.sql");
 
 /// Every migration as (file name, SQL), oldest first; version N is the state after the Nth.
-pub const MIGRATIONS_SQL: [(&str, &str); 5] = [
+pub const MIGRATIONS_SQL: [(&str, &str); 6] = [
     ("0001_core.sql", MIGRATION_1_SQL),
     ("0002_user_rows_and_battles.sql", MIGRATION_2_SQL),
     ("0003_unit_pikes.sql", MIGRATION_3_SQL),
     ("0004_unit_morale_grade.sql", MIGRATION_4_SQL),
     ("0005_scenario_measure_scale.sql", MIGRATION_5_SQL),
+    ("0006_hq_fao.sql", MIGRATION_6_SQL),
 ];
 
 /// The schema version this build writes (and the newest it can open).
@@ -38,6 +41,7 @@ const STEPS: &[M<'static>] = &[
     M::up(MIGRATION_3_SQL),
     M::up(MIGRATION_4_SQL),
     M::up(MIGRATION_5_SQL),
+    M::up(MIGRATION_6_SQL),
 ];
 
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(STEPS);

@@ -1030,6 +1030,20 @@ fn hq_inspector(ui: &mut Ui, view: &View<'_>, idx: usize, side: &Side, hq: &Hq, 
                 out.send(set(&|h| h.mounted = mounted));
             }
             ui.end_row();
+            // ART-10: a Field Artillery Officer (the Average Brigade HQ line, 55 points).
+            ui.label("");
+            let mut fao = hq.fao;
+            if ui
+                .checkbox(&mut fao, "FAO")
+                .on_hover_text(
+                    "Field Artillery Officer (ART-10): orders only a grand battery firing at one \
+                     target; Average Brigade HQ line, 55 points; never the CO",
+                )
+                .changed()
+            {
+                out.send(set(&|h| h.fao = fao));
+            }
+            ui.end_row();
         });
 
     section(ui, "Commander");
