@@ -352,6 +352,7 @@ fn the_progress_bar_shows_what_is_written_and_can_stop_it() {
                     scenarios: &[],
                     open: None,
                     violations: &[],
+                    advice: &[],
                     campaigns: &[],
                     campaign: None,
                     messages: &[],

@@ -31,6 +31,7 @@ pub use files::{
     ImportError, OnExisting,
 };
 
+use crate::model::advice::{scenario_advice, Advice};
 use crate::model::validate::{validate_scenario, Violation};
 use crate::model::{ArmyList, Campaign, CampaignId, ListId, Scenario, TroopTypeId};
 use crate::store::{Store, StoreError};
@@ -69,6 +70,8 @@ pub struct App {
     scenarios: Vec<ScenarioRow>,
     open: Option<Scenario>,
     violations: Vec<Violation>,
+    /// The book's advice on the open scenario (BAS-04, BAS-06), kept with the violations.
+    advice: Vec<Advice>,
     campaigns: Vec<(CampaignId, String)>,
     campaign: Option<Campaign>,
     messages: Vec<Message>,
@@ -118,6 +121,7 @@ impl App {
             scenarios: Vec::new(),
             open: None,
             violations: Vec::new(),
+            advice: Vec::new(),
             campaigns: Vec::new(),
             campaign: None,
             messages: Vec::new(),
@@ -196,6 +200,7 @@ impl App {
                 scenarios: &self.scenarios,
                 open: self.open.as_ref(),
                 violations: &self.violations,
+                advice: &self.advice,
                 campaigns: &self.campaigns,
                 campaign: self.campaign.as_ref(),
                 messages: &self.messages,
@@ -305,6 +310,7 @@ impl App {
             Some(s) => validate_scenario(s, &self.lists),
             None => Vec::new(),
         };
+        self.advice = self.open.as_ref().map(scenario_advice).unwrap_or_default();
     }
 
     fn open_campaign(&mut self, id: &CampaignId) {

@@ -10,6 +10,7 @@
 //! `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`); the shipped army lists
 //! are embedded with `include_str!` at compile time, not read from disk.
 
+pub mod advice;
 pub mod army;
 pub mod campaign;
 pub mod defense;

@@ -115,6 +115,8 @@ pub struct View<'a> {
     /// The scenario open in the editor and its violations.
     pub open: Option<&'a Scenario>,
     pub violations: &'a [Violation],
+    /// The book's advice on the open scenario (BAS-04, BAS-06): notes, not problems.
+    pub advice: &'a [crate::model::advice::Advice],
     pub campaigns: &'a [(CampaignId, String)],
     pub campaign: Option<&'a Campaign>,
     pub messages: &'a [Message],

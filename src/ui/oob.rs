@@ -840,6 +840,10 @@ fn scenario_inspector(
         section(ui, "Problems");
         violation_box(ui, &vs);
     }
+    if !view.advice.is_empty() {
+        section(ui, "Table and game size");
+        widgets::advice_box(ui, view.advice);
+    }
 }
 
 fn side_inspector(

@@ -537,6 +537,26 @@ pub fn hq_symbol(
     resp
 }
 
+/// The book's advice (BAS-04, BAS-06) in quiet type under a heading: notes for the
+/// designer, not problems.
+pub fn advice_box(ui: &mut Ui, advice: &[crate::model::advice::Advice]) {
+    if advice.is_empty() {
+        return;
+    }
+    ui.label(
+        RichText::new("The book advises")
+            .color(palette::FAINT)
+            .small(),
+    );
+    for a in advice {
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 5.0;
+            ui.label(RichText::new(a.rule).color(palette::FAINT).bold());
+            ui.label(RichText::new(&a.message).color(palette::FAINT));
+        });
+    }
+}
+
 /// A boxed list of violations, for the top of a side or the scenario.
 pub fn violation_box(ui: &mut Ui, vs: &[&Violation]) {
     if vs.is_empty() {

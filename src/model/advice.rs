@@ -1,0 +1,293 @@
+//! The book's advice to scenario designers (BAS-04 table and game size, BAS-06 scenery
+//! density). Advisory only: the engine enforces none of it, so these are notes the editor shows
+//! beside the scenario, never [`super::validate::Violation`]s that would mark it as wrong.
+//!
+//! * BAS-04: a table of at least 180 × 240 cm (scaled by the measure scale, BAS-01: a 2 mm
+//!   game halves it); 50–300 combat stands a side (small games 50–100, mid-sized 60–150, large
+//!   up to 300).
+//! * BAS-06: terrain should cover between one third and one half of the table. Coverage is the
+//!   area of the union of every feature but open ground, clipped to the table: polygons as
+//!   drawn, roads and streams as their width along their line.
+
+use super::scenario::Scenario;
+use super::terrain::{Geometry, TerrainKind};
+use crate::geom::footprint::ring_polygon;
+use crate::geom::Point;
+use geo::orient::{Direction, Orient};
+use geo::{unary_union, Area, BooleanOps, MultiPolygon, Polygon};
+
+/// BAS-04: the smallest table the book plays on, cm, at the printed scale.
+pub const MIN_TABLE_CM: (f64, f64) = (180.0, 240.0);
+/// BAS-04: the fewest combat stands a side of a small game.
+pub const MIN_STANDS: u32 = 50;
+/// BAS-04: the most combat stands a side of a large game.
+pub const MAX_STANDS: u32 = 300;
+/// BAS-06: the advised share of the table under terrain.
+pub const COVER_RANGE: (f64, f64) = (1.0 / 3.0, 1.0 / 2.0);
+
+/// One piece of advice, with the catalogue entry it comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Advice {
+    pub rule: &'static str,
+    pub message: String,
+}
+
+/// The game size BAS-04 names for this many combat stands a side (the book's ranges overlap;
+/// the smallest name that fits is given).
+pub fn game_size(stands: u32) -> Option<&'static str> {
+    match stands {
+        MIN_STANDS..=100 => Some("small"),
+        101..=150 => Some("mid-sized"),
+        151..=MAX_STANDS => Some("large"),
+        _ => None,
+    }
+}
+
+/// BAS-06: the share of the table (0–1) under terrain other than open ground.
+pub fn terrain_cover(s: &Scenario) -> f64 {
+    let (w, d) = (s.table.width_cm, s.table.depth_cm);
+    if !(w > 0.0 && d > 0.0) {
+        return 0.0;
+    }
+    let mut shapes: Vec<Polygon<f64>> = Vec::new();
+    for f in &s.terrain {
+        if f.kind == TerrainKind::Open {
+            continue;
+        }
+        match &f.geometry {
+            Geometry::Polygon(ring) if ring.len() >= 3 => {
+                if ring.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
+                    shapes.push(ring_polygon(ring));
+                }
+            }
+            Geometry::Polygon(_) => {}
+            Geometry::Polyline { points, width_cm } => {
+                shapes.extend(
+                    points
+                        .windows(2)
+                        .filter_map(|w| strip(w[0], w[1], *width_cm)),
+                );
+            }
+        }
+    }
+    if shapes.is_empty() {
+        return 0.0;
+    }
+    // The union reads a clockwise ring as a hole: orient every shape the same way.
+    let shapes: Vec<Polygon<f64>> = shapes
+        .iter()
+        .map(|p| p.orient(Direction::Default))
+        .collect();
+    let table = MultiPolygon::new(vec![ring_polygon(&[
+        Point::new(0.0, 0.0),
+        Point::new(w, 0.0),
+        Point::new(w, d),
+        Point::new(0.0, d),
+    ])]);
+    let covered = unary_union(&shapes).intersection(&table);
+    (covered.unsigned_area() / (w * d)).clamp(0.0, 1.0)
+}
+
+/// The rectangle a road or stream of this width covers along one segment.
+fn strip(a: Point, b: Point, width: f64) -> Option<Polygon<f64>> {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len = dx.hypot(dy);
+    if !(len > 0.0 && width > 0.0 && len.is_finite() && width.is_finite()) {
+        return None;
+    }
+    let (nx, ny) = (-dy / len * width / 2.0, dx / len * width / 2.0);
+    Some(ring_polygon(&[
+        Point::new(a.x + nx, a.y + ny),
+        Point::new(b.x + nx, b.y + ny),
+        Point::new(b.x - nx, b.y - ny),
+        Point::new(a.x - nx, a.y - ny),
+    ]))
+}
+
+/// Combat stands of each side (command units are not stands of the game size).
+pub fn stands_per_side(s: &Scenario) -> Vec<u32> {
+    s.sides
+        .iter()
+        .map(|side| side.units.iter().map(|u| u32::from(u.stands)).sum())
+        .collect()
+}
+
+/// BAS-04 and BAS-06 advice for a scenario; empty when it follows the book.
+pub fn scenario_advice(s: &Scenario) -> Vec<Advice> {
+    let mut out = Vec::new();
+    let k = s.measure_scale.factor();
+    let (short, long) = (MIN_TABLE_CM.0 * k, MIN_TABLE_CM.1 * k);
+    let (a, b) = {
+        let (w, d) = (s.table.width_cm, s.table.depth_cm);
+        (w.min(d), w.max(d))
+    };
+    if a < short || b < long {
+        out.push(Advice {
+            rule: "BAS-04",
+            message: format!(
+                "the table is {} × {} cm; the book plays on at least {short} × {long} cm at \
+                 this scale",
+                s.table.width_cm, s.table.depth_cm
+            ),
+        });
+    }
+    for (side, n) in s.sides.iter().zip(stands_per_side(s)) {
+        if n == 0 {
+            continue;
+        }
+        if n < MIN_STANDS {
+            out.push(Advice {
+                rule: "BAS-04",
+                message: format!(
+                    "{} has {n} combat stands; a small game has {MIN_STANDS}–100 a side",
+                    side.name
+                ),
+            });
+        } else if n > MAX_STANDS {
+            out.push(Advice {
+                rule: "BAS-04",
+                message: format!(
+                    "{} has {n} combat stands; a large game has up to {MAX_STANDS} a side",
+                    side.name
+                ),
+            });
+        }
+    }
+    let cover = terrain_cover(s);
+    let pct = |x: f64| (x * 100.0).round();
+    if cover < COVER_RANGE.0 {
+        out.push(Advice {
+            rule: "BAS-06",
+            message: format!(
+                "terrain covers {}% of the table; the book advises a third to a half, so that \
+                 lines of sight are not table-wide",
+                pct(cover)
+            ),
+        });
+    } else if cover > COVER_RANGE.1 + 1e-9 {
+        out.push(Advice {
+            rule: "BAS-06",
+            message: format!(
+                "terrain covers {}% of the table; the book advises a third to a half",
+                pct(cover)
+            ),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ids::FeatureId;
+    use crate::model::terrain::TerrainFeature;
+
+    fn scenario(terrain: Vec<TerrainFeature>) -> Scenario {
+        let mut s: Scenario = match serde_json::from_value(serde_json::json!({
+            "format": 1, "id": "t", "name": "t", "points": 1500, "turn_limit": 8, "sides": []
+        })) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        };
+        s.table.width_cm = 240.0;
+        s.table.depth_cm = 180.0;
+        s.terrain = terrain;
+        s
+    }
+
+    fn feature(id: u32, kind: TerrainKind, geometry: Geometry) -> TerrainFeature {
+        TerrainFeature {
+            id: FeatureId(id),
+            name: format!("f{id}"),
+            kind,
+            geometry,
+            dense: false,
+            frozen: false,
+        }
+    }
+
+    fn square(x: f64, y: f64, side: f64) -> Geometry {
+        Geometry::Polygon(vec![
+            Point::new(x, y),
+            Point::new(x + side, y),
+            Point::new(x + side, y + side),
+            Point::new(x, y + side),
+        ])
+    }
+
+    #[test]
+    fn bas_06_cover_is_the_union_clipped_to_the_table() {
+        // Two overlapping 100 × 100 woods (overlap 50 × 100) and a road 2 cm wide across the
+        // table: (100·100 + 50·100 + 2·140 outside the woods) / (240·180).
+        let s = scenario(vec![
+            feature(1, TerrainKind::HighArea, square(0.0, 0.0, 100.0)),
+            feature(2, TerrainKind::HighArea, square(50.0, 0.0, 100.0)),
+            feature(
+                3,
+                TerrainKind::Road,
+                Geometry::Polyline {
+                    points: vec![Point::new(0.0, 150.0), Point::new(300.0, 150.0)],
+                    width_cm: 2.0,
+                },
+            ),
+            feature(4, TerrainKind::Open, square(150.0, 0.0, 80.0)),
+        ]);
+        let expected = (15_000.0 + 2.0 * 240.0) / (240.0 * 180.0);
+        assert!(
+            (terrain_cover(&s) - expected).abs() < 1e-9,
+            "{}",
+            terrain_cover(&s)
+        );
+        let advice = scenario_advice(&s);
+        assert_eq!(advice.len(), 0, "{advice:?}");
+    }
+
+    #[test]
+    fn bas_06_too_little_or_too_much_terrain_is_advised() {
+        let bare = scenario(vec![feature(
+            1,
+            TerrainKind::LowArea,
+            square(0.0, 0.0, 50.0),
+        )]);
+        let advice = scenario_advice(&bare);
+        assert_eq!(advice.len(), 1);
+        assert_eq!(advice[0].rule, "BAS-06");
+        assert!(advice[0].message.contains("covers 6%"), "{advice:?}");
+        let full = scenario(vec![feature(
+            1,
+            TerrainKind::HighArea,
+            square(-10.0, -10.0, 400.0),
+        )]);
+        let advice = scenario_advice(&full);
+        assert_eq!(advice.len(), 1);
+        assert!(advice[0].message.contains("covers 100%"), "{advice:?}");
+    }
+
+    #[test]
+    fn bas_04_small_tables_and_game_sizes_are_advised() {
+        let mut s = scenario(vec![feature(
+            1,
+            TerrainKind::HighArea,
+            square(0.0, 0.0, 150.0),
+        )]);
+        s.table.width_cm = 120.0;
+        s.table.depth_cm = 120.0;
+        let advice = scenario_advice(&s);
+        assert!(
+            advice
+                .iter()
+                .any(|a| a.rule == "BAS-04" && a.message.contains("at least 180 × 240 cm")),
+            "{advice:?}"
+        );
+        // At 2 mm (×0.5) a 90 × 120 table is the book's smallest.
+        s.measure_scale = crate::model::MeasureScale::Half;
+        s.table.width_cm = 120.0;
+        s.table.depth_cm = 90.0;
+        assert!(scenario_advice(&s).iter().all(|a| a.rule != "BAS-04"));
+        assert_eq!(game_size(49), None);
+        assert_eq!(game_size(50), Some("small"));
+        assert_eq!(game_size(120), Some("mid-sized"));
+        assert_eq!(game_size(300), Some("large"));
+        assert_eq!(game_size(301), None);
+    }
+}
