@@ -1266,6 +1266,7 @@ fn init_05_initiative_evade_and_square_refusal() {
         Action::Evade {
             piece: a,
             facing_deg: Some(0.0),
+            mount: false,
         },
     );
     assert_eq!(
@@ -1293,6 +1294,7 @@ fn init_05_initiative_evade_and_square_refusal() {
         Action::Evade {
             piece: a,
             facing_deg: None,
+            mount: false,
         },
         "INIT-05",
     );
@@ -1824,6 +1826,7 @@ fn chg_01_charge_actions_and_events_survive_the_battle_file_round_trip() {
         Action::Evade {
             piece: a,
             facing_deg: None,
+            mount: false,
         },
     ];
     for a in &actions {
@@ -2667,4 +2670,129 @@ fn seq_04_no_contact_no_combat_in_the_charge_phase() {
     let ev = ok(&mut b, Action::EndPhase);
     assert_eq!(ev.len(), 2, "only the phase change: {ev:?}");
     assert!(b.state().charges.combats.is_empty());
+}
+
+/// The events with move end points rounded to 0.001 cm (the evade path is found to a
+/// tolerance far below a millimetre).
+fn rounded(ev: Vec<Event>) -> Vec<Event> {
+    let r = |v: f64| (v * 1000.0).round() / 1000.0;
+    ev.into_iter()
+        .map(|e| match e {
+            Event::Moved {
+                piece,
+                from,
+                to,
+                path,
+                cost_cm,
+            } => Event::Moved {
+                piece,
+                from,
+                to: pose(r(to.at.x), r(to.at.y), to.facing_deg),
+                path,
+                cost_cm: r(cost_cm),
+            },
+            other => other,
+        })
+        .collect()
+}
+
+/// Dragoons (Napoleonic note 4) dismounted in deployment, then evading on initiative.
+fn dismounted_dragoons() -> Battle {
+    let sc = Sc::new("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, "heavy-cavalry-07-12", 3, 100.0, 100.0, 180.0)
+        .unit(1, 1, AUS_LINE, 5, 100.0, 88.0, 0.0);
+    let mut b = Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0)
+        .expect("the test battle sets up")
+        .with_orders(OrdersMode::Free);
+    ok(
+        &mut b,
+        Action::Dismount {
+            piece: u(0, 1),
+            troop_type: None,
+        },
+    );
+    ok(&mut b, Action::EndPhase);
+    assert_eq!(b.state().turn.phase, Phase::Initiative);
+    b
+}
+
+#[test]
+fn init_05_dismounted_cavalry_mount_to_evade_at_half_their_mounted_move() {
+    let (a, d) = (u(0, 1), u(1, 1));
+    let mut b = dismounted_dragoons();
+    let ev = rounded(ok(
+        &mut b,
+        Action::Evade {
+            piece: a,
+            facing_deg: Some(0.0),
+            mount: true,
+        },
+    ));
+    assert_eq!(
+        ev,
+        vec![
+            Event::Evaded {
+                piece: a,
+                away_from: d
+            },
+            Event::ModeChanged {
+                piece: a,
+                troop_type: powderhorn::model::TroopTypeId::new("heavy-cavalry-07-12"),
+                arm: powderhorn::model::Arm::Cavalry,
+                stands: 3,
+                mounted: true,
+            },
+            Event::Moved {
+                piece: a,
+                from: pose(100.0, 100.0, 180.0),
+                to: pose(100.0, 115.0, 0.0),
+                path: vec![],
+                cost_cm: 15.0,
+            },
+        ]
+    );
+}
+
+#[test]
+fn init_05_dismounted_cavalry_without_mounting_evade_on_foot() {
+    let (a, d) = (u(0, 1), u(1, 1));
+    let mut b = dismounted_dragoons();
+    let ev = rounded(ok(
+        &mut b,
+        Action::Evade {
+            piece: a,
+            facing_deg: Some(0.0),
+            mount: false,
+        },
+    ));
+    assert_eq!(
+        ev,
+        vec![
+            Event::Evaded {
+                piece: a,
+                away_from: d
+            },
+            Event::Moved {
+                piece: a,
+                from: pose(100.0, 100.0, 180.0),
+                to: pose(100.0, 110.0, 0.0),
+                path: vec![],
+                cost_cm: 10.0,
+            },
+        ]
+    );
+    // Formed infantry have no horses to mount.
+    let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 88.0, 0.0)
+        .initiative(vec![], &[]);
+    refused(
+        &mut b,
+        Action::Evade {
+            piece: a,
+            facing_deg: None,
+            mount: true,
+        },
+        "INIT-05",
+    );
 }

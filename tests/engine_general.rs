@@ -299,7 +299,8 @@ fn init_13_no_take_backs_once_a_response_is_declared() {
     assert_eq!(
         rule_of(b.perform(Action::Evade {
             piece: a,
-            facing_deg: None
+            facing_deg: None,
+            mount: false,
         })),
         "INIT-01"
     );

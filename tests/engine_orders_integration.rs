@@ -236,6 +236,7 @@ fn init_01_init_07_an_initiative_charge_uses_the_units_one_initiative_action() {
         Action::Evade {
             piece: a,
             facing_deg: None,
+            mount: false,
         },
         "INIT-01",
     );
@@ -250,6 +251,7 @@ fn init_05_init_01_an_initiative_evade_uses_the_initiative_action_and_needs_an_o
         Action::Evade {
             piece: a,
             facing_deg: None,
+            mount: false,
         },
     );
     assert_eq!(acted(&ev), vec![(a, UnitActionKind::Evade, None, true)]);
@@ -280,6 +282,7 @@ fn init_05_init_01_an_initiative_evade_uses_the_initiative_action_and_needs_an_o
         Action::Evade {
             piece: a,
             facing_deg: None,
+            mount: false,
         },
         "CMD-04",
     );

@@ -526,5 +526,6 @@ pub fn initiative_evade(ctx: &Ctx, id: PieceId, enemy: PieceId, has_shot: bool) 
     threatened.then(|| Action::Evade {
         piece: id,
         facing_deg: facing_towards(ctx, id, enemy),
+        mount: false,
     })
 }

@@ -110,10 +110,14 @@ pub enum Action {
     /// A winner of a combat moves up to 5 cm forward (CHG-24).
     Consolidate { piece: PieceId, to: Pose },
     /// Initiative evade: directly away from the nearest visible enemy within 20 cm (INIT-05).
+    /// `mount`: dismounted cavalry mount first and move half their mounted Move (INIT-05 b);
+    /// without it they evade on foot.
     Evade {
         piece: PieceId,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         facing_deg: Option<f64>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        mount: bool,
     },
     /// An engineer unit's initiative action (ENG-02): clear, bridge, demolish or sap one 5 cm
     /// section at or towards `at` (ENG-03..ENG-06).

@@ -392,9 +392,11 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
         Action::Support { piece, friend } => super::charge::resolve_support(ctx, *piece, *friend),
         Action::ResolveCharge { target } => super::charge::resolve_combat(ctx, *target, dice),
         Action::Consolidate { piece, to } => super::charge::resolve_consolidate(ctx, *piece, *to),
-        Action::Evade { piece, facing_deg } => {
-            super::charge::resolve_evade(ctx, *piece, *facing_deg)
-        }
+        Action::Evade {
+            piece,
+            facing_deg,
+            mount,
+        } => super::charge::resolve_evade(ctx, *piece, *facing_deg, *mount),
         Action::EngineerTask { piece, task, at } => {
             super::engineering::resolve_engineer_task(ctx, *piece, *task, *at, dice)
         }

@@ -81,6 +81,10 @@
 //! * Evading guns: an unlimbered gun limbers and moves half its limbered Move (INIT-05 a; the
 //!   limber is taken to be with the gun); with `limber: false` it is manhandled straight back up
 //!   to its manhandle Move (INIT-10).
+//! * Dismounted cavalry may mount to evade (INIT-05 b): the abstract horse holder (it left the
+//!   line when the unit dismounted, COL-02) is taken to be at the command stand, as a gun's
+//!   limber is (INIT-05 a); mounted, they move half their mounted Move, otherwise they evade on
+//!   foot at the dismounted Move.
 //! * Pursuit of an evader (INIT-14) stops where its straight path meets anything; the evader is
 //!   caught when it ends less than 3 cm from the charger.
 //! * CMD-21 in a charge: each side's pool in each round takes `firing::presence_dice` over the
@@ -104,8 +108,7 @@
 //! initiative evade; one initiative support). Command units sharing a combat's outcome (CMD-22,
 //! CMD-26, CHG-26) are added by `command::finish` to every action's events (suppression,
 //! `Retreated`, knock-out; a joined one moves with charge, support and consolidation moves).
-//! The OPTIONAL saber charge (OPT-SABER) is refused as unsupported. Dismounted cavalry mounting
-//! to evade (INIT-05 b) is not offered: they evade on foot.
+//! The OPTIONAL saber charge (OPT-SABER) is refused as unsupported.
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
@@ -194,6 +197,8 @@ pub enum Response {
     Fire { at: PieceId },
     /// Evade directly away from the nearest charger: the charged unit or a unit within 5 cm of
     /// it. Guns: `limber` to limber and move half the limbered Move, otherwise manhandled back.
+    /// Dismounted cavalry: `limber` to mount and move half the mounted Move, otherwise on foot
+    /// (INIT-05 b).
     Evade {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         facing_deg: Option<f64>,
@@ -1741,7 +1746,8 @@ fn check_can_evade(ctx: &Ctx, p: &PieceState) -> Result<(), ActionError> {
 
 /// INIT-05: the evade move itself, directly away from `away` (a point: the enemy's centre),
 /// up to `allowance` cm under the normal terrain rules, ending facing `facing` (or as it
-/// was). Guns limber first when told (INIT-05 a).
+/// was). Told to (`limber`), guns limber first (INIT-05 a) and dismounted cavalry mount
+/// (INIT-05 b), and either moves half its new Move.
 fn evade_events(
     ctx: &Ctx,
     p: &PieceState,
@@ -1761,7 +1767,13 @@ fn evade_events(
             away_from,
         },
     );
-    let (allowance, manoeuvre_facing) = if gun && limber {
+    let (allowance, manoeuvre_facing) = if limber && is_dismounted_cavalry(ctx, p) {
+        let mounted = super::dismount::mount_event(ctx, p)?;
+        record(&mut state, &mut events, mounted);
+        let c = view(ctx, &state);
+        let a = move_allowance(&c, p.id, Manoeuvre::Advance)?;
+        (a.base_cm / 2.0, None)
+    } else if gun && limber {
         record(&mut state, &mut events, Event::Limbered { piece: p.id });
         let c = view(ctx, &state);
         let a = move_allowance(&c, p.id, Manoeuvre::Advance)?;
@@ -1960,8 +1972,11 @@ pub fn resolve_respond(
                 ));
             }
             check_can_evade(ctx, p)?;
-            if *limber && !gun {
-                return Err(err("INIT-05", format!("{} is not a gun", p.name)));
+            if *limber && !gun && !is_dismounted_cavalry(ctx, p) {
+                return Err(err(
+                    "INIT-05",
+                    format!("{} is neither a gun nor dismounted cavalry", p.name),
+                ));
             }
             let Some((away_from, away)) = nearest_charger(c, ctx) else {
                 return Err(err("INIT-09", "the charge has no charger left"));
@@ -3608,6 +3623,7 @@ pub fn resolve_evade(
     ctx: &Ctx,
     piece: PieceId,
     facing_deg: Option<f64>,
+    mount: bool,
 ) -> Result<Vec<Event>, ActionError> {
     let t = ctx.state.turn;
     if t.phase != Phase::Initiative {
@@ -3638,6 +3654,15 @@ pub fn resolve_evade(
         ));
     }
     check_can_evade(ctx, p)?;
+    if mount && !is_dismounted_cavalry(ctx, p) {
+        return Err(err(
+            "INIT-05",
+            format!(
+                "{} is not dismounted cavalry and has no horses to mount",
+                p.name
+            ),
+        ));
+    }
     let sight = sight_index(ctx);
     let ms = measure_scale(ctx);
     let Some((enemy, d)) = sight
@@ -3671,8 +3696,14 @@ pub fn resolve_evade(
         enemy,
         away,
         facing_deg,
-        is_artillery(ctx, p) && !p.limbered,
+        (is_artillery(ctx, p) && !p.limbered) || mount,
     )
+}
+
+/// INIT-05 (b): a unit fighting as its list's dismounted-cavalry row (COL-02).
+fn is_dismounted_cavalry(ctx: &Ctx, p: &PieceState) -> bool {
+    ctx.row(p)
+        .is_some_and(|r| r.role == crate::model::RowRole::DismountedMode)
 }
 
 #[cfg(test)]

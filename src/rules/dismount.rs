@@ -162,6 +162,13 @@ pub fn resolve_mount(ctx: &Ctx, id: PieceId) -> Result<Vec<Event>, ActionError> 
         )
         .into());
     }
+    Ok(vec![mount_event(ctx, piece)?])
+}
+
+/// COL-02: the event of a dismounted unit mounting as the row it was bought as, with its horse
+/// holder back (one stand more); also the first step of a mounted evade (INIT-05 b).
+pub fn mount_event(ctx: &Ctx, piece: &super::state::PieceState) -> Result<Event, ActionError> {
+    let id = piece.id;
     let PieceId::Unit { side, unit } = id else {
         return Err(refuse("command units do not dismount"));
     };
@@ -180,11 +187,11 @@ pub fn resolve_mount(ctx: &Ctx, id: PieceId) -> Result<Vec<Event>, ActionError> 
     let Some(row) = list.troop_type(&bought).filter(|r| r.arm == Arm::Cavalry) else {
         return Err(refuse(format!("{} was not bought as cavalry", piece.name)));
     };
-    Ok(vec![Event::ModeChanged {
+    Ok(Event::ModeChanged {
         piece: id,
         troop_type: row.id.clone(),
         arm: row.arm,
         stands: piece.stands.saturating_add(1),
         mounted: true,
-    }])
+    })
 }
