@@ -126,6 +126,23 @@ fn scenario_export_validate_import_round_trip_and_exit_codes() {
     let o = run(&db, &["scenario", "validate", file.to_str().unwrap()]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("no violations"));
+    assert!(!stdout(&o).contains("advice"), "{}", stdout(&o));
+
+    // BAS-04: a table below the book's size is advised, and advice fails nothing.
+    let mut small: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    small["table"] = serde_json::json!({"width_cm": 150.0, "depth_cm": 100.0});
+    let small_file = t.path("small.json");
+    std::fs::write(&small_file, serde_json::to_string_pretty(&small).unwrap()).unwrap();
+    let o = run(&db, &["scenario", "validate", small_file.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o)
+            .lines()
+            .any(|l| l.starts_with("advice BAS-04: the table is 150 × 100 cm")),
+        "{}",
+        stdout(&o)
+    );
 
     // Importing over the stored one needs --replace.
     let o = run(&db, &["scenario", "import", file.to_str().unwrap()]);

@@ -170,7 +170,9 @@ pub enum ScenarioCommand {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
-    /// Check a scenario file against the army-building rules: one violation per line.
+    /// Check a scenario file against the army-building rules: one violation per line, then the
+    /// book's advice on table size, stands and terrain cover (BAS-04, BAS-06), which never fails
+    /// the check.
     Validate { file: PathBuf },
 }
 
@@ -542,6 +544,9 @@ fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Re
             let violations = validate_scenario(&scenario, &lists);
             for v in &violations {
                 w(out, format_violation(&scenario, v))?;
+            }
+            for a in crate::model::advice::scenario_advice(&scenario) {
+                w(out, format!("advice {}: {}", a.rule, a.message))?;
             }
             if violations.is_empty() {
                 w(out, format!("{}: no violations", file.display()))?;
