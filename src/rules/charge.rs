@@ -1001,12 +1001,19 @@ pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
     let free = |p: &PieceState| {
         !p.id.is_command() && p.on_table() && ctx.state.charges.combat_of(p.id).is_none()
     };
-    let actives: Vec<(&PieceState, Footprint)> = ctx
+    // With each footprint its bounding box: the gap between boxes is a lower bound on the
+    // edge distance, so most pairs are settled without measuring bases.
+    let actives: Vec<(&PieceState, Footprint, crate::geom::Rect)> = ctx
         .state
         .pieces
         .values()
         .filter(|p| p.id.side() == t.active && free(p))
-        .filter_map(|p| footprint_of(ctx, p).map(|fp| (p, fp)))
+        .filter_map(|p| {
+            footprint_of(ctx, p).map(|fp| {
+                let r = fp.bounding_rect();
+                (p, fp, r)
+            })
+        })
         .collect();
     let mut events = Vec::new();
     for tp in ctx.state.pieces.values() {
@@ -1023,11 +1030,15 @@ pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
                 .iter()
                 .any(|f| f.player_turn == t.player_turn && f.charger == a && f.target == tp.id)
         };
+        let trect = tfp.bounding_rect();
         let plans: Vec<ChargerPlan> = actives
             .iter()
-            .filter(|(a, _)| !fought(a.id))
-            .filter(|(_, afp)| edge_distance(afp, &tfp) <= tol)
-            .filter_map(|(a, afp)| {
+            .filter(|(a, _, _)| !fought(a.id))
+            .filter(|(_, afp, arect)| {
+                crate::geom::segment::rect_gap(arect, &trect) <= tol
+                    && edge_distance(afp, &tfp) <= tol
+            })
+            .filter_map(|(a, afp, _)| {
                 let pose = a.pose?;
                 let edge = touched_edge(ctx, afp, tp);
                 Some(ChargerPlan {
