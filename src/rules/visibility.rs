@@ -81,7 +81,7 @@ use super::geometry::{
 use super::state::BattleState;
 use super::state::{PieceId, PieceState};
 use crate::geom::footprint::{coord, heading, rect_of, ring_polygon, EPS};
-use crate::geom::prefilter::{convex_turn, point_hull, SegmentProbe};
+use crate::geom::prefilter::{self, convex_turn, point_hull, SegmentProbe};
 use crate::geom::segment::{
     footprint_boundary_distance, footprint_polyline_distance, rect_gap, rects_overlap, Segment,
 };
@@ -120,6 +120,10 @@ pub const DUG_IN_REVEAL_CM: f64 = 5.0;
 /// obstacles, so that a sample point on a base touching another unit's corner is not "blocked"
 /// by the touch.
 const TRIM_CM: f64 = 1e-3;
+/// How far a blocker must stand from both units (bounding boxes) for
+/// [`SightIndex::closes_fan`] to reason about it: well over the two trims, so the blocked
+/// chord lies inside every trimmed segment of the fan.
+const FAN_MARGIN_CM: f64 = 0.01;
 
 /// VIS-04, OPT-WEATHER-03, OPT-NIGHT-01: the visibility limit at measure scale 1. The weather
 /// is given (it changes during a battle, OPT-WEATHER-04); it counts only when the weather rule
@@ -326,6 +330,12 @@ struct PieceSight {
     /// the unit" is asked of the same few features by every query (VIS-07, VIS-11, VIS-12).
     touching: Vec<usize>,
     samples: Vec<Point>,
+    /// The corners of the convex hull of `samples`, and of the samples in the unit's own sight
+    /// arc with how many those are: the corridor of a query whose points are these sets is
+    /// the hull of these corners (see [`SightIndex::trace`]).
+    samples_hull: Vec<Point>,
+    arc_hull: Vec<Point>,
+    arc_samples: usize,
     centroid: Point,
     /// VIS-07 (3): blocks other units' sight.
     blocks: bool,
@@ -384,7 +394,11 @@ impl PieceSight {
                 }
                 // Both bounds are below the distance, so a pair either rules out cannot lower
                 // the minimum: the answer is the same minimum over all pairs.
-                if (i, j) != (bi, bj) && rect_gap(ra, rb) < best && axis_gap(pa, pb) <= best {
+                if (i, j) != (bi, bj)
+                    && rect_gap(ra, rb) < best
+                    && axis_gap(pa, pb) <= best
+                    && convex_gap_bound(pa, pb) <= best
+                {
                     best = best.min(dist(pa, pb));
                 }
             }
@@ -688,6 +702,9 @@ impl SightIndex {
             touching: Vec::new(),
             arc: SightArc::of(&fp),
             samples: fp.outline_samples(),
+            samples_hull: Vec::new(),
+            arc_hull: Vec::new(),
+            arc_samples: 0,
             centroid,
             blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
             gun,
@@ -705,6 +722,10 @@ impl SightIndex {
                 .collect(),
             footprint: fp,
         };
+        let in_arc = kept(&sight.samples, |q| sight.arc.contains(q));
+        sight.arc_samples = in_arc.len();
+        sight.arc_hull = hull_corners(&in_arc);
+        sight.samples_hull = hull_corners(&sight.samples);
         sight.deep = deep_areas(features, feature_tree, &sight, params.contact_cm);
         sight.touching = touching_areas(features, feature_tree, &sight);
         Some(sight)
@@ -1199,9 +1220,21 @@ impl SightIndex {
             || areas.iter().any(|a| a.opaque)
             || hills.iter().any(|h| matches!(h, HillRule::Opaque { .. }));
         if opaque {
-            let mut all = Vec::with_capacity(sources.len() + targets.len());
-            all.extend_from_slice(sources);
-            all.extend_from_slice(targets);
+            // The hull of the two sets is the hull of their hulls' corners: made once per unit
+            // for the usual sets (all of the target's points, the observer's in its arc).
+            let from: &[Point] = if sources.len() == o.arc_samples {
+                &o.arc_hull
+            } else {
+                sources
+            };
+            let to: &[Point] = if targets.len() == t.samples.len() {
+                &t.samples_hull
+            } else {
+                targets
+            };
+            let mut all = Vec::with_capacity(from.len() + to.len());
+            all.extend_from_slice(from);
+            all.extend_from_slice(to);
             let corridor = point_hull(&all);
             if self.separated(&scene, sources, targets, &corridor) {
                 if let Some(first) = pairs(sources, targets, limit).next() {
@@ -1246,39 +1279,51 @@ impl SightIndex {
         let mut first: Option<Sight> = None;
         let mut hint: Option<Hint> = None;
         let mut tried = false;
-        for seg in pairs(sources, targets, limit) {
-            tried = true;
-            let probe = Probe::new(seg);
-            if let Some(h) = hint {
-                if self.still_blocks(scene, h, &probe, linears) {
+        for &a in sources {
+            // A fan the last blocker is proved to close adds nothing: every segment of it is
+            // blocked, and a blocked segment is neither reported nor the first blocked one
+            // (that one came before the hint existed).
+            if hint.is_some_and(|h| self.closes_fan(scene, h, a, targets)) {
+                continue;
+            }
+            for &b in targets {
+                let seg = Segment::new(a, b);
+                if seg.length() > limit {
                     continue;
                 }
-            }
-            let sc = if first.is_none() { explained } else { scene };
-            match self.test_segment(sc, &probe, linears) {
-                Ok(exceptions) => {
-                    return Sight {
-                        visible: true,
-                        rule: "VIS-02",
-                        detail: format!("{} sees {}", o.name, t.name),
-                        by: None,
-                        segment: Some((seg.a, seg.b)),
-                        distance_cm: distance,
-                        exceptions,
-                    };
+                tried = true;
+                let probe = Probe::new(seg);
+                if let Some(h) = hint {
+                    if self.still_blocks(scene, h, &probe, linears) {
+                        continue;
+                    }
                 }
-                Err(block) => {
-                    hint = block.hint;
-                    if first.is_none() {
-                        first = Some(Sight {
-                            visible: false,
-                            rule: block.rule,
-                            detail: block.detail,
-                            by: block.by,
+                let sc = if first.is_none() { explained } else { scene };
+                match self.test_segment(sc, &probe, linears) {
+                    Ok(exceptions) => {
+                        return Sight {
+                            visible: true,
+                            rule: "VIS-02",
+                            detail: format!("{} sees {}", o.name, t.name),
+                            by: None,
                             segment: Some((seg.a, seg.b)),
                             distance_cm: distance,
-                            exceptions: Vec::new(),
-                        });
+                            exceptions,
+                        };
+                    }
+                    Err(block) => {
+                        hint = block.hint;
+                        if first.is_none() {
+                            first = Some(Sight {
+                                visible: false,
+                                rule: block.rule,
+                                detail: block.detail,
+                                by: block.by,
+                                segment: Some((seg.a, seg.b)),
+                                distance_cm: distance,
+                                exceptions: Vec::new(),
+                            });
+                        }
                     }
                 }
             }
@@ -1434,6 +1479,76 @@ impl SightIndex {
                 let mut tally = None;
                 self.check_area(scene, *a, seg, &mut tally).is_err()
             }),
+        }
+    }
+
+    /// Does the blocker `hint` names block every segment from `a` to `targets`? Proved, not
+    /// traced: when the blocker is convex, opaque (a unit, a convex high area or hill neither
+    /// unit touches) and clear of both units' bounding boxes by more than [`FAN_MARGIN_CM`],
+    /// and it blocks the two outermost segments of the fan, then for every target point
+    /// between them the segment crosses the chord joining the blocker's points on the two
+    /// outer segments, which lies inside the blocker (convex), farther than the margin from
+    /// both ends (the units are that far from the blocker), so inside the trimmed segment;
+    /// the target point lies beyond the chord because the target's outline (convex, holding
+    /// every target point) cannot cross the blocker. [`prefilter::fan_extremes`] refuses fans
+    /// it cannot tell in `f64`; then the segments are traced one by one as before.
+    fn closes_fan(&self, scene: &Scene, hint: Hint, a: Point, targets: &[Point]) -> bool {
+        if targets.len() < 3 {
+            return false;
+        }
+        let Some((poly, rect, turn, whole_too)) = self.convex_opaque(scene, hint) else {
+            return false;
+        };
+        let (o, t) = (scene.o, scene.t);
+        if turn == 0
+            || rect_gap(&rect, &o.rect) <= FAN_MARGIN_CM
+            || rect_gap(&rect, &t.rect) <= FAN_MARGIN_CM
+        {
+            return false;
+        }
+        let Some((lo, hi)) = prefilter::fan_extremes(a, targets) else {
+            return false;
+        };
+        [lo, hi].iter().all(|&b| {
+            let probe = Probe::new(Segment::new(a, b));
+            rects_overlap(&rect, &probe.full.rect)
+                && (!whole_too || probe.full.meets_convex(poly, &rect, turn))
+                && probe.trim.meets_convex(poly, &rect, turn)
+        })
+    }
+
+    /// The shape of an opaque blocker a hint names (a unit, a high area neither unit touches,
+    /// a hill neither unit stands on), with its box, its [`convex_turn`] and whether its whole
+    /// segment must meet it as well as the trimmed one (a hill's base contour).
+    fn convex_opaque<'a>(
+        &'a self,
+        scene: &Scene<'a>,
+        hint: Hint,
+    ) -> Option<(&'a Polygon<f64>, Rect, i8, bool)> {
+        match hint {
+            Hint::Unit(i) => {
+                let q = scene.units.get(i)?;
+                Some((&q.outline, q.rect, q.outline_turn, false))
+            }
+            Hint::Area(i) => {
+                let area = scene.areas.get(i).filter(|ar| ar.opaque)?;
+                let f = self.features.get(area.feature)?;
+                let Shape::Area(poly) = &f.shape else {
+                    return None;
+                };
+                Some((poly, f.rect, f.turn, false))
+            }
+            Hint::Hill(i) => {
+                let Some(HillRule::Opaque { base }) = scene.hills.get(i) else {
+                    return None;
+                };
+                let f = self.features.get(*base)?;
+                let Shape::Area(poly) = &f.shape else {
+                    return None;
+                };
+                Some((poly, f.rect, f.turn, true))
+            }
+            Hint::Linear(_) => None,
         }
     }
 
@@ -2068,6 +2183,33 @@ fn deep_areas(
 /// A lower bound on the distance between two convex polygons (stands), a hair under the
 /// widest gap between their projections on the polygons' own edge directions (projections
 /// do not lengthen distances). Tighter than the axis-aligned box gap for turned stands.
+/// A lower bound on the distance between two convex polygons (stands), within rounding of
+/// the distance itself when they are certainly apart ([`axis_gap`] finds a separating axis):
+/// then the distance is that of the nearest vertex of one to an edge of the other. 0 when they
+/// may touch. [`PieceSight::gap`] asks `geo` only of the pairs this cannot rule out.
+fn convex_gap_bound(a: &Polygon<f64>, b: &Polygon<f64>) -> f64 {
+    if axis_gap(a, b) <= 0.0 {
+        return 0.0;
+    }
+    let (ra, rb) = (&a.exterior().0, &b.exterior().0);
+    let mut best = f64::INFINITY;
+    for (points, ring) in [(ra, rb), (rb, ra)] {
+        for c in points.iter() {
+            for w in ring.windows(2) {
+                let [p, q] = w else {
+                    continue;
+                };
+                best = best.min(point_segment_distance(
+                    Point::new(c.x, c.y),
+                    &Line::new(*p, *q),
+                ));
+            }
+        }
+    }
+    // `point_segment_distance` is within some 1e-13 cm of `geo`'s; stay well under it.
+    (best - 1e-9).max(0.0)
+}
+
 fn axis_gap(a: &Polygon<f64>, b: &Polygon<f64>) -> f64 {
     let (ra, rb) = (&a.exterior().0, &b.exterior().0);
     let mut widest: f64 = 0.0;
@@ -2127,6 +2269,18 @@ impl SightArc {
                 .iter()
                 .any(|(m, h)| (p.x - m.x) * h.x + (p.y - m.y) * h.y >= -EPS)
     }
+}
+
+/// The corners of the convex hull of `points` (the ring without its closing point).
+fn hull_corners(points: &[Point]) -> Vec<Point> {
+    let hull = point_hull(points);
+    let ring = &hull.exterior().0;
+    let n = if ring.len() > 1 && ring.first() == ring.last() {
+        ring.len() - 1
+    } else {
+        ring.len()
+    };
+    ring.iter().take(n).map(|c| Point::new(c.x, c.y)).collect()
 }
 
 /// The area features (any class) whose polygon touches the unit's outline, sorted.
