@@ -93,9 +93,10 @@ use geo::orient::{Direction, Orient};
 use geo::{
     BooleanOps, Contains, Distance, Euclidean, Intersects, IsConvex, Line, LineString, Polygon,
 };
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// VIS-04: normal visibility, cm.
 pub const NORMAL_VISIBILITY_CM: f64 = 100.0;
@@ -333,8 +334,9 @@ struct PieceSight {
     /// The corners of the convex hull of `samples`, and of the samples in the unit's own sight
     /// arc with how many those are: the corridor of a query whose points are these sets is
     /// the hull of these corners (see [`SightIndex::trace`]).
-    samples_hull: Vec<Point>,
-    arc_hull: Vec<Point>,
+    /// Made when a query first needs them.
+    samples_hull: OnceLock<Vec<Point>>,
+    arc_hull: OnceLock<Vec<Point>>,
     arc_samples: usize,
     centroid: Point,
     /// VIS-07 (3): blocks other units' sight.
@@ -353,6 +355,8 @@ struct PieceSight {
     massif: Option<usize>,
     /// Each stand's bounding rectangle and polygon, made once.
     stands: Vec<(Rect, Polygon<f64>)>,
+    /// A piece that may hide (dug in, or an unfired gun): what it may hide in or behind.
+    hiding: Option<Hiding>,
     /// Area pieces the unit stands well inside (not at their edge), with each sample point's
     /// distance to the edge: VIS-12 bounds how deep a point can be seen or see out.
     deep: Vec<Deep>,
@@ -702,9 +706,10 @@ impl SightIndex {
             touching: Vec::new(),
             arc: SightArc::of(&fp),
             samples: fp.outline_samples(),
-            samples_hull: Vec::new(),
-            arc_hull: Vec::new(),
+            samples_hull: OnceLock::new(),
+            arc_hull: OnceLock::new(),
             arc_samples: 0,
+            hiding: None,
             centroid,
             blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
             gun,
@@ -722,10 +727,17 @@ impl SightIndex {
                 .collect(),
             footprint: fp,
         };
-        let in_arc = kept(&sight.samples, |q| sight.arc.contains(q));
-        sight.arc_samples = in_arc.len();
-        sight.arc_hull = hull_corners(&in_arc);
-        sight.samples_hull = hull_corners(&sight.samples);
+        sight.arc_samples = sight
+            .samples
+            .iter()
+            .filter(|q| sight.arc.contains(**q))
+            .count();
+        if sight.dug_in || (sight.gun && !sight.has_fired) {
+            sight.hiding = Some(Hiding {
+                holding: holding_areas(features, feature_tree, &sight, params.contact_cm),
+                lines: lines_in_contact(features, feature_tree, &sight, params.contact_cm),
+            });
+        }
         sight.deep = deep_areas(features, feature_tree, &sight, params.contact_cm);
         sight.touching = touching_areas(features, feature_tree, &sight);
         Some(sight)
@@ -843,47 +855,33 @@ impl SightIndex {
     /// the segment between the two centroids (VIS-08, VIS-17 "behind").
     fn behind_linear(&self, target: &PieceSight, from: Point) -> Option<usize> {
         let seg = Segment::new(from, target.centroid);
-        let grown = grow(&target.rect, self.params.contact_cm + 1.0);
-        self.feature_tree.query(&grown).find(|&fi| {
-            let Some(f) = self.features.get(fi) else {
-                return false;
-            };
-            let Shape::Line { line, half_width } = &f.shape else {
-                return false;
-            };
-            footprint_polyline_distance(&target.footprint, line)
-                <= half_width + self.params.contact_cm
-                && seg.line().intersects(line)
+        let near = match &target.hiding {
+            Some(h) => Cow::Borrowed(&h.lines),
+            None => Cow::Owned(lines_in_contact(
+                &self.features,
+                &self.feature_tree,
+                target,
+                self.params.contact_cm,
+            )),
+        };
+        near.iter().copied().find(|&fi| {
+            matches!(self.features.get(fi).map(|f| &f.shape),
+                Some(Shape::Line { line, .. }) if seg.line().intersects(line))
         })
     }
 
     /// Area features whose inside holds the piece's centroid, with whether the piece touches
     /// the boundary.
-    fn areas_holding(&self, p: &PieceSight) -> Vec<(usize, bool)> {
-        let probe = Rect {
-            min: p.centroid,
-            max: p.centroid,
-        };
-        let mut out: Vec<(usize, bool)> = self
-            .feature_tree
-            .query(&probe)
-            .filter_map(|fi| {
-                let f = self.features.get(fi)?;
-                let Shape::Area(poly) = &f.shape else {
-                    return None;
-                };
-                if !matches!(f.class, SightTerrain::LowArea | SightTerrain::HighArea)
-                    || !contains_point(poly, p.centroid)
-                {
-                    return None;
-                }
-                let at_edge =
-                    footprint_boundary_distance(&p.footprint, poly) <= self.params.contact_cm;
-                Some((fi, at_edge))
-            })
-            .collect();
-        out.sort();
-        out
+    fn areas_holding<'a>(&self, p: &'a PieceSight) -> Cow<'a, [(usize, bool)]> {
+        match &p.hiding {
+            Some(h) => Cow::Borrowed(&h.holding),
+            None => Cow::Owned(holding_areas(
+                &self.features,
+                &self.feature_tree,
+                p,
+                self.params.contact_cm,
+            )),
+        }
     }
 
     /// VIS-01..VIS-17: can `observer` see `target`?
@@ -961,7 +959,7 @@ impl SightIndex {
                         distance,
                     );
                 }
-                if let Some((fi, _)) = self.areas_holding(t).into_iter().find(|(_, edge)| *edge) {
+                if let Some(&(fi, _)) = self.areas_holding(t).iter().find(|(_, edge)| *edge) {
                     return Sight::hidden(
                         "VIS-17",
                         format!(
@@ -1223,12 +1221,13 @@ impl SightIndex {
             // The hull of the two sets is the hull of their hulls' corners: made once per unit
             // for the usual sets (all of the target's points, the observer's in its arc).
             let from: &[Point] = if sources.len() == o.arc_samples {
-                &o.arc_hull
+                o.arc_hull
+                    .get_or_init(|| hull_corners(&kept(&o.samples, |q| o.arc.contains(q))))
             } else {
                 sources
             };
             let to: &[Point] = if targets.len() == t.samples.len() {
-                &t.samples_hull
+                t.samples_hull.get_or_init(|| hull_corners(&t.samples))
             } else {
                 targets
             };
@@ -2269,6 +2268,70 @@ impl SightArc {
                 .iter()
                 .any(|(m, h)| (p.x - m.x) * h.x + (p.y - m.y) * h.y >= -EPS)
     }
+}
+
+/// What a piece that may hide (dug in, VIS-17; an unfired gun, VIS-08) hides in or behind,
+/// worked out once with its part of the index: the same answers the queries would work out.
+#[derive(Debug, Clone)]
+struct Hiding {
+    /// [`holding_areas`].
+    holding: Vec<(usize, bool)>,
+    /// [`lines_in_contact`].
+    lines: Vec<usize>,
+}
+
+/// Area features whose inside holds the piece's centroid, with whether the piece touches the
+/// boundary (within `contact` cm), sorted.
+fn holding_areas(
+    features: &[FeatureSight],
+    tree: &BoxIndex,
+    p: &PieceSight,
+    contact: f64,
+) -> Vec<(usize, bool)> {
+    let probe = Rect {
+        min: p.centroid,
+        max: p.centroid,
+    };
+    let mut out: Vec<(usize, bool)> = tree
+        .query(&probe)
+        .filter_map(|fi| {
+            let f = features.get(fi)?;
+            let Shape::Area(poly) = &f.shape else {
+                return None;
+            };
+            if !matches!(f.class, SightTerrain::LowArea | SightTerrain::HighArea)
+                || !contains_point(poly, p.centroid)
+            {
+                return None;
+            }
+            let at_edge = footprint_boundary_distance(&p.footprint, poly) <= contact;
+            Some((fi, at_edge))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Linear features (terrain or works) the piece is in base contact with (within `contact` cm of
+/// their width), in the feature tree's order.
+fn lines_in_contact(
+    features: &[FeatureSight],
+    tree: &BoxIndex,
+    p: &PieceSight,
+    contact: f64,
+) -> Vec<usize> {
+    let grown = grow(&p.rect, contact + 1.0);
+    tree.query(&grown)
+        .filter(|&fi| {
+            let Some(f) = features.get(fi) else {
+                return false;
+            };
+            let Shape::Line { line, half_width } = &f.shape else {
+                return false;
+            };
+            footprint_polyline_distance(&p.footprint, line) <= half_width + contact
+        })
+        .collect()
 }
 
 /// The corners of the convex hull of `points` (the ring without its closing point).
