@@ -589,10 +589,7 @@ pub fn side_goal(ctx: &Ctx, side: usize) -> Option<Point> {
     if !area.is_empty() {
         return Some(centre(area.iter().copied()));
     }
-    let enemy: Vec<Point> = troops_of(ctx, 1 - side.min(1))
-        .into_iter()
-        .filter_map(|e| pose_of(ctx, e).map(|p| p.at))
-        .collect();
+    let enemy: Vec<Point> = enemy_troops(ctx, side).map(|(_, p)| p.at).collect();
     (!enemy.is_empty()).then(|| centre(enemy.into_iter()))
 }
 
@@ -1141,10 +1138,7 @@ pub fn hq_move(ctx: &Ctx, hq: PieceId) -> Option<Action> {
         return None;
     }
     let c = centre(units.into_iter());
-    let enemy: Vec<Point> = troops_of(ctx, 1 - side.min(1))
-        .into_iter()
-        .filter_map(|e| pose_of(ctx, e).map(|p| p.at))
-        .collect();
+    let enemy: Vec<Point> = enemy_troops(ctx, side).map(|(_, p)| p.at).collect();
     let enemy_centre = (!enemy.is_empty()).then(|| centre(enemy.into_iter()));
     let target = match enemy_centre {
         Some(enemy_goal) => {
