@@ -184,14 +184,29 @@ pub fn is_shaken(ctx: &Ctx, p: &PieceState) -> bool {
 pub fn nearest_enemy(ctx: &Ctx, id: PieceId) -> Option<(PieceId, f64)> {
     let at = pose_of(ctx, id)?.at;
     let mut best: Option<(PieceId, f64)> = None;
-    for e in troops_of(ctx, 1 - id.side().min(1)) {
-        let Some(p) = pose_of(ctx, e) else { continue };
+    for (e, p) in enemy_troops(ctx, id.side()) {
         let d = dist(at, p.at);
         if best.is_none_or(|(_, b)| d < b) {
-            best = Some((e, d));
+            best = Some((e.id, d));
         }
     }
     best
+}
+
+/// The enemy troop units of `side` on the table with their poses, in id order: what
+/// [`troops_of`] and [`pose_of`] give together, read in one pass over the pieces.
+fn enemy_troops<'a>(
+    ctx: &Ctx<'a>,
+    side: usize,
+) -> impl Iterator<Item = (&'a PieceState, Pose)> + 'a {
+    let enemy = 1 - side.min(1);
+    ctx.state.pieces.values().filter_map(move |p| {
+        if p.id.side() == enemy && !p.id.is_command() && p.on_table() {
+            p.pose.map(|pose| (p, pose))
+        } else {
+            None
+        }
+    })
 }
 
 /// Margin (cm) between reference points and base edges when picking the enemies worth a sight
@@ -205,12 +220,11 @@ pub fn seen_within(ctx: &Ctx, sight: &Sight, id: PieceId, reach: f64) -> Vec<(Pi
     let Some(at) = pose_of(ctx, id).map(|p| p.at) else {
         return Vec::new();
     };
-    let mut out: Vec<(PieceId, f64)> = troops_of(ctx, 1 - id.side().min(1))
-        .into_iter()
-        .filter(|e| pose_of(ctx, *e).is_some_and(|p| dist(at, p.at) <= reach + BODY_MARGIN_CM))
-        .filter_map(|e| {
-            let s = sight.get(ctx).sight(id, e);
-            (s.visible && s.distance_cm <= reach + 1e-9).then_some((e, s.distance_cm))
+    let mut out: Vec<(PieceId, f64)> = enemy_troops(ctx, id.side())
+        .filter(|(_, p)| dist(at, p.at) <= reach + BODY_MARGIN_CM)
+        .filter_map(|(e, _)| {
+            let s = sight.get(ctx).sight(id, e.id);
+            (s.visible && s.distance_cm <= reach + 1e-9).then_some((e.id, s.distance_cm))
         })
         .collect();
     out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
@@ -354,15 +368,11 @@ fn square_threat(ctx: &Ctx, sight: &Sight, p: &PieceState, reach: f64) -> bool {
     let Some(at) = pose_of(ctx, p.id).map(|q| q.at) else {
         return false;
     };
-    troops_of(ctx, 1 - p.id.side().min(1)).into_iter().any(|e| {
-        ctx.state
-            .piece(e)
-            .is_some_and(|q| is_mounted_cavalry(ctx, q))
-            && pose_of(ctx, e).is_some_and(|q| dist(at, q.at) <= reach + BODY_MARGIN_CM)
-            && {
-                let s = sight.get(ctx).sight(p.id, e);
-                s.visible && s.distance_cm <= reach + 1e-9
-            }
+    enemy_troops(ctx, p.id.side()).any(|(e, q)| {
+        is_mounted_cavalry(ctx, e) && dist(at, q.at) <= reach + BODY_MARGIN_CM && {
+            let s = sight.get(ctx).sight(p.id, e.id);
+            s.visible && s.distance_cm <= reach + 1e-9
+        }
     })
 }
 
@@ -579,10 +589,7 @@ pub fn side_goal(ctx: &Ctx, side: usize) -> Option<Point> {
     if !area.is_empty() {
         return Some(centre(area.iter().copied()));
     }
-    let enemy: Vec<Point> = troops_of(ctx, 1 - side.min(1))
-        .into_iter()
-        .filter_map(|e| pose_of(ctx, e).map(|p| p.at))
-        .collect();
+    let enemy: Vec<Point> = enemy_troops(ctx, side).map(|(_, p)| p.at).collect();
     (!enemy.is_empty()).then(|| centre(enemy.into_iter()))
 }
 
@@ -1131,10 +1138,7 @@ pub fn hq_move(ctx: &Ctx, hq: PieceId) -> Option<Action> {
         return None;
     }
     let c = centre(units.into_iter());
-    let enemy: Vec<Point> = troops_of(ctx, 1 - side.min(1))
-        .into_iter()
-        .filter_map(|e| pose_of(ctx, e).map(|p| p.at))
-        .collect();
+    let enemy: Vec<Point> = enemy_troops(ctx, side).map(|(_, p)| p.at).collect();
     let enemy_centre = (!enemy.is_empty()).then(|| centre(enemy.into_iter()));
     let target = match enemy_centre {
         Some(enemy_goal) => {

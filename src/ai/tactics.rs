@@ -14,6 +14,7 @@ use super::policy::{
 };
 use crate::geom::footprint::heading;
 use crate::geom::{ring_contains, Point};
+use crate::model::TroopTypeId;
 use crate::rules::action::Action;
 use crate::rules::apply::apply;
 use crate::rules::battle::Ctx;
@@ -345,6 +346,9 @@ pub fn opportunity_fire(ctx: &Ctx, sight: &Sight, target: PieceId) -> Vec<Action
         OPPORTUNITY_HITS_ATTACKER
     };
     let mut scored: Vec<(f64, PieceId)> = Vec::new();
+    // A unit's range depends only on its side and troop row here (the context is fixed), and
+    // many units share a row: each is worked out once.
+    let mut ranges: Vec<(usize, Option<&TroopTypeId>, Option<f64>)> = Vec::new();
     for u in troops_of(ctx, side) {
         let Ok(p) = ctx.piece(u) else { continue };
         if idle(p)
@@ -354,7 +358,20 @@ pub fn opportunity_fire(ctx: &Ctx, sight: &Sight, target: PieceId) -> Vec<Action
         {
             continue;
         }
-        let Some(range) = weapon_range_cm(ctx, p) else {
+        let key = (u.side(), p.troop_type.as_ref());
+        let known = ranges
+            .iter()
+            .find(|(s, tt, _)| (*s, *tt) == key)
+            .map(|(_, _, r)| *r);
+        let range = match known {
+            Some(r) => r,
+            None => {
+                let r = weapon_range_cm(ctx, p);
+                ranges.push((key.0, key.1, r));
+                r
+            }
+        };
+        let Some(range) = range else {
             continue;
         };
         if pose_of(ctx, u).is_none_or(|q| dist(q.at, at) > range + BODY_MARGIN_CM) {

@@ -153,6 +153,7 @@ impl Battle {
         if self.log.entries.is_empty() {
             self.initial.command.mode = mode;
             self.state.command.mode = mode;
+            self.sight.owner_changed();
             self.log.orders = mode;
         }
         self
@@ -189,6 +190,7 @@ impl Battle {
     }
 
     pub fn ctx(&self) -> Ctx<'_> {
+        self.sight.owner_state(&self.state);
         Ctx {
             scenario: &self.scenario,
             lists: &self.lists,
@@ -202,6 +204,7 @@ impl Battle {
     pub fn perform(&mut self, action: Action) -> Result<&[Event], ActionError> {
         let before = self.dice.used();
         let saved = self.dice.boxed_clone();
+        self.sight.owner_state(&self.state);
         let ctx = Ctx {
             scenario: &self.scenario,
             lists: &self.lists,
@@ -218,6 +221,7 @@ impl Battle {
         };
         let dice_used = self.dice.used() - before;
         apply_all(&mut self.state, &events);
+        self.sight.owner_changed();
         self.log.entries.truncate(self.log.cursor);
         self.log.entries.push(LogEntry {
             action,
@@ -249,6 +253,7 @@ impl Battle {
         };
         let used = entry.dice_used;
         apply_all(&mut self.state, &entry.events);
+        self.sight.owner_changed();
         self.log.cursor += 1;
         for _ in 0..used {
             let _ = self.dice.d6("redo");
@@ -264,6 +269,7 @@ impl Battle {
             used += e.dice_used;
         }
         self.state = state;
+        self.sight.owner_changed();
         if let Ok(d) = dice::open(&self.log.dice, used) {
             self.dice = d;
         }

@@ -140,6 +140,7 @@ use crate::geom::{edge_distance, Footprint, FrontEdge, Point};
 use crate::model::{Arm, Cover, DefenseKind, OptionalRule, RowRole, RuleEffect, TerrainKind};
 use geo::{ConvexHull, Intersects, LineString, MultiPoint, Polygon};
 use serde::{Deserialize, Serialize};
+use std::cell::OnceCell;
 
 /// CHG-03: the charge distance, unscaled by the representation scale (GEN-07).
 pub const CHARGE_CM: f64 = 20.0;
@@ -1002,25 +1003,32 @@ pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
         !p.id.is_command() && p.on_table() && ctx.state.charges.combat_of(p.id).is_none()
     };
     // With each footprint its bounding box: the gap between boxes is a lower bound on the
-    // edge distance, so most pairs are settled without measuring bases.
-    let actives: Vec<(&PieceState, Footprint, crate::geom::Rect)> = ctx
+    // edge distance, so most pairs are settled without measuring bases. The battle's sight
+    // index has every box already (`footprint_of`'s, of this very state); a footprint is laid
+    // out only for a piece some pair's boxes do not settle.
+    let index = ctx.sight.map(|_| sight_index(ctx));
+    let boxed = |p: &'_ PieceState| -> Option<(OnceCell<Option<Footprint>>, crate::geom::Rect)> {
+        if let Some((_, r)) = index.as_ref().and_then(|i| i.base_hull(p.id)) {
+            return Some((OnceCell::new(), r));
+        }
+        footprint_of(ctx, p).map(|fp| {
+            let r = fp.bounding_rect();
+            (OnceCell::from(Some(fp)), r)
+        })
+    };
+    let actives: Vec<(&PieceState, OnceCell<Option<Footprint>>, crate::geom::Rect)> = ctx
         .state
         .pieces
         .values()
         .filter(|p| p.id.side() == t.active && free(p))
-        .filter_map(|p| {
-            footprint_of(ctx, p).map(|fp| {
-                let r = fp.bounding_rect();
-                (p, fp, r)
-            })
-        })
+        .filter_map(|p| boxed(p).map(|(fp, r)| (p, fp, r)))
         .collect();
     let mut events = Vec::new();
     for tp in ctx.state.pieces.values() {
         if tp.id.side() == t.active || !free(tp) {
             continue;
         }
-        let Some(tfp) = footprint_of(ctx, tp) else {
+        let Some((tfp, trect)) = boxed(tp) else {
             continue;
         };
         let fought = |a: PieceId| {
@@ -1030,15 +1038,24 @@ pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
                 .iter()
                 .any(|f| f.player_turn == t.player_turn && f.charger == a && f.target == tp.id)
         };
-        let trect = tfp.bounding_rect();
-        let plans: Vec<ChargerPlan> = actives
+        let near: Vec<&(&PieceState, OnceCell<Option<Footprint>>, crate::geom::Rect)> = actives
             .iter()
             .filter(|(a, _, _)| !fought(a.id))
-            .filter(|(_, afp, arect)| {
-                crate::geom::segment::rect_gap(arect, &trect) <= tol
-                    && edge_distance(afp, &tfp) <= tol
-            })
+            .filter(|(_, _, arect)| crate::geom::segment::rect_gap(arect, &trect) <= tol)
+            .collect();
+        if near.is_empty() {
+            continue;
+        }
+        let Some(tfp) = tfp.get_or_init(|| footprint_of(ctx, tp)).as_ref() else {
+            continue;
+        };
+        let plans: Vec<ChargerPlan> = near
+            .into_iter()
             .filter_map(|(a, afp, _)| {
+                let afp = afp.get_or_init(|| footprint_of(ctx, a)).as_ref()?;
+                (edge_distance(afp, tfp) <= tol).then_some((a, afp))
+            })
+            .filter_map(|(a, afp)| {
                 let pose = a.pose?;
                 let edge = touched_edge(ctx, afp, tp);
                 Some(ChargerPlan {

@@ -23,11 +23,15 @@ use crate::model::{Arm, ArmyList, Grade, RowRole, Scenario};
 use std::collections::BTreeSet;
 
 /// Events being produced by one action, with the state as it will be once they are applied.
+/// The state is copied from the context's only when it is first asked for after an event
+/// (most actions never look at it), then kept up to date event by event.
 pub struct Staged<'a> {
     scenario: &'a Scenario,
     lists: &'a [ArmyList],
     sight: Option<&'a super::visibility::SightCache>,
-    state: BattleState,
+    base: &'a BattleState,
+    /// `base` with every event so far applied, once asked for.
+    state: std::cell::OnceCell<BattleState>,
     events: Vec<Event>,
 }
 
@@ -37,27 +41,39 @@ impl<'a> Staged<'a> {
             sight: ctx.sight,
             scenario: ctx.scenario,
             lists: ctx.lists,
-            state: ctx.state.clone(),
+            base: ctx.state,
+            state: std::cell::OnceCell::new(),
             events: Vec::new(),
         }
     }
 
     /// The state with every event so far applied.
     pub fn state(&self) -> &BattleState {
-        &self.state
+        if self.events.is_empty() {
+            return self.base;
+        }
+        self.state.get_or_init(|| {
+            let mut s = self.base.clone();
+            for e in &self.events {
+                apply(&mut s, e);
+            }
+            s
+        })
     }
 
     pub fn ctx(&self) -> Ctx<'_> {
         Ctx {
             scenario: self.scenario,
             lists: self.lists,
-            state: &self.state,
+            state: self.state(),
             sight: self.sight,
         }
     }
 
     pub fn push(&mut self, event: Event) {
-        apply(&mut self.state, &event);
+        if let Some(s) = self.state.get_mut() {
+            apply(s, &event);
+        }
         self.events.push(event);
     }
 

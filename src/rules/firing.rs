@@ -415,11 +415,45 @@ fn fire_over(
     artillery: bool,
 ) -> Option<String> {
     let my_level = level_at(ctx, ffp.centroid());
+    let starts: Vec<Point> = ffp
+        .front_edges()
+        .iter()
+        .flat_map(|e| [e.left, e.midpoint(), e.right])
+        .collect();
+    let ends = tfp.sample_points();
+    let segments: Vec<(Segment, Rect)> = starts
+        .iter()
+        .flat_map(|s| ends.iter().map(move |e| Segment::new(*s, *e).trimmed(1e-3)))
+        .map(|seg| {
+            let r = seg.bounding_rect();
+            (seg, r)
+        })
+        .collect();
+    // Only a unit whose box meets some segment's box can be passed over; the box of every
+    // segment lies within `reach`, so the others are left out before their bases are laid
+    // out (the battle's sight index has every box, `footprint_of`'s, of this state).
+    let reach = segments.iter().fold(
+        Rect {
+            min: Point::new(f64::INFINITY, f64::INFINITY),
+            max: Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+        },
+        |a, (_, r)| Rect {
+            min: Point::new(a.min.x.min(r.min.x), a.min.y.min(r.min.y)),
+            max: Point::new(a.max.x.max(r.max.x), a.max.y.max(r.max.y)),
+        },
+    );
+    let index = ctx.sight.map(|_| sight_index(ctx));
     let blockers: Vec<Blocker> = ctx
         .state
         .pieces
         .values()
         .filter(|p| p.id != firer.id && p.id != target.id && p.on_table())
+        .filter(|p| {
+            index
+                .as_ref()
+                .and_then(|i| i.base_hull(p.id))
+                .is_none_or(|(_, r)| rects_overlap(&r, &reach))
+        })
         .filter_map(|p| {
             let fp = footprint_of(ctx, p)?;
             if artillery && level_at(ctx, fp.centroid()) < my_level {
@@ -435,26 +469,16 @@ fn fire_over(
     if blockers.is_empty() {
         return None;
     }
-    let starts: Vec<Point> = ffp
-        .front_edges()
-        .iter()
-        .flat_map(|e| [e.left, e.midpoint(), e.right])
-        .collect();
-    let ends = tfp.sample_points();
     let mut first: Option<String> = None;
-    for s in &starts {
-        for e in &ends {
-            let seg = Segment::new(*s, *e).trimmed(1e-3);
-            let r = seg.bounding_rect();
-            let hit = blockers.iter().find(|b| {
-                rects_overlap(&b.rect, &r) && b.polys.iter().any(|p| segment_meets_polygon(p, &seg))
-            });
-            match hit {
-                None => return None,
-                Some(b) => {
-                    if first.is_none() {
-                        first = Some(b.name.clone());
-                    }
+    for (seg, r) in &segments {
+        let hit = blockers.iter().find(|b| {
+            rects_overlap(&b.rect, r) && b.polys.iter().any(|p| segment_meets_polygon(p, seg))
+        });
+        match hit {
+            None => return None,
+            Some(b) => {
+                if first.is_none() {
+                    first = Some(b.name.clone());
                 }
             }
         }

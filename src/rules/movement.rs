@@ -722,28 +722,41 @@ enum Rel {
 }
 
 #[derive(Debug, Clone)]
-struct Other {
+struct Other<'s> {
     id: PieceId,
-    name: String,
+    name: &'s str,
     rel: Rel,
-    poly: Polygon<f64>,
+    /// Borrowed from the battle's sight index when there is one.
+    poly: std::borrow::Cow<'s, Polygon<f64>>,
     rect: Rect,
 }
 
 /// Everything a walk looks at: terrain for this mover, the other pieces and the table.
-struct Scene {
+struct Scene<'s> {
     map: TerrainMap,
-    others: Vec<Other>,
+    others: Vec<Other<'s>>,
     table: Rect,
     mover: Mover,
 }
 
-impl Scene {
+/// The battle's sight index of `ctx`'s state (every piece's base hull laid out), when the
+/// context has the battle's memo; `Scene::new` borrows the hulls from it.
+fn hull_index(ctx: &Ctx) -> Option<std::sync::Arc<super::visibility::SightIndex>> {
+    ctx.sight.map(|_| super::visibility::sight_index(ctx))
+}
+
+impl<'s> Scene<'s> {
     /// The scene within `area` (pieces whose reference point is so far away that no formation
-    /// could reach into the area are skipped before their bases are laid out).
-    fn new(ctx: &Ctx, piece: &PieceState, mover: Mover, area: Rect) -> Scene {
+    /// could reach into the area are skipped before their bases are laid out). `index` is
+    /// [`hull_index`] of the same context.
+    fn new(
+        ctx: &Ctx<'s>,
+        piece: &PieceState,
+        mover: Mover,
+        area: Rect,
+        index: Option<&'s super::visibility::SightIndex>,
+    ) -> Scene<'s> {
         let command_mover = piece.id.is_command();
-        let index = ctx.sight.map(|_| super::visibility::sight_index(ctx));
         let mut others = Vec::new();
         for (id, other) in &ctx.state.pieces {
             if *id == piece.id || !other.on_table() {
@@ -773,19 +786,19 @@ impl Scene {
                 (false, false) => Rel::Enemy,
             };
             // The battle's memo has every piece's hull already; a bare context lays it out.
-            let (rect, poly) = match &index {
+            let (rect, poly) = match index {
                 Some(index) => match index.base_hull(*id) {
-                    Some((poly, rect)) => (rect, poly.clone()),
+                    Some((poly, rect)) => (rect, std::borrow::Cow::Borrowed(poly)),
                     None => continue,
                 },
                 None => match footprint_of(ctx, other) {
-                    Some(fp) => (fp.bounding_rect(), base_hull(&fp)),
+                    Some(fp) => (fp.bounding_rect(), std::borrow::Cow::Owned(base_hull(&fp))),
                     None => continue,
                 },
             };
             others.push(Other {
                 id: *id,
-                name: other.name.clone(),
+                name: other.name.as_str(),
                 rel,
                 rect,
                 poly,
@@ -1075,7 +1088,7 @@ impl Halt {
 /// The state of a walk.
 #[derive(Clone)]
 struct Walk<'s> {
-    scene: &'s Scene,
+    scene: &'s Scene<'s>,
     body: &'s Body,
     cands: Rc<Vec<Cand>>,
     /// Outlines of the candidates (same order), for contact events.
@@ -1102,7 +1115,7 @@ struct Walk<'s> {
 
 impl<'s> Walk<'s> {
     fn new(
-        scene: &'s Scene,
+        scene: &'s Scene<'s>,
         body: &'s Body,
         start: Pose,
         area: Rect,
@@ -2049,9 +2062,9 @@ impl<'s> Walk<'s> {
                 continue;
             }
             let p = poly.get_or_insert_with(|| ring_polygon(&hull));
-            let d: f64 = Euclidean.distance(&o.poly, &*p);
+            let d: f64 = Euclidean.distance(&*o.poly, &*p);
             if d < CONTACT_TOLERANCE_CM {
-                return Some(o.name.clone());
+                return Some(o.name.to_string());
             }
         }
         None
@@ -2145,7 +2158,7 @@ fn enemy_contacts(scene: &Scene, body: &Body, pose: Pose) -> Vec<PieceId> {
         .iter()
         .filter(|o| o.rel == Rel::Enemy)
         .filter(|o| -> bool {
-            let d: f64 = Euclidean.distance(&o.poly, &hull);
+            let d: f64 = Euclidean.distance(&*o.poly, &hull);
             d < CONTACT_TOLERANCE_CM
         })
         .map(|o| o.id)
@@ -2602,7 +2615,8 @@ pub fn check_move(
     let body = Body::of(&fp);
     let (motions, path) = motions_for(piece, &body, from, via, to, manoeuvre)?;
     let area = grow(path_rect(from, &motions), body.radius * 3.0 + 2.0);
-    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area);
+    let index = hull_index(ctx);
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, index.as_deref());
     let total: f64 = motions.iter().map(Motion::length).sum();
     // MOVE-25 / TERR-09: the road bonus needs the whole path on a road.
     let traced: Vec<Point> = motions.iter().flat_map(|m| m.trace(0.25)).collect();
@@ -2841,7 +2855,8 @@ fn destinations(
         min: Point::new(from.at.x - longest, from.at.y - longest),
         max: Point::new(from.at.x + longest, from.at.y + longest),
     };
-    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area);
+    let index = hull_index(ctx);
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, index.as_deref());
     let road_start = allowance.road_bonus_cm > 0.0 && scene.map.on_road(from.at);
     let reach = allowance.reach(road_start);
     let start_contacts = enemy_contacts(&scene, &body, from);
@@ -3198,7 +3213,8 @@ pub fn forced_move(
         },
     };
     let area = grow(path_rect(from, &[motion]), body.radius * 3.0 + 2.0);
-    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area);
+    let index = hull_index(ctx);
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, index.as_deref());
     let mut walk = Walk::new(&scene, &body, from, area, STEP_CM, false, forced);
     let mut last = from;
     let mut friend: Option<PieceId> = None;

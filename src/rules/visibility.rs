@@ -2484,6 +2484,61 @@ fn same_for_sight(a: &PieceState, b: &PieceState) -> bool {
 #[derive(Default)]
 pub struct SightCache {
     last: Mutex<Option<Arc<SightIndex>>>,
+    /// The owning battle's own state (see [`SightCache::owner_state`]).
+    owner: Mutex<OwnerState>,
+}
+
+/// Where the owning battle's state lives and, once made, its index. The battle registers the
+/// address each time it lends its state out ([`SightCache::owner_state`]) and forgets the
+/// index each time it changes the state ([`SightCache::owner_changed`]); while a context over
+/// that state exists the state is borrowed and cannot change, so a question about the state at
+/// that address is answered by the index without comparing the pieces again.
+#[derive(Default)]
+struct OwnerState {
+    /// Address of the battle's state (0: no battle registered).
+    at: usize,
+    index: Option<Arc<SightIndex>>,
+}
+
+impl SightCache {
+    /// The owning battle lends out `state`, its own state (and no other), now. Only
+    /// [`super::battle::Battle`] calls this, for the state it owns.
+    pub(crate) fn owner_state(&self, state: &BattleState) {
+        let at = std::ptr::from_ref(state) as usize;
+        if let Ok(mut o) = self.owner.lock() {
+            if o.at != at {
+                o.at = at;
+                o.index = None;
+            }
+        }
+    }
+
+    /// The owning battle changed its state: its index is no longer known.
+    pub(crate) fn owner_changed(&mut self) {
+        if let Ok(o) = self.owner.get_mut() {
+            o.index = None;
+        }
+    }
+
+    /// The index of the owner's state with `params`, if made since it last changed.
+    fn owned(&self, state: &BattleState, params: SightParams) -> Option<Arc<SightIndex>> {
+        let at = std::ptr::from_ref(state) as usize;
+        let o = self.owner.lock().ok()?;
+        if o.at != at {
+            return None;
+        }
+        o.index.as_ref().filter(|i| i.params == params).cloned()
+    }
+
+    /// Remembers `index` as the owner's state's when `state` is the owner's.
+    fn own(&self, state: &BattleState, index: &Arc<SightIndex>) {
+        let at = std::ptr::from_ref(state) as usize;
+        if let Ok(mut o) = self.owner.lock() {
+            if o.at == at {
+                o.index = Some(Arc::clone(index));
+            }
+        }
+    }
 }
 
 impl Clone for SightCache {
@@ -2509,20 +2564,32 @@ pub fn sight_index_with(ctx: &Ctx, params: SightParams) -> Arc<SightIndex> {
     let Some(cache) = ctx.sight else {
         return Arc::new(SightIndex::with_params(ctx, params));
     };
-    let Ok(mut slot) = cache.last.lock() else {
-        // A panic elsewhere poisoned the memo: answer without it.
-        return Arc::new(SightIndex::with_params(ctx, params));
+    if let Some(index) = cache.owned(ctx.state, params) {
+        return index;
+    }
+    let index = {
+        let Ok(mut slot) = cache.last.lock() else {
+            // A panic elsewhere poisoned the memo: answer without it.
+            return Arc::new(SightIndex::with_params(ctx, params));
+        };
+        match slot.as_ref() {
+            Some(prev) => match prev.refreshed(ctx, params) {
+                None => Arc::clone(prev),
+                Some(index) => {
+                    let next = Arc::new(index);
+                    *slot = Some(Arc::clone(&next));
+                    next
+                }
+            },
+            None => {
+                let next = Arc::new(SightIndex::with_params(ctx, params));
+                *slot = Some(Arc::clone(&next));
+                next
+            }
+        }
     };
-    let next = match slot.as_ref() {
-        Some(prev) => match prev.refreshed(ctx, params) {
-            None => return Arc::clone(prev),
-            Some(index) => index,
-        },
-        None => SightIndex::with_params(ctx, params),
-    };
-    let next = Arc::new(next);
-    *slot = Some(Arc::clone(&next));
-    next
+    cache.own(ctx.state, &index);
+    index
 }
 
 /// VIS-01..VIS-17: can `observer` see `target` now? Through the battle's [`SightCache`] when
