@@ -94,7 +94,6 @@ use geo::{
     BooleanOps, Contains, Distance, Euclidean, Intersects, IsConvex, Line, LineString, Polygon,
 };
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::{Mutex, OnceLock};
 
@@ -465,8 +464,6 @@ pub struct SightIndex {
     /// Shared with the earlier index a [`SightCache`] refreshed this one from, where the piece
     /// is unchanged.
     pieces: Vec<Arc<PieceSight>>,
-    by_id: BTreeMap<PieceId, usize>,
-    piece_tree: BoxIndex,
     /// The terrain part depends only on the scenario, the engineering works and the defences
     /// removed ([`TerrainKey`]), so a refreshed index shares it.
     features: Arc<Vec<FeatureSight>>,
@@ -751,13 +748,9 @@ impl SightIndex {
         massifs: Arc<Vec<Massif>>,
         terrain_key: TerrainKey,
     ) -> SightIndex {
-        let by_id = pieces.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
-        let piece_tree = BoxIndex::new(pieces.iter().enumerate().map(|(i, p)| (p.rect, i)));
         SightIndex {
             params,
             pieces,
-            by_id,
-            piece_tree,
             features,
             feature_tree,
             massifs,
@@ -824,9 +817,30 @@ impl SightIndex {
         ))
     }
 
+    /// Where a piece's part is (the parts are in id order).
+    fn slot(&self, id: PieceId) -> Option<usize> {
+        self.pieces.binary_search_by_key(&id, |p| p.id).ok()
+    }
+
+    fn get(&self, id: PieceId) -> Option<&PieceSight> {
+        self.slot(id).and_then(|i| self.pieces.get(i)).map(|p| &**p)
+    }
+
+    /// The parts whose boxes come within `d` (in each axis) of `r`, touching included, in id
+    /// order: the boxes of a few hundred pieces are scanned faster than an R-tree is rebuilt
+    /// after every move, and every caller's answer is independent of the order.
+    fn pieces_near<'a>(&'a self, r: &Rect, d: f64) -> impl Iterator<Item = usize> + 'a {
+        let grown = grow(r, d);
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(move |(_, p)| rects_overlap(&grown, &p.rect))
+            .map(|(i, _)| i)
+    }
+
     /// A piece's base hull and bounding box as movement sees them (`None` off the table).
     pub(crate) fn base_hull(&self, id: PieceId) -> Option<(&Polygon<f64>, Rect)> {
-        let p = self.by_id.get(&id).and_then(|&i| self.pieces.get(i))?;
+        let p = self.get(id)?;
         Some((&p.hull, p.rect))
     }
 
@@ -836,15 +850,12 @@ impl SightIndex {
 
     /// The footprint the index holds for a piece (`None` off the table).
     pub fn footprint(&self, id: PieceId) -> Option<&Footprint> {
-        self.by_id
-            .get(&id)
-            .and_then(|&i| self.pieces.get(i))
-            .map(|p| &p.footprint)
+        self.get(id).map(|p| &p.footprint)
     }
 
     /// Is an enemy of `of` (a piece of another side) within `cm` of it?
     fn enemy_within(&self, of: &PieceSight, cm: f64) -> bool {
-        self.piece_tree.query_within(&of.rect, cm).any(|j| {
+        self.pieces_near(&of.rect, cm).any(|j| {
             self.pieces.get(j).is_some_and(|q| {
                 q.id.side() != of.id.side() && rect_gap(&q.rect, &of.rect) <= cm && q.gap(of) <= cm
             })
@@ -886,8 +897,8 @@ impl SightIndex {
 
     /// VIS-01..VIS-17: can `observer` see `target`?
     pub fn sight(&self, observer: PieceId, target: PieceId) -> Sight {
-        let (Some(&oi), Some(&ti)) = (self.by_id.get(&observer), self.by_id.get(&target)) else {
-            let missing = if self.by_id.contains_key(&observer) {
+        let (Some(oi), Some(ti)) = (self.slot(observer), self.slot(target)) else {
+            let missing = if self.slot(observer).is_some() {
                 target
             } else {
                 observer
@@ -1102,8 +1113,7 @@ impl SightIndex {
         };
         let mut units: Vec<&PieceSight> = Vec::with_capacity(16);
         units.extend(
-            self.piece_tree
-                .query(&env)
+            self.pieces_near(&env, 0.0)
                 .filter_map(|j| self.pieces.get(j).map(|q| &**q))
                 .filter(|q| q.blocks && q.id != o.id && q.id != t.id && near_spine(&q.rect)),
         );
@@ -2389,11 +2399,11 @@ impl SightIndex {
     /// The enemies `piece` can see, nearest first (ties by id): the pool "nearest enemy" and
     /// target choices draw from (§1.5, VIS-01).
     pub fn visible_enemies(&self, piece: PieceId) -> Vec<(PieceId, f64)> {
-        let Some(o) = self.by_id.get(&piece).and_then(|&i| self.pieces.get(i)) else {
+        let Some(o) = self.get(piece) else {
             return Vec::new();
         };
         let mut out: Vec<(PieceId, f64)> = Vec::new();
-        for j in self.piece_tree.query_within(&o.rect, self.params.limit_cm) {
+        for j in self.pieces_near(&o.rect, self.params.limit_cm) {
             let Some(q) = self.pieces.get(j) else {
                 continue;
             };
