@@ -457,7 +457,8 @@ enum HillRule {
 }
 
 /// Everything a batch of line-of-sight queries needs, built once from the state: footprints,
-/// sample points, terrain shapes and two R*-trees (pieces and features).
+/// sample points, terrain shapes and an R*-tree of the features (the pieces, in id order, are
+/// few enough to scan).
 #[derive(Debug, Clone)]
 pub struct SightIndex {
     params: SightParams,
@@ -761,8 +762,8 @@ impl SightIndex {
     /// The index for `ctx`'s state, made from this one (an index of an earlier state of the
     /// same battle): the terrain part is shared when the works and lost defences are the same,
     /// and so is every piece whose state is unchanged. The answers are exactly those of
-    /// [`SightIndex::with_params`] on the new state (pieces are kept in id order and the piece
-    /// tree is bulk-loaded from the same list). `None` when nothing changed.
+    /// [`SightIndex::with_params`] on the new state (pieces are kept in id order, as
+    /// there). `None` when nothing changed.
     fn refreshed(&self, ctx: &Ctx, params: SightParams) -> Option<SightIndex> {
         if params != self.params || !self.terrain_key.matches(ctx.state) {
             return Some(SightIndex::with_params(ctx, params));
