@@ -154,42 +154,35 @@ impl SegmentProbe {
         if a == b {
             return None;
         }
-        // Each vertex's side of the segment's line, kept for the crossing test below.
-        let mut sides = [0i8; 32];
         let (mut left, mut right, mut on) = (false, false, false);
         let d = Coord {
             x: b.x - a.x,
             y: b.y - a.y,
         };
-        for (i, &p) in ring.iter().enumerate() {
+        // A segment that certainly crosses an edge (ends of each strictly either side of the
+        // other's line) meets the polygon: only the edges the line cuts need looking at, and
+        // the first one found settles it (the other answers need every vertex's side).
+        let small = ring.len() <= 32;
+        let mut prev: Option<(Coord<f64>, i8)> = None;
+        for &p in ring {
             let o = side_of(a, d, p);
-            if let Some(s) = sides.get_mut(i) {
-                *s = o;
-            }
             match o {
                 1 => left = true,
                 -1 => right = true,
                 _ => on = true,
             }
+            if let (true, Some((q, sq))) = (small, prev) {
+                if sq != 0 && o != 0 && sq != o {
+                    let (oa, ob) = (orient(q, p, a), orient(q, p, b));
+                    if oa != 0 && ob != 0 && oa != ob {
+                        return Some(true);
+                    }
+                }
+            }
+            prev = Some((p, o));
         }
         if !on && left != right {
             return Some(false);
-        }
-        // A segment that certainly crosses an edge (ends of each strictly either side of the
-        // other's line) meets the polygon: only the edges the line cuts need looking at.
-        if ring.len() <= sides.len() {
-            for (i, w) in ring.windows(2).enumerate() {
-                let ([p, q], Some(&sp), Some(&sq)) = (w, sides.get(i), sides.get(i + 1)) else {
-                    continue;
-                };
-                if sp == 0 || sq == 0 || sp == sq {
-                    continue;
-                }
-                let (oa, ob) = (orient(*p, *q, a), orient(*p, *q, b));
-                if oa != 0 && ob != 0 && oa != ob {
-                    return Some(true);
-                }
-            }
         }
         let mut sure = left && right;
         for w in ring.windows(2) {
@@ -212,9 +205,7 @@ impl SegmentProbe {
     /// one of the edges, certainly touching none, or it cannot be told in `f64`.
     fn against_edges(&self, chain: &[Coord<f64>]) -> Edges {
         let (a, b) = (self.line.start, self.line.end);
-        // Each vertex's side of the segment's line, worked out once for both its edges.
-        let mut sides = [0i8; 32];
-        if chain.len() > sides.len() {
+        if chain.len() > 32 {
             return Edges::Unsure;
         }
         let (mut left, mut right, mut on) = (false, false, false);
@@ -222,34 +213,36 @@ impl SegmentProbe {
             x: b.x - a.x,
             y: b.y - a.y,
         };
-        for (s, &p) in sides.iter_mut().zip(chain) {
-            *s = side_of(a, d, p);
-            match *s {
+        // Each vertex's side of the segment's line, worked out once for both its edges; an
+        // edge the segment certainly crosses settles it as soon as it is seen (the segment's
+        // line then has vertices on both sides, so they are not all on one).
+        let mut unsure = false;
+        let mut prev: Option<(Coord<f64>, i8)> = None;
+        for &q in chain {
+            let o2 = side_of(a, d, q);
+            match o2 {
                 1 => left = true,
                 -1 => right = true,
                 _ => on = true,
             }
-        }
-        if !on && left != right {
-            return Edges::Apart;
-        }
-        let mut unsure = false;
-        for (w, s) in chain.windows(2).zip(sides.windows(2)) {
-            let ([p, q], [o1, o2]) = (w, s) else {
+            let Some((p, o1)) = prev.replace((q, o2)) else {
                 continue;
             };
-            if *o1 != 0 && o1 == o2 {
+            if o1 != 0 && o1 == o2 {
                 continue;
             }
-            let (o3, o4) = (orient(*p, *q, a), orient(*p, *q, b));
+            let (o3, o4) = (orient(p, q, a), orient(p, q, b));
             if o3 != 0 && o3 == o4 {
                 continue;
             }
-            if *o1 != 0 && *o2 != 0 && o3 != 0 && o4 != 0 {
+            if o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0 {
                 // Each segment's ends lie strictly either side of the other's line.
                 return Edges::Cross;
             }
             unsure = true;
+        }
+        if !on && left != right {
+            return Edges::Apart;
         }
         if unsure {
             Edges::Unsure
