@@ -336,7 +336,9 @@ struct PieceSight {
     /// Made when a query first needs them.
     samples_hull: OnceLock<Vec<Point>>,
     arc_hull: OnceLock<Vec<Point>>,
-    arc_samples: usize,
+    /// The sample points in the unit's own sight arc (VIS-03), in sample order: the points
+    /// every query from this unit starts from.
+    arc_points: Vec<Point>,
     centroid: Point,
     /// VIS-07 (3): blocks other units' sight.
     blocks: bool,
@@ -706,7 +708,7 @@ impl SightIndex {
             samples: fp.outline_samples(),
             samples_hull: OnceLock::new(),
             arc_hull: OnceLock::new(),
-            arc_samples: 0,
+            arc_points: Vec::new(),
             hiding: None,
             centroid,
             blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
@@ -725,11 +727,7 @@ impl SightIndex {
                 .collect(),
             footprint: fp,
         };
-        sight.arc_samples = sight
-            .samples
-            .iter()
-            .filter(|q| sight.arc.contains(**q))
-            .count();
+        sight.arc_points = kept(&sight.samples, |q| sight.arc.contains(q));
         if sight.dug_in || (sight.gun && !sight.has_fired) {
             sight.hiding = Some(Hiding {
                 holding: holding_areas(features, feature_tree, &sight, params.contact_cm),
@@ -1009,7 +1007,7 @@ impl SightIndex {
             }
         }
         // VIS-02: the segment lies in the sight arc, a half-plane, so both its ends do.
-        let mut sources = kept(&o.samples, |p| o.arc.contains(p));
+        let mut sources: Cow<[Point]> = Cow::Borrowed(&o.arc_points);
         // VIS-12: points deeper in a wood than it can be seen into or out of see nothing.
         let looks_down = o.level >= 1 && o.level > t.level;
         let scale = self.params.measure_scale;
@@ -1048,7 +1046,11 @@ impl SightIndex {
             } else {
                 LOW_AREA_SEEN_CM
             } * scale;
-            sources.retain(|p| deep_at(o, d, *p) <= limit + 1e-9);
+            if sources.iter().any(|p| deep_at(o, d, *p) > limit + 1e-9) {
+                sources
+                    .to_mut()
+                    .retain(|p| deep_at(o, d, *p) <= limit + 1e-9);
+            }
             if sources.is_empty() {
                 return Sight::hidden(
                     "VIS-12",
@@ -1164,8 +1166,8 @@ impl SightIndex {
             .collect();
         // VIS-14: the points of the unit up the hill that lie behind its crest see and are
         // seen by nothing below.
-        let mut sources = sources.to_vec();
-        let mut targets = targets.to_vec();
+        let mut sources: Cow<[Point]> = Cow::Borrowed(sources);
+        let mut targets: Cow<[Point]> = Cow::Borrowed(targets);
         for h in &hills {
             let HillRule::Crest {
                 base,
@@ -1187,7 +1189,7 @@ impl SightIndex {
             } else {
                 &mut targets
             };
-            points.retain(|p| {
+            points.to_mut().retain(|p| {
                 crest.on_or_towards(*p, lower_ref) || !poly.intersects(&geo::Point::new(p.x, p.y))
             });
             if points.is_empty() {
@@ -1231,9 +1233,8 @@ impl SightIndex {
         if opaque {
             // The hull of the two sets is the hull of their hulls' corners: made once per unit
             // for the usual sets (all of the target's points, the observer's in its arc).
-            let from: &[Point] = if sources.len() == o.arc_samples {
-                o.arc_hull
-                    .get_or_init(|| hull_corners(&kept(&o.samples, |q| o.arc.contains(q))))
+            let from: &[Point] = if sources.len() == o.arc_points.len() {
+                o.arc_hull.get_or_init(|| hull_corners(&o.arc_points))
             } else {
                 sources
             };
