@@ -766,15 +766,15 @@ impl<'s> Scene<'s> {
         index: Option<&'s super::visibility::SightIndex>,
     ) -> Scene<'s> {
         let command_mover = piece.id.is_command();
-        let mut others = Vec::new();
-        for (id, other) in &ctx.state.pieces {
-            if *id == piece.id || !other.on_table() {
-                continue;
+        let scale = super::geometry::measure_scale(ctx);
+        // Which other pieces the mover meets, and how (None: it ignores them).
+        let relation = |id: PieceId, other: &PieceState| -> Option<Rel> {
+            if id == piece.id || !other.on_table() {
+                return None;
             }
             // The longest formation: a column of its stands, the biggest base 3.5 cm each way
             // (BAS-01: bases grow with the measure scale).
-            let reach =
-                (f64::from(other.stands.max(1)) * 3.5 + 6.0) * super::geometry::measure_scale(ctx);
+            let reach = (f64::from(other.stands.max(1)) * 3.5 + 6.0) * scale;
             let far = other.pose.is_none_or(|p| {
                 p.at.x < area.min.x - reach
                     || p.at.x > area.max.x + reach
@@ -782,36 +782,56 @@ impl<'s> Scene<'s> {
                     || p.at.y > area.max.y + reach
             });
             if far {
-                continue;
+                return None;
             }
             let friend = id.side() == piece.id.side();
-            let rel = match (friend, id.is_command()) {
+            match (friend, id.is_command()) {
                 // MOVE-08: friends pass through their own command units freely; BAS-02: a
                 // command unit takes no table space, so it passes its own troops freely too.
-                (true, true) => continue,
-                (true, false) if command_mover => continue,
-                (true, false) => Rel::Friend,
-                (false, true) => Rel::EnemyCommand,
-                (false, false) => Rel::Enemy,
-            };
-            // The battle's memo has every piece's hull already; a bare context lays it out.
-            let (rect, poly) = match index {
-                Some(index) => match index.base_hull(*id) {
-                    Some((poly, rect)) => (rect, std::borrow::Cow::Borrowed(poly)),
-                    None => continue,
-                },
-                None => match footprint_of(ctx, other) {
-                    Some(fp) => (fp.bounding_rect(), std::borrow::Cow::Owned(base_hull(&fp))),
-                    None => continue,
-                },
-            };
-            others.push(Other {
-                id: *id,
-                name: other.name.as_str(),
-                rel,
-                rect,
-                poly,
-            });
+                (true, true) => None,
+                (true, false) if command_mover => None,
+                (true, false) => Some(Rel::Friend),
+                (false, true) => Some(Rel::EnemyCommand),
+                (false, false) => Some(Rel::Enemy),
+            }
+        };
+        let mut others = Vec::new();
+        match index {
+            // The battle's memo has every piece's hull already, in id order, with the piece's
+            // state it was laid out from (the same as the context's in all the scene reads:
+            // pose, stands, knocked out, name); a piece without a hull has no footprint.
+            Some(index) => {
+                for (other, poly, rect) in index.hulls() {
+                    let Some(rel) = relation(other.id, other) else {
+                        continue;
+                    };
+                    others.push(Other {
+                        id: other.id,
+                        name: other.name.as_str(),
+                        rel,
+                        rect,
+                        poly: std::borrow::Cow::Borrowed(poly),
+                    });
+                }
+            }
+            // A bare context lays every hull out.
+            None => {
+                for (id, other) in &ctx.state.pieces {
+                    let Some(rel) = relation(*id, other) else {
+                        continue;
+                    };
+                    let Some(fp) = footprint_of(ctx, other) else {
+                        continue;
+                    };
+                    others.push(Other {
+                        id: *id,
+                        name: other.name.as_str(),
+                        rel,
+                        rect: fp.bounding_rect(),
+                        poly: std::borrow::Cow::Owned(base_hull(&fp)),
+                    });
+                }
+            }
         }
         let t = ctx.scenario.table;
         Scene {
@@ -960,20 +980,23 @@ struct Outline {
 
 impl Outline {
     fn of_ring(ring: &LineString<f64>, closed: bool, out: &mut Outline) {
-        let pts: Vec<Point> = ring.points().map(|p| Point::new(p.x(), p.y())).collect();
+        let pts = &ring.0;
+        out.edges.reserve(pts.len());
+        out.verts.reserve(pts.len());
         for w in pts.windows(2) {
-            if let (Some(&a), Some(&b)) = (w.first(), w.get(1)) {
-                out.edges.push((a, b));
+            if let (Some(a), Some(b)) = (w.first(), w.get(1)) {
+                out.edges.push((Point::new(a.x, a.y), Point::new(b.x, b.y)));
             }
         }
         if closed {
-            if let (Some(&a), Some(&b)) = (pts.last(), pts.first()) {
+            if let (Some(a), Some(b)) = (pts.last(), pts.first()) {
+                let (a, b) = (Point::new(a.x, a.y), Point::new(b.x, b.y));
                 if a != b {
                     out.edges.push((a, b));
                 }
             }
         }
-        out.verts.extend(pts);
+        out.verts.extend(pts.iter().map(|c| Point::new(c.x, c.y)));
     }
 
     fn of_shape(shape: &super::terrain::Shape) -> Outline {
