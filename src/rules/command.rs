@@ -1423,6 +1423,13 @@ pub fn check_issue_order(
     command: PieceId,
     units: &[OrderedUnit],
 ) -> Result<(), ActionError> {
+    let cp = check_issuer(ctx, command)?;
+    check_ordered_units(ctx, command, cp, units)
+}
+
+/// The part of [`check_issue_order`] about the command unit alone (whatever it orders): the
+/// phase, CMD-02, CMD-05, CMD-28, FIRE-23 and its command value (CMD-01). The command unit.
+fn check_issuer<'a>(ctx: &Ctx<'a>, command: PieceId) -> Result<&'a PieceState, ActionError> {
     let st = ctx.state;
     let t = st.turn;
     if st.command.mode == OrdersMode::Free {
@@ -1507,6 +1514,16 @@ pub fn check_issue_order(
             ),
         ));
     }
+    Ok(cp)
+}
+
+/// The part of [`check_issue_order`] about the units ordered, once [`check_issuer`] passed.
+fn check_ordered_units(
+    ctx: &Ctx,
+    command: PieceId,
+    cp: &PieceState,
+    units: &[OrderedUnit],
+) -> Result<(), ActionError> {
     if units.is_empty() {
         return Err(refuse("GEN-08", "an order names at least one unit"));
     }
@@ -1622,14 +1639,19 @@ pub fn check_issue_order(
 /// For a UI or an AI: the units `command` may order now (CMD-02..CMD-06, CMD-29, FIRE-23),
 /// before any dice. Empty when the command unit may issue no order at all.
 pub fn orderable_units(ctx: &Ctx, command: PieceId) -> Vec<PieceId> {
+    // What the command unit alone decides is the same for every unit: checked once.
+    let Ok(cp) = check_issuer(ctx, command) else {
+        return Vec::new();
+    };
     ctx.state
         .pieces
         .values()
         .filter(|p| p.id.side() == command.side() && !p.id.is_command() && p.on_table())
         .filter(|p| {
-            check_issue_order(
+            check_ordered_units(
                 ctx,
                 command,
+                cp,
                 &[OrderedUnit {
                     piece: p.id,
                     action: UnitActionKind::Deploy,
