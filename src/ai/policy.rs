@@ -1074,7 +1074,7 @@ fn chain_of(ctx: &Ctx, id: PieceId) -> Vec<HqId> {
     let Some(s) = ctx.scenario.sides.get(side) else {
         return Vec::new();
     };
-    let mut chain = Vec::new();
+    let mut chain = Vec::with_capacity(4);
     let mut cur = s.unit(unit).map(|u| u.hq);
     while let Some(h) = cur {
         if chain.contains(&h) || chain.len() > s.hqs.len() {

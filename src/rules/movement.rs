@@ -180,14 +180,14 @@ fn hull_points(points: &[Point]) -> Vec<Point> {
         ax * by - ay * bx
     };
     let mut hull: Vec<((i64, i64), Point)> = Vec::with_capacity(pts.len() * 2);
+    let n = pts.len();
     for pass in 0..2 {
         let start = hull.len();
-        let order: Vec<&((i64, i64), Point)> = if pass == 0 {
-            pts.iter().collect()
-        } else {
-            pts.iter().rev().collect()
-        };
-        for &(q, p) in order {
+        for k in 0..n {
+            // Left to right, then right to left.
+            let Some(&(q, p)) = pts.get(if pass == 0 { k } else { n - 1 - k }) else {
+                continue;
+            };
             while hull.len() >= start + 2 {
                 let (Some(&(a, _)), Some(&(b, _))) = (hull.get(hull.len() - 2), hull.last()) else {
                     break;
