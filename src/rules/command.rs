@@ -1188,10 +1188,14 @@ fn attached_commands(ctx: &Ctx, unit: PieceId) -> Vec<(PieceId, bool)> {
         return Vec::new();
     };
     let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx);
+    // Command units sort after every unit, by side: their side's are one run of the map.
+    let side = unit.side();
     ctx.state
         .pieces
-        .values()
-        .filter(|q| q.id.is_command() && q.id.side() == unit.side() && q.on_table())
+        .range(PieceId::Hq { side, hq: HqId(0) }..)
+        .map(|(_, q)| q)
+        .take_while(|q| q.id.is_command() && q.id.side() == side)
+        .filter(|q| q.on_table())
         .filter_map(|q| {
             let joined = q.orders.joined_to == Some(unit);
             let touching = footprint_of(ctx, q).is_some_and(|f| in_contact(&f, &ufp, tol));
@@ -1424,7 +1428,8 @@ pub fn check_issue_order(
     units: &[OrderedUnit],
 ) -> Result<(), ActionError> {
     let cp = check_issuer(ctx, command)?;
-    check_ordered_units(ctx, command, cp, units)
+    let is_co = commanding_officer(ctx, command.side()) == Some(command);
+    check_ordered_units(ctx, command, cp, is_co, units)
 }
 
 /// The part of [`check_issue_order`] about the command unit alone (whatever it orders): the
@@ -1522,13 +1527,13 @@ fn check_ordered_units(
     ctx: &Ctx,
     command: PieceId,
     cp: &PieceState,
+    is_co: bool,
     units: &[OrderedUnit],
 ) -> Result<(), ActionError> {
     if units.is_empty() {
         return Err(refuse("GEN-08", "an order names at least one unit"));
     }
     super::fao::check_fao_order(ctx, command, units)?;
-    let is_co = commanding_officer(ctx, command.side()) == Some(command);
     for (k, u) in units.iter().enumerate() {
         if units.iter().skip(k + 1).any(|v| v.piece == u.piece) {
             return Err(refuse(
@@ -1643,6 +1648,7 @@ pub fn orderable_units(ctx: &Ctx, command: PieceId) -> Vec<PieceId> {
     let Ok(cp) = check_issuer(ctx, command) else {
         return Vec::new();
     };
+    let is_co = commanding_officer(ctx, command.side()) == Some(command);
     ctx.state
         .pieces
         .values()
@@ -1652,6 +1658,7 @@ pub fn orderable_units(ctx: &Ctx, command: PieceId) -> Vec<PieceId> {
                 ctx,
                 command,
                 cp,
+                is_co,
                 &[OrderedUnit {
                     piece: p.id,
                     action: UnitActionKind::Deploy,
