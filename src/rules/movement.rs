@@ -1124,7 +1124,8 @@ struct Walk<'s> {
     body: &'s Body,
     cands: Rc<Vec<Cand>>,
     /// Outlines of the candidates (same order), for contact events.
-    outlines: Rc<Vec<Outline>>,
+    /// Made when a contact event first needs one (most candidates never do).
+    outlines: Rc<Vec<std::cell::OnceCell<Outline>>>,
     /// The rate of the ground under the bases, kept up to date with `snap` and `mem`.
     rate_now: (f64, Option<&'static str>),
     mem: Vec<Mem>,
@@ -1178,26 +1179,8 @@ impl<'s> Walk<'s> {
                 });
             }
         }
-        let outlines: Vec<Outline> = cands
-            .iter()
-            .map(|c| match c.key {
-                Key::Patch(i) => scene
-                    .map
-                    .patches
-                    .get(i)
-                    .map(|p| Outline::of_shape(&p.shape))
-                    .unwrap_or_default(),
-                Key::Other(j) => scene
-                    .others
-                    .get(j)
-                    .map(|o| {
-                        let mut out = Outline::default();
-                        Outline::of_ring(o.poly.exterior(), true, &mut out);
-                        out
-                    })
-                    .unwrap_or_default(),
-            })
-            .collect();
+        let outlines: Vec<std::cell::OnceCell<Outline>> =
+            cands.iter().map(|_| std::cell::OnceCell::new()).collect();
         let mut w = Walk {
             scene,
             body,
@@ -1323,6 +1306,29 @@ impl<'s> Walk<'s> {
         }
     }
 
+    /// A candidate's outline, for contact events.
+    fn outline(&self, c: &Cand) -> Outline {
+        match c.key {
+            Key::Patch(i) => self
+                .scene
+                .map
+                .patches
+                .get(i)
+                .map(|p| Outline::of_shape(&p.shape))
+                .unwrap_or_default(),
+            Key::Other(j) => self
+                .scene
+                .others
+                .get(j)
+                .map(|o| {
+                    let mut out = Outline::default();
+                    Outline::of_ring(o.poly.exterior(), true, &mut out);
+                    out
+                })
+                .unwrap_or_default(),
+        }
+    }
+
     /// The contact events of a straight motion between `u0` and `u1` cm along it: every time a
     /// corner of the (shrunk) bases crosses an edge of a candidate, or a candidate's corner
     /// crosses an edge of the bases, or a corner crosses the table edge — the only times what
@@ -1349,7 +1355,11 @@ impl<'s> Walk<'s> {
             if only.is_some_and(|o| o != i) || !rects_overlap(&c.rect, &swept) {
                 continue;
             }
-            let Some(o) = self.outlines.get(i) else {
+            let Some(o) = self
+                .outlines
+                .get(i)
+                .map(|o| o.get_or_init(|| self.outline(c)))
+            else {
                 continue;
             };
             for h in &hull {
