@@ -34,7 +34,7 @@ use crate::rules::firing::{
     FirerPlan, INITIATIVE_CM,
 };
 use crate::rules::geometry::{aspect, footprint_of};
-use crate::rules::movement::{check_move, legal_destinations, move_allowance};
+use crate::rules::movement::{legal_destinations, move_allowance, MoveChecker};
 use crate::rules::state::{Formation, PieceId, PieceState, Pose};
 use crate::rules::terrain::{feature_going, mover_of, Going};
 use crate::rules::visibility::SightIndex;
@@ -827,6 +827,8 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
         Manoeuvre::Advance
     };
     let allowance = move_allowance(ctx, id, manoeuvre).ok()?;
+    // Every destination tried below is checked for the same piece in the same context.
+    let checker = MoveChecker::new(ctx, id);
     let reach = allowance.reach(false);
     if reach <= 0.0 {
         return None;
@@ -855,7 +857,7 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
                 at: Point::new(from.at.x + dir.x * len, from.at.y + dir.y * len),
                 facing_deg: facing,
             };
-            match check_move(ctx, id, &[], to, manoeuvre) {
+            match checker.check(&[], to, manoeuvre) {
                 Ok(plan) if plan.overruns.is_empty() => {
                     return Some(Action::Move {
                         piece: id,
@@ -878,7 +880,7 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
         manoeuvres.push(Manoeuvre::Wheel);
     }
     for m in manoeuvres {
-        for pose in legal_destinations(ctx, id, m, RESOLUTION_CM.max(reach / 4.0)) {
+        for pose in checker.destinations(m, RESOLUTION_CM.max(reach / 4.0)) {
             let d = dist(pose.at, target);
             if best.is_none_or(|(b, _, _)| d < b - 1e-9) {
                 best = Some((d, pose, m));
@@ -1072,7 +1074,7 @@ fn chain_of(ctx: &Ctx, id: PieceId) -> Vec<HqId> {
     let Some(s) = ctx.scenario.sides.get(side) else {
         return Vec::new();
     };
-    let mut chain = Vec::new();
+    let mut chain = Vec::with_capacity(4);
     let mut cur = s.unit(unit).map(|u| u.hq);
     while let Some(h) = cur {
         if chain.contains(&h) || chain.len() > s.hqs.len() {

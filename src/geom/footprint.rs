@@ -88,10 +88,16 @@ pub(crate) fn point(c: Coord<f64>) -> Point {
 
 /// A closed `geo` polygon from a ring of table points (first point not repeated).
 pub fn ring_polygon(ring: &[Point]) -> Polygon<f64> {
-    Polygon::new(
-        LineString::from(ring.iter().map(|p| coord(*p)).collect::<Vec<_>>()),
-        vec![],
-    )
+    // Closed here, as `Polygon::new` would close it, with room for the closing point made at
+    // once (closing it there grows the list: a second allocation and a copy).
+    let mut coords = Vec::with_capacity(ring.len() + 1);
+    coords.extend(ring.iter().map(|p| coord(*p)));
+    if let (Some(&first), Some(&last)) = (coords.first(), coords.last()) {
+        if first != last {
+            coords.push(first);
+        }
+    }
+    Polygon::new(LineString::from(coords), vec![])
 }
 
 /// The kinds of base the rules size differently (BAS-03).

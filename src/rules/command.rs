@@ -1188,10 +1188,14 @@ fn attached_commands(ctx: &Ctx, unit: PieceId) -> Vec<(PieceId, bool)> {
         return Vec::new();
     };
     let tol = CONTACT_TOLERANCE_CM * measure_scale(ctx);
+    // Command units sort after every unit, by side: their side's are one run of the map.
+    let side = unit.side();
     ctx.state
         .pieces
-        .values()
-        .filter(|q| q.id.is_command() && q.id.side() == unit.side() && q.on_table())
+        .range(PieceId::Hq { side, hq: HqId(0) }..)
+        .map(|(_, q)| q)
+        .take_while(|q| q.id.is_command() && q.id.side() == side)
+        .filter(|q| q.on_table())
         .filter_map(|q| {
             let joined = q.orders.joined_to == Some(unit);
             let touching = footprint_of(ctx, q).is_some_and(|f| in_contact(&f, &ufp, tol));
@@ -1423,6 +1427,14 @@ pub fn check_issue_order(
     command: PieceId,
     units: &[OrderedUnit],
 ) -> Result<(), ActionError> {
+    let cp = check_issuer(ctx, command)?;
+    let is_co = commanding_officer(ctx, command.side()) == Some(command);
+    check_ordered_units(ctx, command, cp, is_co, units)
+}
+
+/// The part of [`check_issue_order`] about the command unit alone (whatever it orders): the
+/// phase, CMD-02, CMD-05, CMD-28, FIRE-23 and its command value (CMD-01). The command unit.
+fn check_issuer<'a>(ctx: &Ctx<'a>, command: PieceId) -> Result<&'a PieceState, ActionError> {
     let st = ctx.state;
     let t = st.turn;
     if st.command.mode == OrdersMode::Free {
@@ -1507,11 +1519,21 @@ pub fn check_issue_order(
             ),
         ));
     }
+    Ok(cp)
+}
+
+/// The part of [`check_issue_order`] about the units ordered, once [`check_issuer`] passed.
+fn check_ordered_units(
+    ctx: &Ctx,
+    command: PieceId,
+    cp: &PieceState,
+    is_co: bool,
+    units: &[OrderedUnit],
+) -> Result<(), ActionError> {
     if units.is_empty() {
         return Err(refuse("GEN-08", "an order names at least one unit"));
     }
     super::fao::check_fao_order(ctx, command, units)?;
-    let is_co = commanding_officer(ctx, command.side()) == Some(command);
     for (k, u) in units.iter().enumerate() {
         if units.iter().skip(k + 1).any(|v| v.piece == u.piece) {
             return Err(refuse(
@@ -1622,14 +1644,21 @@ pub fn check_issue_order(
 /// For a UI or an AI: the units `command` may order now (CMD-02..CMD-06, CMD-29, FIRE-23),
 /// before any dice. Empty when the command unit may issue no order at all.
 pub fn orderable_units(ctx: &Ctx, command: PieceId) -> Vec<PieceId> {
+    // What the command unit alone decides is the same for every unit: checked once.
+    let Ok(cp) = check_issuer(ctx, command) else {
+        return Vec::new();
+    };
+    let is_co = commanding_officer(ctx, command.side()) == Some(command);
     ctx.state
         .pieces
         .values()
         .filter(|p| p.id.side() == command.side() && !p.id.is_command() && p.on_table())
         .filter(|p| {
-            check_issue_order(
+            check_ordered_units(
                 ctx,
                 command,
+                cp,
+                is_co,
                 &[OrderedUnit {
                     piece: p.id,
                     action: UnitActionKind::Deploy,

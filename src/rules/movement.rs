@@ -110,12 +110,18 @@ fn place(local: &[Point], pose: Pose, (r, f): (Point, Point)) -> Vec<Point> {
         .collect()
 }
 
-fn to_local(pose: Pose, p: Point) -> Point {
-    let d = sub(p, pose.at);
-    Point::new(
-        dot(d, right_of(pose.facing_deg)),
-        dot(d, heading(pose.facing_deg)),
-    )
+/// A stand's corners as [`crate::geom::footprint::Stand::corners`] lays them out, with its
+/// heading `f` and right `r` already worked out.
+fn stand_corners(centre: Point, width: f64, depth: f64, f: Point, r: Point) -> [Point; 4] {
+    let (hw, hd) = (width / 2.0, depth / 2.0);
+    let front = add(centre, f, hd);
+    let rear = add(centre, f, -hd);
+    [
+        add(front, r, -hw),
+        add(front, r, hw),
+        add(rear, r, hw),
+        add(rear, r, -hw),
+    ]
 }
 
 fn same_angle(a: f64, b: f64) -> bool {
@@ -174,14 +180,14 @@ fn hull_points(points: &[Point]) -> Vec<Point> {
         ax * by - ay * bx
     };
     let mut hull: Vec<((i64, i64), Point)> = Vec::with_capacity(pts.len() * 2);
+    let n = pts.len();
     for pass in 0..2 {
         let start = hull.len();
-        let order: Vec<&((i64, i64), Point)> = if pass == 0 {
-            pts.iter().collect()
-        } else {
-            pts.iter().rev().collect()
-        };
-        for &(q, p) in order {
+        for k in 0..n {
+            // Left to right, then right to left.
+            let Some(&(q, p)) = pts.get(if pass == 0 { k } else { n - 1 - k }) else {
+                continue;
+            };
             while hull.len() >= start + 2 {
                 let (Some(&(a, _)), Some(&(b, _))) = (hull.get(hull.len() - 2), hull.last()) else {
                     break;
@@ -649,35 +655,38 @@ impl Body {
             at: fp.at,
             facing_deg: fp.facing_deg,
         };
-        let corners: Vec<Point> = fp
-            .stands
-            .iter()
-            .flat_map(|s| s.corners())
-            .map(|p| to_local(pose, p))
-            .collect();
-        let shrunk: Vec<Point> = fp
-            .stands
-            .iter()
-            .flat_map(|s| {
-                let mut t = *s;
-                t.width = (t.width - 2.0 * SHRINK_CM).max(SHRINK_CM);
-                t.depth = (t.depth - 2.0 * SHRINK_CM).max(SHRINK_CM);
-                t.corners()
-            })
-            .map(|p| to_local(pose, p))
-            .collect();
+        // The pose's axes once for every point (`to_local` would work them out per point).
+        let axes = (right_of(pose.facing_deg), heading(pose.facing_deg));
+        let local = |p: Point| {
+            let d = sub(p, pose.at);
+            Point::new(dot(d, axes.0), dot(d, axes.1))
+        };
+        // Each stand's own axes, once per facing (the stands of a formation share one).
+        let mut stand_axes = (f64::NAN, Point::default(), Point::default());
+        let mut corners: Vec<Point> = Vec::with_capacity(fp.stands.len() * 4);
+        let mut shrunk: Vec<Point> = Vec::with_capacity(fp.stands.len() * 4);
+        for s in &fp.stands {
+            if stand_axes.0 != s.facing_deg {
+                stand_axes = (s.facing_deg, heading(s.facing_deg), right_of(s.facing_deg));
+            }
+            let (_, f, r) = stand_axes;
+            corners.extend(stand_corners(s.centre, s.width, s.depth, f, r).map(local));
+            let width = (s.width - 2.0 * SHRINK_CM).max(SHRINK_CM);
+            let depth = (s.depth - 2.0 * SHRINK_CM).max(SHRINK_CM);
+            shrunk.extend(stand_corners(s.centre, width, depth, f, r).map(local));
+        }
         let hull = hull_points(&corners);
         let inner = hull_points(&shrunk);
         let radius = hull.iter().map(|p| len(*p)).fold(0.0, f64::max);
         let (front_left, front_right) = match fp.fronts.first() {
-            Some(e) => (to_local(pose, e.left), to_local(pose, e.right)),
+            Some(e) => (local(e.left), local(e.right)),
             None => (Point::new(-0.5, 0.0), Point::new(0.5, 0.0)),
         };
         Body {
             trig: std::cell::Cell::new((f64::NAN, Point::default(), Point::default())),
             hull,
             inner,
-            centroid: to_local(pose, fp.centroid()),
+            centroid: local(fp.centroid()),
             front_left,
             front_right,
             radius,
@@ -757,15 +766,15 @@ impl<'s> Scene<'s> {
         index: Option<&'s super::visibility::SightIndex>,
     ) -> Scene<'s> {
         let command_mover = piece.id.is_command();
-        let mut others = Vec::new();
-        for (id, other) in &ctx.state.pieces {
-            if *id == piece.id || !other.on_table() {
-                continue;
+        let scale = super::geometry::measure_scale(ctx);
+        // Which other pieces the mover meets, and how (None: it ignores them).
+        let relation = |id: PieceId, other: &PieceState| -> Option<Rel> {
+            if id == piece.id || !other.on_table() {
+                return None;
             }
             // The longest formation: a column of its stands, the biggest base 3.5 cm each way
             // (BAS-01: bases grow with the measure scale).
-            let reach =
-                (f64::from(other.stands.max(1)) * 3.5 + 6.0) * super::geometry::measure_scale(ctx);
+            let reach = (f64::from(other.stands.max(1)) * 3.5 + 6.0) * scale;
             let far = other.pose.is_none_or(|p| {
                 p.at.x < area.min.x - reach
                     || p.at.x > area.max.x + reach
@@ -773,36 +782,56 @@ impl<'s> Scene<'s> {
                     || p.at.y > area.max.y + reach
             });
             if far {
-                continue;
+                return None;
             }
             let friend = id.side() == piece.id.side();
-            let rel = match (friend, id.is_command()) {
+            match (friend, id.is_command()) {
                 // MOVE-08: friends pass through their own command units freely; BAS-02: a
                 // command unit takes no table space, so it passes its own troops freely too.
-                (true, true) => continue,
-                (true, false) if command_mover => continue,
-                (true, false) => Rel::Friend,
-                (false, true) => Rel::EnemyCommand,
-                (false, false) => Rel::Enemy,
-            };
-            // The battle's memo has every piece's hull already; a bare context lays it out.
-            let (rect, poly) = match index {
-                Some(index) => match index.base_hull(*id) {
-                    Some((poly, rect)) => (rect, std::borrow::Cow::Borrowed(poly)),
-                    None => continue,
-                },
-                None => match footprint_of(ctx, other) {
-                    Some(fp) => (fp.bounding_rect(), std::borrow::Cow::Owned(base_hull(&fp))),
-                    None => continue,
-                },
-            };
-            others.push(Other {
-                id: *id,
-                name: other.name.as_str(),
-                rel,
-                rect,
-                poly,
-            });
+                (true, true) => None,
+                (true, false) if command_mover => None,
+                (true, false) => Some(Rel::Friend),
+                (false, true) => Some(Rel::EnemyCommand),
+                (false, false) => Some(Rel::Enemy),
+            }
+        };
+        let mut others = Vec::new();
+        match index {
+            // The battle's memo has every piece's hull already, in id order, with the piece's
+            // state it was laid out from (the same as the context's in all the scene reads:
+            // pose, stands, knocked out, name); a piece without a hull has no footprint.
+            Some(index) => {
+                for (other, poly, rect) in index.hulls() {
+                    let Some(rel) = relation(other.id, other) else {
+                        continue;
+                    };
+                    others.push(Other {
+                        id: other.id,
+                        name: other.name.as_str(),
+                        rel,
+                        rect,
+                        poly: std::borrow::Cow::Borrowed(poly),
+                    });
+                }
+            }
+            // A bare context lays every hull out.
+            None => {
+                for (id, other) in &ctx.state.pieces {
+                    let Some(rel) = relation(*id, other) else {
+                        continue;
+                    };
+                    let Some(fp) = footprint_of(ctx, other) else {
+                        continue;
+                    };
+                    others.push(Other {
+                        id: *id,
+                        name: other.name.as_str(),
+                        rel,
+                        rect: fp.bounding_rect(),
+                        poly: std::borrow::Cow::Owned(base_hull(&fp)),
+                    });
+                }
+            }
         }
         let t = ctx.scenario.table;
         Scene {
@@ -951,20 +980,23 @@ struct Outline {
 
 impl Outline {
     fn of_ring(ring: &LineString<f64>, closed: bool, out: &mut Outline) {
-        let pts: Vec<Point> = ring.points().map(|p| Point::new(p.x(), p.y())).collect();
+        let pts = &ring.0;
+        out.edges.reserve(pts.len());
+        out.verts.reserve(pts.len());
         for w in pts.windows(2) {
-            if let (Some(&a), Some(&b)) = (w.first(), w.get(1)) {
-                out.edges.push((a, b));
+            if let (Some(a), Some(b)) = (w.first(), w.get(1)) {
+                out.edges.push((Point::new(a.x, a.y), Point::new(b.x, b.y)));
             }
         }
         if closed {
-            if let (Some(&a), Some(&b)) = (pts.last(), pts.first()) {
+            if let (Some(a), Some(b)) = (pts.last(), pts.first()) {
+                let (a, b) = (Point::new(a.x, a.y), Point::new(b.x, b.y));
                 if a != b {
                     out.edges.push((a, b));
                 }
             }
         }
-        out.verts.extend(pts);
+        out.verts.extend(pts.iter().map(|c| Point::new(c.x, c.y)));
     }
 
     fn of_shape(shape: &super::terrain::Shape) -> Outline {
@@ -1092,7 +1124,8 @@ struct Walk<'s> {
     body: &'s Body,
     cands: Rc<Vec<Cand>>,
     /// Outlines of the candidates (same order), for contact events.
-    outlines: Rc<Vec<Outline>>,
+    /// Made when a contact event first needs one (most candidates never do).
+    outlines: Rc<Vec<std::cell::OnceCell<Outline>>>,
     /// The rate of the ground under the bases, kept up to date with `snap` and `mem`.
     rate_now: (f64, Option<&'static str>),
     mem: Vec<Mem>,
@@ -1146,26 +1179,8 @@ impl<'s> Walk<'s> {
                 });
             }
         }
-        let outlines: Vec<Outline> = cands
-            .iter()
-            .map(|c| match c.key {
-                Key::Patch(i) => scene
-                    .map
-                    .patches
-                    .get(i)
-                    .map(|p| Outline::of_shape(&p.shape))
-                    .unwrap_or_default(),
-                Key::Other(j) => scene
-                    .others
-                    .get(j)
-                    .map(|o| {
-                        let mut out = Outline::default();
-                        Outline::of_ring(o.poly.exterior(), true, &mut out);
-                        out
-                    })
-                    .unwrap_or_default(),
-            })
-            .collect();
+        let outlines: Vec<std::cell::OnceCell<Outline>> =
+            cands.iter().map(|_| std::cell::OnceCell::new()).collect();
         let mut w = Walk {
             scene,
             body,
@@ -1291,6 +1306,29 @@ impl<'s> Walk<'s> {
         }
     }
 
+    /// A candidate's outline, for contact events.
+    fn outline(&self, c: &Cand) -> Outline {
+        match c.key {
+            Key::Patch(i) => self
+                .scene
+                .map
+                .patches
+                .get(i)
+                .map(|p| Outline::of_shape(&p.shape))
+                .unwrap_or_default(),
+            Key::Other(j) => self
+                .scene
+                .others
+                .get(j)
+                .map(|o| {
+                    let mut out = Outline::default();
+                    Outline::of_ring(o.poly.exterior(), true, &mut out);
+                    out
+                })
+                .unwrap_or_default(),
+        }
+    }
+
     /// The contact events of a straight motion between `u0` and `u1` cm along it: every time a
     /// corner of the (shrunk) bases crosses an edge of a candidate, or a candidate's corner
     /// crosses an edge of the bases, or a corner crosses the table edge — the only times what
@@ -1317,7 +1355,11 @@ impl<'s> Walk<'s> {
             if only.is_some_and(|o| o != i) || !rects_overlap(&c.rect, &swept) {
                 continue;
             }
-            let Some(o) = self.outlines.get(i) else {
+            let Some(o) = self
+                .outlines
+                .get(i)
+                .map(|o| o.get_or_init(|| self.outline(c)))
+            else {
                 continue;
             };
             for h in &hull {
@@ -2595,6 +2637,74 @@ pub fn check_move(
     to: Pose,
     manoeuvre: Manoeuvre,
 ) -> Result<MovePlan, ActionError> {
+    MoveChecker::new(ctx, id).check(via, to, manoeuvre)
+}
+
+/// [`check_move`] and [`legal_destinations`] for one piece in one unchanging context, asked
+/// many times (an AI trying several destinations): what depends on the piece alone — its
+/// straight footprint and moving body (MOVE-30), the battle's sight index whose hulls the scene
+/// borrows — is worked out once, when first needed, and shared by every question. Each answer
+/// is exactly the one [`check_move`] or [`legal_destinations`] gives.
+pub struct MoveChecker<'c, 's> {
+    ctx: &'c Ctx<'s>,
+    id: PieceId,
+    /// The start pose and moving body, or None when the piece has no footprint.
+    prepared: std::cell::OnceCell<Option<(Pose, Body)>>,
+    index: std::cell::OnceCell<Option<std::sync::Arc<super::visibility::SightIndex>>>,
+}
+
+impl<'c, 's> MoveChecker<'c, 's> {
+    pub fn new(ctx: &'c Ctx<'s>, id: PieceId) -> MoveChecker<'c, 's> {
+        MoveChecker {
+            ctx,
+            id,
+            prepared: std::cell::OnceCell::new(),
+            index: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// MOVE-30: a move starts from the straight line (and straightens a refused flank).
+    fn prepared(&self, piece: &PieceState) -> Option<&(Pose, Body)> {
+        self.prepared
+            .get_or_init(|| {
+                straight_footprint_of(self.ctx, piece).map(|fp| {
+                    let from = Pose {
+                        at: fp.at,
+                        facing_deg: fp.facing_deg,
+                    };
+                    (from, Body::of(&fp))
+                })
+            })
+            .as_ref()
+    }
+
+    fn index(&self) -> Option<&super::visibility::SightIndex> {
+        self.index.get_or_init(|| hull_index(self.ctx)).as_deref()
+    }
+
+    /// [`check_move`] of this piece.
+    pub fn check(
+        &self,
+        via: &[Point],
+        to: Pose,
+        manoeuvre: Manoeuvre,
+    ) -> Result<MovePlan, ActionError> {
+        check_move_with(self, via, to, manoeuvre)
+    }
+
+    /// [`legal_destinations`] of this piece.
+    pub fn destinations(&self, manoeuvre: Manoeuvre, resolution_cm: f64) -> Vec<Pose> {
+        destinations(self, manoeuvre, resolution_cm).unwrap_or_default()
+    }
+}
+
+fn check_move_with(
+    checker: &MoveChecker,
+    via: &[Point],
+    to: Pose,
+    manoeuvre: Manoeuvre,
+) -> Result<MovePlan, ActionError> {
+    let (ctx, id) = (checker.ctx, checker.id);
     let piece = ctx.piece(id)?;
     check_can_move(ctx, piece)?;
     let allowance = move_allowance(ctx, id, manoeuvre)?;
@@ -2602,21 +2712,16 @@ pub fn check_move(
         return Err(refuse("MOVE-02", "the move's points must be numbers"));
     }
     // MOVE-30: a move starts from the straight line (and straightens a refused flank).
-    let Some(fp) = straight_footprint_of(ctx, piece) else {
+    let Some((from, body)) = checker.prepared(piece) else {
         return Err(refuse(
             "SEQ-01",
             format!("{} is not on the table", piece.name),
         ));
     };
-    let from = Pose {
-        at: fp.at,
-        facing_deg: fp.facing_deg,
-    };
-    let body = Body::of(&fp);
-    let (motions, path) = motions_for(piece, &body, from, via, to, manoeuvre)?;
+    let (from, body) = (*from, body);
+    let (motions, path) = motions_for(piece, body, from, via, to, manoeuvre)?;
     let area = grow(path_rect(from, &motions), body.radius * 3.0 + 2.0);
-    let index = hull_index(ctx);
-    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, index.as_deref());
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, checker.index());
     let total: f64 = motions.iter().map(Motion::length).sum();
     // MOVE-25 / TERR-09: the road bonus needs the whole path on a road.
     let traced: Vec<Point> = motions.iter().flat_map(|m| m.trace(0.25)).collect();
@@ -2624,8 +2729,8 @@ pub fn check_move(
         && !scene.map.roads.is_empty()
         && scene.map.on_road(from.at)
         && traced.iter().all(|p| scene.map.on_road(*p));
-    let mut walk = Walk::new(&scene, &body, from, area, STEP_CM, on_road, false);
-    let start_contacts = enemy_contacts(&scene, &body, from);
+    let mut walk = Walk::new(&scene, body, from, area, STEP_CM, on_road, false);
+    let start_contacts = enemy_contacts(&scene, body, from);
     let mut end_snap: Option<Snap> = None;
     let mut weighted_at_end: Option<f64> = None;
     let last = motions.len();
@@ -2821,32 +2926,28 @@ pub fn legal_destinations(
     manoeuvre: Manoeuvre,
     resolution_cm: f64,
 ) -> Vec<Pose> {
-    destinations(ctx, id, manoeuvre, resolution_cm).unwrap_or_default()
+    MoveChecker::new(ctx, id).destinations(manoeuvre, resolution_cm)
 }
 
 fn destinations(
-    ctx: &Ctx,
-    id: PieceId,
+    checker: &MoveChecker,
     manoeuvre: Manoeuvre,
     resolution_cm: f64,
 ) -> Result<Vec<Pose>, ActionError> {
+    let (ctx, id) = (checker.ctx, checker.id);
     let piece = ctx.piece(id)?;
     check_can_move(ctx, piece)?;
     let allowance = move_allowance(ctx, id, manoeuvre)?;
-    let Some(fp) = straight_footprint_of(ctx, piece) else {
+    let Some((from, body)) = checker.prepared(piece) else {
         return Ok(vec![]);
     };
+    let (from, body) = (*from, body);
     let res = if resolution_cm.is_finite() {
         resolution_cm.max(0.1)
     } else {
         1.0
     };
     let step = res / (res / STEP_CM).ceil().max(1.0);
-    let from = Pose {
-        at: fp.at,
-        facing_deg: fp.facing_deg,
-    };
-    let body = Body::of(&fp);
     let style = style_of(piece);
     // Rays run at most the reach plus a free crossing or placement (each under two body radii
     // and a centimetre); the bases reach one radius beyond the reference point.
@@ -2855,17 +2956,16 @@ fn destinations(
         min: Point::new(from.at.x - longest, from.at.y - longest),
         max: Point::new(from.at.x + longest, from.at.y + longest),
     };
-    let index = hull_index(ctx);
-    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, index.as_deref());
+    let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, checker.index());
     let road_start = allowance.road_bonus_cm > 0.0 && scene.map.on_road(from.at);
     let reach = allowance.reach(road_start);
-    let start_contacts = enemy_contacts(&scene, &body, from);
+    let start_contacts = enemy_contacts(&scene, body, from);
     let mut out = Vec::new();
     // Road mode first (its samples are valid while the path stays on the road), then normal.
     let modes: &[bool] = if road_start { &[true, false] } else { &[false] };
     for &road in modes {
-        let template = Walk::new(&scene, &body, from, area, step, road, false);
-        let rays = ray_plans(style, manoeuvre, &body, from, reach, res);
+        let template = Walk::new(&scene, body, from, area, step, road, false);
+        let rays = ray_plans(style, manoeuvre, body, from, reach, res);
         for (prefix, dir_facing, max_len) in rays {
             let mut walk = template.clone();
             let mut cur = from;
