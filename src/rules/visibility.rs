@@ -837,13 +837,13 @@ impl SightIndex {
             .map(|(i, _)| i)
     }
 
-    /// A piece's base hull and bounding box as movement sees them (`None` off the table).
     /// Every piece's base hull and box with the state they were laid out from, in id order
     /// (movement's scene reads them all).
     pub(crate) fn hulls(&self) -> impl Iterator<Item = (&PieceState, &Polygon<f64>, Rect)> + '_ {
         self.pieces.iter().map(|p| (&p.source, &p.hull, p.rect))
     }
 
+    /// A piece's base hull and bounding box as movement sees them (`None` off the table).
     pub(crate) fn base_hull(&self, id: PieceId) -> Option<(&Polygon<f64>, Rect)> {
         let p = self.get(id)?;
         Some((&p.hull, p.rect))
