@@ -447,3 +447,20 @@ fn a_database_that_will_not_open_is_explained_in_the_window() {
         "this is not SQLite, it is a shopping list\n"
     );
 }
+
+#[test]
+fn status_bar_counts_one_scenario_in_the_singular() {
+    // A fresh store holds the shipped sample: one scenario, one campaign.
+    let store = Store::open_in_memory().unwrap();
+    assert_eq!(store.scenario_summaries().unwrap().len(), 1);
+    assert_eq!(store.campaign_summaries().unwrap().len(), 1);
+    let lists = store.army_lists().unwrap().len();
+    let mut h = harness(App::new(store));
+    h.run();
+    let expected = format!("{lists} army lists · 1 scenario · 1 campaign");
+    assert!(
+        h.query_by_label(&expected).is_some(),
+        "the status bar reads {expected:?}"
+    );
+    assert!(h.query_by_label_contains("1 scenarios").is_none());
+}

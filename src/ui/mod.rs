@@ -340,15 +340,20 @@ fn status_bar(ui: &mut Ui, view: &View<'_>) {
         ui.small(format!("Database: {}", view.db_path));
         ui.separator();
         ui.small(format!(
-            "{} army lists · {} scenarios · {} campaigns",
-            view.lists.len(),
-            view.scenarios.len(),
-            view.campaigns.len()
+            "{} · {} · {}",
+            count(view.lists.len(), "army list", "army lists"),
+            count(view.scenarios.len(), "scenario", "scenarios"),
+            count(view.campaigns.len(), "campaign", "campaigns")
         ));
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             ui.small("Every change is saved at once · Ctrl+Z undo · Ctrl+Shift+Z redo");
         });
     });
+}
+
+/// "1 scenario", "2 scenarios", "0 scenarios".
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The whole window when the database could not be opened: the error and what to do.
@@ -413,6 +418,13 @@ mod tests {
         ("scenarios.rs", include_str!("scenarios.rs")),
         ("widgets.rs", include_str!("widgets.rs")),
     ];
+
+    #[test]
+    fn counts_take_the_singular_for_one() {
+        assert_eq!(super::count(1, "scenario", "scenarios"), "1 scenario");
+        assert_eq!(super::count(0, "scenario", "scenarios"), "0 scenarios");
+        assert_eq!(super::count(12, "army list", "army lists"), "12 army lists");
+    }
 
     #[test]
     fn ui_never_touches_the_store_the_files_or_the_dialogs() {
