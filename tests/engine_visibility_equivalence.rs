@@ -43,6 +43,13 @@ fn compare(
         assert_eq!(a, b, "{label}: {o} looking at {t}");
         if a.visible {
             seen += 1;
+            // The solo opponent leaves out enemies beyond its reach by this gap before asking
+            // (`ai::policy::seen_within`): a visible answer's distance must be exactly it.
+            assert_eq!(
+                fast.edge_gap(o, t),
+                Some(a.distance_cm),
+                "{label}: {o} looking at {t}"
+            );
         }
         *rules.entry(a.rule).or_default() += 1;
         for e in &a.exceptions {

@@ -220,10 +220,14 @@ pub fn seen_within(ctx: &Ctx, sight: &Sight, id: PieceId, reach: f64) -> Vec<(Pi
     let Some(at) = pose_of(ctx, id).map(|p| p.at) else {
         return Vec::new();
     };
+    let index = sight.get(ctx);
+    // A visible answer's distance is the edge gap, so an enemy farther than `reach` is left
+    // out before its line of sight is traced.
     let mut out: Vec<(PieceId, f64)> = enemy_troops(ctx, id.side())
         .filter(|(_, p)| dist(at, p.at) <= reach + BODY_MARGIN_CM)
+        .filter(|(e, _)| index.edge_gap(id, e.id).is_some_and(|g| g <= reach + 1e-9))
         .filter_map(|(e, _)| {
-            let s = sight.get(ctx).sight(id, e.id);
+            let s = index.sight(id, e.id);
             (s.visible && s.distance_cm <= reach + 1e-9).then_some((e.id, s.distance_cm))
         })
         .collect();

@@ -900,6 +900,14 @@ impl SightIndex {
         }
     }
 
+    /// §1.5: the edge-to-edge distance between two pieces on the table, the `distance_cm`
+    /// that [`Self::sight`] reports whenever it answers "visible" (`None`: one is not on the
+    /// table). Cheaper than a sight question, so a caller that wants only what is visible
+    /// within some distance can leave out what is farther before tracing it.
+    pub fn edge_gap(&self, a: PieceId, b: PieceId) -> Option<f64> {
+        Some(self.get(a)?.gap(self.get(b)?))
+    }
+
     /// VIS-01..VIS-17: can `observer` see `target`?
     pub fn sight(&self, observer: PieceId, target: PieceId) -> Sight {
         let (Some(oi), Some(ti)) = (self.slot(observer), self.slot(target)) else {
