@@ -753,10 +753,7 @@ pub struct Pending {
 }
 
 fn nearest_enemy_unit(index: &SightIndex, piece: PieceId) -> Option<(PieceId, f64)> {
-    index
-        .visible_enemies(piece)
-        .into_iter()
-        .find(|(id, _)| !id.is_command())
+    index.nearest_visible_enemy_where(piece, |id| !id.is_command())
 }
 
 /// INIT-01..INIT-04, INIT-06, INIT-16, CMD-04, CMD-06, CMD-15, CMD-20, FIRE-06, MOVE-23: may

@@ -2438,7 +2438,30 @@ impl SightIndex {
     /// The nearest enemy `piece` can see (§1.5: on a tie the owner chooses; this returns the
     /// lowest id, and [`SightIndex::visible_enemies`] lists the tied ones).
     pub fn nearest_visible_enemy(&self, piece: PieceId) -> Option<(PieceId, f64)> {
-        self.visible_enemies(piece).into_iter().next()
+        self.nearest_visible_enemy_where(piece, |_| true)
+    }
+
+    /// The first of [`Self::visible_enemies`] that `keep` accepts, found nearest first: a
+    /// visible answer's distance is the pair's edge gap ([`Self::edge_gap`]), so the enemies
+    /// are put in order of gap (ties by id, as that list is) and traced in that order until
+    /// one is visible, instead of tracing every enemy within the visibility limit.
+    pub fn nearest_visible_enemy_where(
+        &self,
+        piece: PieceId,
+        keep: impl Fn(PieceId) -> bool,
+    ) -> Option<(PieceId, f64)> {
+        let o = self.get(piece)?;
+        let mut near: Vec<(f64, PieceId)> = self
+            .pieces_near(&o.rect, self.params.limit_cm)
+            .filter_map(|j| self.pieces.get(j))
+            .filter(|q| q.id.side() != o.id.side() && keep(q.id))
+            .map(|q| (o.gap(q), q.id))
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        near.into_iter().find_map(|(_, id)| {
+            let s = self.sight(o.id, id);
+            s.visible.then_some((id, s.distance_cm))
+        })
     }
 
     /// VIS-17 / VIS-08 reveals due now: unrevealed dug-in pieces with an enemy within 5 cm
