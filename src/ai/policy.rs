@@ -220,10 +220,10 @@ pub fn seen_within(ctx: &Ctx, sight: &Sight, id: PieceId, reach: f64) -> Vec<(Pi
     let Some(at) = pose_of(ctx, id).map(|p| p.at) else {
         return Vec::new();
     };
-    let index = sight.get(ctx);
     let mut out: Vec<(PieceId, f64)> = enemy_troops(ctx, id.side())
         .filter(|(_, p)| dist(at, p.at) <= reach + BODY_MARGIN_CM)
         .filter_map(|(e, _)| {
+            let index = sight.get(ctx);
             // A visible answer's distance is the edge gap, so an enemy farther than `reach`
             // is left out before its line of sight is traced.
             if index.edge_gap(id, e.id).is_none_or(|g| g > reach + 1e-9) {

@@ -247,6 +247,14 @@ impl Sight {
             exceptions: Vec::new(),
         }
     }
+
+    /// Out of sight because `block` blocks the segment `seg` (VIS-02: the first one tried).
+    fn blocked(block: Block, seg: &Segment, distance_cm: f64) -> Sight {
+        Sight {
+            segment: Some((seg.a, seg.b)),
+            ..Sight::hidden(block.rule, block.detail, block.by, distance_cm)
+        }
+    }
 }
 
 /// Scale-adjusted numbers one query batch uses.
@@ -1230,15 +1238,6 @@ impl SightIndex {
             explain: true,
             ..scene
         };
-        let hidden = |block: Block, seg: &Segment| Sight {
-            visible: false,
-            rule: block.rule,
-            detail: block.detail,
-            by: block.by,
-            segment: Some((seg.a, seg.b)),
-            distance_cm: distance,
-            exceptions: Vec::new(),
-        };
         // The corridor proof (see above): the first segment of all gives the reason. Without
         // an opaque blocker in the scene there is no proof to look for, nor hull to build.
         let opaque = !units.is_empty()
@@ -1265,7 +1264,7 @@ impl SightIndex {
                 if let Some(first) = pairs(sources, targets, limit).next() {
                     let probe = Probe::new(first);
                     if let Err(block) = self.test_segment(&explained, &probe, &mut linears) {
-                        return hidden(block, &first);
+                        return Sight::blocked(block, &first, distance);
                     }
                 }
             }
@@ -1339,15 +1338,7 @@ impl SightIndex {
                     Err(block) => {
                         hint = block.hint;
                         if first.is_none() {
-                            first = Some(Sight {
-                                visible: false,
-                                rule: block.rule,
-                                detail: block.detail,
-                                by: block.by,
-                                segment: Some((seg.a, seg.b)),
-                                distance_cm: distance,
-                                exceptions: Vec::new(),
-                            });
+                            first = Some(Sight::blocked(block, &seg, distance));
                         }
                     }
                 }
