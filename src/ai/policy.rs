@@ -222,39 +222,28 @@ pub fn seen_within(ctx: &Ctx, sight: &Sight, id: PieceId, reach: f64) -> Vec<(Pi
     };
     let mut out: Vec<(PieceId, f64)> = enemy_troops(ctx, id.side())
         .filter(|(_, p)| dist(at, p.at) <= reach + BODY_MARGIN_CM)
-        .filter_map(|(e, _)| {
-            let index = sight.get(ctx);
-            // A visible answer's distance is the edge gap, so an enemy farther than `reach`
-            // is left out before its line of sight is traced.
-            if index.edge_gap(id, e.id).is_none_or(|g| g > reach + 1e-9) {
-                return None;
-            }
-            let s = index.sight(id, e.id);
-            (s.visible && s.distance_cm <= reach + 1e-9).then_some((e.id, s.distance_cm))
-        })
+        .filter_map(|(e, _)| within_sight(ctx, sight, id, e.id, reach).map(|d| (e.id, d)))
         .collect();
     out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     out
 }
 
-/// VIS-01, §1.5: does `id` see `target` within `reach` cm (edge to edge)? A visible answer's
-/// distance is the pair's edge gap, so a target farther than `reach` is ruled out by the gap
-/// before its line of sight is traced; the answer is the same.
+/// VIS-01, §1.5: the distance at which `id` sees `target`, when it does within `reach` cm
+/// (edge to edge). A visible answer's distance is the pair's edge gap, so a target farther than
+/// `reach` is ruled out by the gap before its line of sight is traced; the answer is the same.
 pub(crate) fn within_sight(
     ctx: &Ctx,
     sight: &Sight,
     id: PieceId,
     target: PieceId,
     reach: f64,
-) -> bool {
+) -> Option<f64> {
     let index = sight.get(ctx);
-    index
-        .edge_gap(id, target)
-        .is_some_and(|g| g <= reach + 1e-9)
-        && {
-            let s = index.sight(id, target);
-            s.visible && s.distance_cm <= reach + 1e-9
-        }
+    if index.edge_gap(id, target)? > reach + 1e-9 {
+        return None;
+    }
+    let s = index.sight(id, target);
+    (s.visible && s.distance_cm <= reach + 1e-9).then_some(s.distance_cm)
 }
 
 /// Expected hits of a checked Fire plan: dice (FIRE-08, FIRE-11, FIRE-12 through
@@ -397,7 +386,7 @@ fn square_threat(ctx: &Ctx, sight: &Sight, p: &PieceState, reach: f64) -> bool {
     enemy_troops(ctx, p.id.side()).any(|(e, q)| {
         is_mounted_cavalry(ctx, e)
             && dist(at, q.at) <= reach + BODY_MARGIN_CM
-            && within_sight(ctx, sight, p.id, e.id, reach)
+            && within_sight(ctx, sight, p.id, e.id, reach).is_some()
     })
 }
 

@@ -377,7 +377,7 @@ pub fn opportunity_fire(ctx: &Ctx, sight: &Sight, target: PieceId) -> Vec<Action
         if pose_of(ctx, u).is_none_or(|q| dist(q.at, at) > range + BODY_MARGIN_CM) {
             continue;
         }
-        if !super::policy::within_sight(ctx, sight, u, target, range) {
+        if super::policy::within_sight(ctx, sight, u, target, range).is_none() {
             continue;
         }
         // FIRE-32: a shot out of range or cone is wasted, not refused; the policy judges the

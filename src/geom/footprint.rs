@@ -86,6 +86,21 @@ pub(crate) fn point(c: Coord<f64>) -> Point {
     Point::new(c.x, c.y)
 }
 
+/// The corners of a `width` × `depth` rectangle centred on `centre`, facing along the unit
+/// vector `f` with `r` to its right (front-left, front-right, rear-right, rear-left): a
+/// stand's corners ([`Stand::corners`]) for a caller that has the axes already.
+pub fn rect_corners(centre: Point, width: f64, depth: f64, f: Point, r: Point) -> [Point; 4] {
+    let (hw, hd) = (width / 2.0, depth / 2.0);
+    let front = add(centre, f, hd);
+    let rear = add(centre, f, -hd);
+    [
+        add(front, r, -hw),
+        add(front, r, hw),
+        add(rear, r, hw),
+        add(rear, r, -hw),
+    ]
+}
+
 /// A closed `geo` polygon from a ring of table points (first point not repeated).
 pub fn ring_polygon(ring: &[Point]) -> Polygon<f64> {
     // Closed here, as `Polygon::new` would close it, with room for the closing point made at
@@ -151,17 +166,8 @@ impl Stand {
 
     /// Front-left, front-right, rear-right, rear-left.
     pub fn corners(&self) -> [Point; 4] {
-        let f = heading(self.facing_deg);
-        let r = right_of(self.facing_deg);
-        let (hw, hd) = (self.width / 2.0, self.depth / 2.0);
-        let front = add(self.centre, f, hd);
-        let rear = add(self.centre, f, -hd);
-        [
-            add(front, r, -hw),
-            add(front, r, hw),
-            add(rear, r, hw),
-            add(rear, r, -hw),
-        ]
+        let (f, r) = (heading(self.facing_deg), right_of(self.facing_deg));
+        rect_corners(self.centre, self.width, self.depth, f, r)
     }
 
     pub fn front_edge(&self) -> FrontEdge {

@@ -30,7 +30,7 @@ use super::geometry::{footprint_of, straight_footprint_of, CONTACT_TOLERANCE_CM}
 use super::state::{Formation, PieceId, PieceState, Pose};
 use super::terrain::{command_mounted, mover_of, Going, Mover, TerrainMap, TroopKind};
 use crate::geom::footprint::{
-    bearing_deg, heading, normalize_deg, rect_of, right_of, ring_polygon,
+    bearing_deg, heading, normalize_deg, rect_corners, rect_of, right_of, ring_polygon,
 };
 use crate::geom::segment::{footprint_polyline_distance, rects_overlap};
 use crate::geom::{Footprint, Point, Rect};
@@ -108,20 +108,6 @@ fn place(local: &[Point], pose: Pose, (r, f): (Point, Point)) -> Vec<Point> {
             )
         })
         .collect()
-}
-
-/// A stand's corners as [`crate::geom::footprint::Stand::corners`] lays them out, with its
-/// heading `f` and right `r` already worked out.
-fn stand_corners(centre: Point, width: f64, depth: f64, f: Point, r: Point) -> [Point; 4] {
-    let (hw, hd) = (width / 2.0, depth / 2.0);
-    let front = add(centre, f, hd);
-    let rear = add(centre, f, -hd);
-    [
-        add(front, r, -hw),
-        add(front, r, hw),
-        add(rear, r, hw),
-        add(rear, r, -hw),
-    ]
 }
 
 fn same_angle(a: f64, b: f64) -> bool {
@@ -670,10 +656,10 @@ impl Body {
                 stand_axes = (s.facing_deg, heading(s.facing_deg), right_of(s.facing_deg));
             }
             let (_, f, r) = stand_axes;
-            corners.extend(stand_corners(s.centre, s.width, s.depth, f, r).map(local));
+            corners.extend(rect_corners(s.centre, s.width, s.depth, f, r).map(local));
             let width = (s.width - 2.0 * SHRINK_CM).max(SHRINK_CM);
             let depth = (s.depth - 2.0 * SHRINK_CM).max(SHRINK_CM);
-            shrunk.extend(stand_corners(s.centre, width, depth, f, r).map(local));
+            shrunk.extend(rect_corners(s.centre, width, depth, f, r).map(local));
         }
         let hull = hull_points(&corners);
         let inner = hull_points(&shrunk);
