@@ -31,6 +31,7 @@ use geo::{
     MultiPoint, MultiPolygon, Polygon,
 };
 use serde::{Deserialize, Serialize};
+use std::cell::OnceCell;
 
 /// Half-width of the fire cone's splay (FIRE-04): 15° outward from straight ahead on each side.
 pub const FIRE_CONE_SPLAY_DEG: f64 = 15.0;
@@ -603,43 +604,59 @@ impl Footprint {
 /// §1.5: the shortest distance between any stand edges of two units; 0 when they touch or
 /// overlap.
 pub fn edge_distance(a: &Footprint, b: &Footprint) -> f64 {
-    let ra: Vec<(Rect, Polygon<f64>)> = a
-        .stands
-        .iter()
-        .map(|s| (s.bounding_rect(), s.polygon()))
-        .collect();
-    let rb: Vec<(Rect, Polygon<f64>)> = b
-        .stands
-        .iter()
-        .map(|s| (s.bounding_rect(), s.polygon()))
-        .collect();
+    edge_distance_upto(a, b, f64::INFINITY)
+}
+
+/// [`edge_distance`] when it is at most `limit`; otherwise some figure above `limit` (the
+/// bounding boxes' gap, a lower bound), found without measuring a single base.
+///
+/// The boxes' gap is a lower bound on the true distance, and both are rounded far less than
+/// [`LOWER_BOUND_SLACK`]: a pair set aside by its boxes could never have measured `limit` or
+/// less. Every pair that is measured is measured exactly as before, so the figure returned
+/// within `limit` is the same to the bit.
+fn edge_distance_upto(a: &Footprint, b: &Footprint, limit: f64) -> f64 {
+    let ra: Vec<Rect> = a.stands.iter().map(Stand::bounding_rect).collect();
+    let rb: Vec<Rect> = b.stands.iter().map(Stand::bounding_rect).collect();
     // The rectangles' gap is a lower bound: measure the nearest pair of rectangles first, then
     // only the pairs that could beat it.
     let gap = super::segment::rect_gap;
     let mut seed: Option<(f64, usize, usize)> = None;
-    for (i, (x, _)) in ra.iter().enumerate() {
-        for (j, (y, _)) in rb.iter().enumerate() {
+    for (i, x) in ra.iter().enumerate() {
+        for (j, y) in rb.iter().enumerate() {
             let g = gap(x, y);
             if seed.is_none_or(|(b, _, _)| g < b) {
                 seed = Some((g, i, j));
             }
         }
     }
-    let Some((_, si, sj)) = seed else {
+    let Some((nearest, si, sj)) = seed else {
         return 0.0;
     };
-    let dist = |p: &Polygon<f64>, q: &Polygon<f64>| -> f64 { Euclidean.distance(p, q) };
-    let mut best = match (ra.get(si), rb.get(sj)) {
-        (Some((_, p)), Some((_, q))) => dist(p, q),
-        _ => f64::INFINITY,
+    if nearest > limit + LOWER_BOUND_SLACK {
+        return nearest;
+    }
+    // Each stand's polygon is laid out once, and only when one of its pairs is measured.
+    let pa: Vec<OnceCell<Polygon<f64>>> = ra.iter().map(|_| OnceCell::new()).collect();
+    let pb: Vec<OnceCell<Polygon<f64>>> = rb.iter().map(|_| OnceCell::new()).collect();
+    let dist = |i: usize, j: usize| -> f64 {
+        match (
+            a.stands.get(i).zip(pa.get(i)),
+            b.stands.get(j).zip(pb.get(j)),
+        ) {
+            (Some((s, p)), Some((t, q))) => {
+                Euclidean.distance(p.get_or_init(|| s.polygon()), q.get_or_init(|| t.polygon()))
+            }
+            _ => f64::INFINITY,
+        }
     };
-    for (i, (x, p)) in ra.iter().enumerate() {
-        for (j, (y, q)) in rb.iter().enumerate() {
+    let mut best = dist(si, sj);
+    for (i, x) in ra.iter().enumerate() {
+        for (j, y) in rb.iter().enumerate() {
             if best <= 0.0 {
                 return 0.0;
             }
             if (i, j) != (si, sj) && gap(x, y) < best {
-                best = best.min(dist(p, q));
+                best = best.min(dist(i, j));
             }
         }
     }
@@ -650,9 +667,14 @@ pub fn edge_distance(a: &Footprint, b: &Footprint) -> f64 {
     }
 }
 
+/// How far below a measured distance a bounding-box lower bound may be trusted to stay: far
+/// more than the rounding of either figure (tables are metres across, doubles carry 16
+/// digits), far less than anything a ruler shows.
+const LOWER_BOUND_SLACK: f64 = 1e-9;
+
 /// Base contact: within `tolerance` cm edge to edge (a hand placing bases leaves a hair's gap).
 pub fn in_contact(a: &Footprint, b: &Footprint, tolerance: f64) -> bool {
-    edge_distance(a, b) <= tolerance
+    edge_distance_upto(a, b, tolerance) <= tolerance
 }
 
 /// VIS-03 / §1.5: the 180° half-plane in front of the line through the front edge (on the line
@@ -1092,6 +1114,24 @@ mod tests {
                 prop_assert!(ab >= 0.0);
                 prop_assert!((ab - ba).abs() < 1e-9, "{ab} vs {ba}");
                 prop_assert!(ab <= a.centroid().distance(b.centroid()).0 + 1e-9);
+            }
+
+            /// The box shortcut of `in_contact` never changes its answer: contact is the full
+            /// measure within the tolerance, at tolerances around the pair's own distance too.
+            #[test]
+            fn in_contact_is_the_full_measure_within_the_tolerance(
+                a in a_footprint(), b in a_footprint(), tol in 0.0..3.0f64, nudge in -1e-9..1e-9f64
+            ) {
+                let d = edge_distance(&a, &b);
+                for t in [tol, d, d + nudge, d + 1e-10, (d - 1e-10).max(0.0)] {
+                    prop_assert_eq!(in_contact(&a, &b, t), d <= t, "distance {} tolerance {}", d, t);
+                }
+                let within = edge_distance_upto(&a, &b, tol);
+                if d <= tol {
+                    prop_assert_eq!(within.to_bits(), d.to_bits());
+                } else {
+                    prop_assert!(within > tol);
+                }
             }
 
             #[test]

@@ -1023,6 +1023,8 @@ pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
         .filter(|p| p.id.side() == t.active && free(p))
         .filter_map(|p| boxed(p).map(|(fp, r)| (p, fp, r)))
         .collect();
+    let boxes =
+        crate::geom::index::BoxIndex::new(actives.iter().enumerate().map(|(k, a)| (a.2, k)));
     let mut events = Vec::new();
     for tp in ctx.state.pieces.values() {
         if tp.id.side() == t.active || !free(tp) {
@@ -1038,8 +1040,12 @@ pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
                 .iter()
                 .any(|f| f.player_turn == t.player_turn && f.charger == a && f.target == tp.id)
         };
-        let near: Vec<&(&PieceState, OnceCell<Option<Footprint>>, crate::geom::Rect)> = actives
-            .iter()
+        // The boxes near this one (a superset of those within `tol`), in id order.
+        let mut close: Vec<usize> = boxes.query_within(&trect, tol + 1e-6).collect();
+        close.sort_unstable();
+        let near: Vec<&(&PieceState, OnceCell<Option<Footprint>>, crate::geom::Rect)> = close
+            .into_iter()
+            .filter_map(|k| actives.get(k))
             .filter(|(a, _, _)| !fought(a.id))
             .filter(|(_, _, arect)| crate::geom::segment::rect_gap(arect, &trect) <= tol)
             .collect();

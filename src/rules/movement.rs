@@ -754,13 +754,14 @@ impl<'s> Scene<'s> {
         let command_mover = piece.id.is_command();
         let scale = super::geometry::measure_scale(ctx);
         // Which other pieces the mover meets, and how (None: it ignores them).
+        // The longest formation: a column of its stands, the biggest base 3.5 cm each way
+        // (BAS-01: bases grow with the measure scale).
+        let reach_of = |stands: u8| (f64::from(stands.max(1)) * 3.5 + 6.0) * scale;
         let relation = |id: PieceId, other: &PieceState| -> Option<Rel> {
             if id == piece.id || !other.on_table() {
                 return None;
             }
-            // The longest formation: a column of its stands, the biggest base 3.5 cm each way
-            // (BAS-01: bases grow with the measure scale).
-            let reach = (f64::from(other.stands.max(1)) * 3.5 + 6.0) * scale;
+            let reach = reach_of(other.stands);
             let far = other.pose.is_none_or(|p| {
                 p.at.x < area.min.x - reach
                     || p.at.x > area.max.x + reach
@@ -787,7 +788,7 @@ impl<'s> Scene<'s> {
             // state it was laid out from (the same as the context's in all the scene reads:
             // pose, stands, knocked out, name); a piece without a hull has no footprint.
             Some(index) => {
-                for (other, poly, rect) in index.hulls() {
+                for (other, poly, rect) in index.hulls_near(&area, reach_of) {
                     let Some(rel) = relation(other.id, other) else {
                         continue;
                     };

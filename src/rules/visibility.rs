@@ -481,6 +481,16 @@ pub struct SightIndex {
     feature_tree: Arc<BoxIndex>,
     massifs: Arc<Vec<Massif>>,
     terrain_key: TerrainKey,
+    /// Where the pieces stand, for "which are near" questions; made on first use.
+    places: std::sync::OnceLock<Places>,
+}
+
+/// The reference point of every piece by slot (`None` without a pose), read in one flat pass,
+/// and the most stands any piece has.
+#[derive(Debug, Clone)]
+struct Places {
+    points: Vec<Option<Point>>,
+    most_stands: u8,
 }
 
 /// What the terrain part of a [`SightIndex`] is made from besides the scenario: the engineers'
@@ -762,6 +772,7 @@ impl SightIndex {
             feature_tree,
             massifs,
             terrain_key,
+            places: std::sync::OnceLock::new(),
         }
     }
 
@@ -845,10 +856,42 @@ impl SightIndex {
             .map(|(i, _)| i)
     }
 
-    /// Every piece's base hull and box with the state they were laid out from, in id order
-    /// (movement's scene reads them all).
-    pub(crate) fn hulls(&self) -> impl Iterator<Item = (&PieceState, &Polygon<f64>, Rect)> + '_ {
-        self.pieces.iter().map(|p| (&p.source, &p.hull, p.rect))
+    /// Each piece's base hull and box, with the state they were laid out from, for the pieces
+    /// whose reference point may lie within `reach` of `area` (a superset: the caller applies its own exact test), still in id order. `reach`
+    /// is given the most stands any piece has and answers the farthest a piece of that many
+    /// stands could matter.
+    pub(crate) fn hulls_near(
+        &self,
+        area: &Rect,
+        reach: impl Fn(u8) -> f64,
+    ) -> impl Iterator<Item = (&PieceState, &Polygon<f64>, Rect)> + '_ {
+        let places = self.places.get_or_init(|| Places {
+            points: self
+                .pieces
+                .iter()
+                .map(|p| p.source.pose.map(|q| q.at))
+                .collect(),
+            most_stands: self
+                .pieces
+                .iter()
+                .map(|p| p.source.stands)
+                .max()
+                .unwrap_or(0),
+        });
+        // A hair more than the reach, so that no rounding of the caller's test falls outside.
+        let grow = reach(places.most_stands) + 1e-6;
+        let (lo, hi) = (
+            Point::new(area.min.x - grow, area.min.y - grow),
+            Point::new(area.max.x + grow, area.max.y + grow),
+        );
+        places
+            .points
+            .iter()
+            .zip(&self.pieces)
+            .filter(move |(at, _)| {
+                at.is_some_and(|q| q.x >= lo.x && q.x <= hi.x && q.y >= lo.y && q.y <= hi.y)
+            })
+            .map(|(_, p)| (&p.source, &p.hull, p.rect))
     }
 
     /// A piece's base hull and bounding box as movement sees them (`None` off the table).
