@@ -245,3 +245,86 @@ fn golden_seed_1809_autoplay_result() {
         "the golden game changed"
     );
 }
+
+/// MOVE-01..MOVE-06: the battle's memo remembers the move checks asked of its own state until
+/// the state changes. Stopped at points through a game, every unit's moves (straight, with a
+/// waypoint, a wheel) checked through the battle — once to fill the memo, once from it — give
+/// the very answers of a context without the memo, plan for plan and refusal for refusal.
+#[test]
+fn move_01_remembered_move_checks_match_fresh_ones_through_a_game() {
+    use powderhorn::geom::Point;
+    use powderhorn::rules::movement::check_move;
+    use powderhorn::rules::{Ctx, Manoeuvre, Pose};
+    let scenario = ebelsberg();
+    let lists = lists();
+    let mut checked = 0;
+    let mut legal = 0;
+    for stop in [0usize, 7, 40, 120] {
+        let mut battle = Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(3), 0)
+            .expect("the sample sets up");
+        let limits = Limits {
+            max_actions: stop,
+            ..Limits::default()
+        };
+        if stop > 0 {
+            autoplay(&mut battle, &limits);
+        }
+        let state = battle.state().clone();
+        let bare = Ctx::new(battle.scenario(), battle.lists(), &state);
+        for (id, p) in &state.pieces {
+            let Some(from) = p.pose else { continue };
+            let ahead = |d: f64, turn: f64| {
+                let f = (from.facing_deg + turn).to_radians();
+                Point::new(from.at.x + d * f.sin(), from.at.y + d * f.cos())
+            };
+            let tries: [(Vec<Point>, Pose, Manoeuvre); 4] = [
+                (
+                    vec![],
+                    Pose {
+                        at: ahead(6.0, 0.0),
+                        facing_deg: from.facing_deg,
+                    },
+                    Manoeuvre::Advance,
+                ),
+                (
+                    vec![],
+                    Pose {
+                        at: ahead(25.0, 0.0),
+                        facing_deg: from.facing_deg,
+                    },
+                    Manoeuvre::Advance,
+                ),
+                (
+                    vec![ahead(5.0, 0.0)],
+                    Pose {
+                        at: ahead(9.0, 30.0),
+                        facing_deg: from.facing_deg + 30.0,
+                    },
+                    Manoeuvre::Advance,
+                ),
+                (
+                    vec![],
+                    Pose {
+                        at: from.at,
+                        facing_deg: from.facing_deg + 40.0,
+                    },
+                    Manoeuvre::Wheel,
+                ),
+            ];
+            for (via, to, m) in tries {
+                let fresh = check_move(&bare, *id, &via, to, m);
+                for _ in 0..2 {
+                    let memo = check_move(&battle.ctx(), *id, &via, to, m);
+                    assert_eq!(memo, fresh, "{id:?} at stop {stop}: {via:?} {to:?} {m:?}");
+                }
+                checked += 1;
+                legal += usize::from(fresh.is_ok());
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} moves checked");
+    assert!(
+        legal > 20 && legal < checked,
+        "{legal} of {checked} legal: both kinds must be met"
+    );
+}

@@ -2627,6 +2627,71 @@ pub fn check_move(
     MoveChecker::new(ctx, id).check(via, to, manoeuvre)
 }
 
+/// The move checks answered on one state of a battle (kept by the battle's memo,
+/// [`super::visibility::SightCache`], for its own state only, and forgotten when the state
+/// changes). A question is the piece, the points, the end pose and the manoeuvre, compared to
+/// the bit, so a remembered answer is the very one the check would give again.
+#[derive(Debug, Default)]
+pub(crate) struct MoveAnswers {
+    asked: Vec<(MoveQuestion, Result<MovePlan, ActionError>)>,
+}
+
+#[derive(Debug)]
+struct MoveQuestion {
+    piece: PieceId,
+    via: Vec<Point>,
+    to: Pose,
+    manoeuvre: Manoeuvre,
+}
+
+/// At most this many answers are kept per state (an AI's planning asks a few per unit).
+const MOVE_ANSWERS_KEPT: usize = 512;
+
+fn same_bits(a: Point, b: Point) -> bool {
+    a.x.to_bits() == b.x.to_bits() && a.y.to_bits() == b.y.to_bits()
+}
+
+impl MoveAnswers {
+    fn find(
+        &self,
+        piece: PieceId,
+        via: &[Point],
+        to: Pose,
+        manoeuvre: Manoeuvre,
+    ) -> Option<&Result<MovePlan, ActionError>> {
+        self.asked
+            .iter()
+            .find(|(q, _)| {
+                q.piece == piece
+                    && q.manoeuvre == manoeuvre
+                    && same_bits(q.to.at, to.at)
+                    && q.to.facing_deg.to_bits() == to.facing_deg.to_bits()
+                    && q.via.len() == via.len()
+                    && q.via.iter().zip(via).all(|(a, b)| same_bits(*a, *b))
+            })
+            .map(|(_, a)| a)
+    }
+
+    fn remember(
+        &mut self,
+        piece: PieceId,
+        via: &[Point],
+        to: Pose,
+        manoeuvre: Manoeuvre,
+        answer: &Result<MovePlan, ActionError>,
+    ) {
+        if self.asked.len() < MOVE_ANSWERS_KEPT {
+            let q = MoveQuestion {
+                piece,
+                via: via.to_vec(),
+                to,
+                manoeuvre,
+            };
+            self.asked.push((q, answer.clone()));
+        }
+    }
+}
+
 /// [`check_move`] and [`legal_destinations`] for one piece in one unchanging context, asked
 /// many times (an AI trying several destinations): what depends on the piece alone — its
 /// straight footprint and moving body (MOVE-30), the battle's sight index whose hulls the scene
@@ -2669,14 +2734,26 @@ impl<'c, 's> MoveChecker<'c, 's> {
         self.index.get_or_init(|| hull_index(self.ctx)).as_deref()
     }
 
-    /// [`check_move`] of this piece.
+    /// [`check_move`] of this piece. On the battle's own state the answer is remembered until
+    /// the state changes ([`MoveAnswers`]), so the same question is worked out once.
     pub fn check(
         &self,
         via: &[Point],
         to: Pose,
         manoeuvre: Manoeuvre,
     ) -> Result<MovePlan, ActionError> {
-        check_move_with(self, via, to, manoeuvre)
+        let Some(memo) = self.ctx.sight else {
+            return check_move_with(self, via, to, manoeuvre);
+        };
+        let state = self.ctx.state;
+        if let Some(Some(known)) =
+            memo.owner_moves(state, |m| m.find(self.id, via, to, manoeuvre).cloned())
+        {
+            return known;
+        }
+        let answer = check_move_with(self, via, to, manoeuvre);
+        memo.owner_moves(state, |m| m.remember(self.id, via, to, manoeuvre, &answer));
+        answer
     }
 
     /// [`legal_destinations`] of this piece.

@@ -2564,6 +2564,10 @@ fn same_for_sight(a: &PieceState, b: &PieceState) -> bool {
 /// against the state it was made from. Answers are exactly those of a fresh
 /// [`SightIndex::with_params`]. Cloning gives an empty cache. It holds no dice and no clock:
 /// a memo, not rules state.
+///
+/// For the owning battle's own state it also keeps the answers of the move checks asked of it
+/// ([`super::movement::MoveAnswers`]): an AI plans a move, declares it and carries it out, and
+/// the engine checks it again when authorising and resolving it, all on the same state.
 #[derive(Default)]
 pub struct SightCache {
     last: Mutex<Option<Arc<SightIndex>>>,
@@ -2581,6 +2585,8 @@ struct OwnerState {
     /// Address of the battle's state (0: no battle registered).
     at: usize,
     index: Option<Arc<SightIndex>>,
+    /// The move checks answered on that state.
+    moves: super::movement::MoveAnswers,
 }
 
 impl SightCache {
@@ -2592,15 +2598,29 @@ impl SightCache {
             if o.at != at {
                 o.at = at;
                 o.index = None;
+                o.moves = Default::default();
             }
         }
     }
 
-    /// The owning battle changed its state: its index is no longer known.
+    /// The owning battle changed its state: its index and move answers are no longer known.
     pub(crate) fn owner_changed(&mut self) {
         if let Ok(o) = self.owner.get_mut() {
             o.index = None;
+            o.moves = Default::default();
         }
+    }
+
+    /// `f` on the move answers of the owner's state, when `state` is the owner's (`None`
+    /// otherwise: other states keep no answers). `f` must not ask sight questions.
+    pub(crate) fn owner_moves<R>(
+        &self,
+        state: &BattleState,
+        f: impl FnOnce(&mut super::movement::MoveAnswers) -> R,
+    ) -> Option<R> {
+        let at = std::ptr::from_ref(state) as usize;
+        let mut o = self.owner.lock().ok()?;
+        (o.at == at).then(|| f(&mut o.moves))
     }
 
     /// The index of the owner's state with `params`, if made since it last changed.
