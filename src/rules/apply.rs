@@ -8,8 +8,15 @@ use super::victory::Loss;
 /// Applies one event. Events that name a piece not in the state change nothing (a log is only
 /// ever applied to the state it was made from, so this cannot happen in a consistent log).
 pub fn apply(state: &mut BattleState, event: &Event) {
-    // MOVE-30: a unit that moves or changes formation stands straight again.
-    let refused = super::flank::before_event(state);
+    // MOVE-30: a unit that moves or changes formation stands straight again. An event that
+    // changes no piece's place, formation, troop row, knock-out or flank cannot straighten one
+    // (after every other event each refused unit stands where it refused), so the watch is
+    // kept only for the others.
+    let refused = if leaves_flanks_alone(event) {
+        Vec::new()
+    } else {
+        super::flank::before_event(state)
+    };
     match event {
         Event::TurnBegan {
             game_turn,
@@ -197,6 +204,36 @@ pub fn apply(state: &mut BattleState, event: &Event) {
 }
 
 /// Folds a sequence of events over a state.
+/// The events whose arm of [`apply`] touches no piece's pose, formation, troop row, knock-out
+/// or flank (only the turn, the dice, hits, suppression, disorder's end, the ledger and the
+/// sides): what MOVE-30's straightening watches cannot change.
+fn leaves_flanks_alone(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::PhaseBegan { .. }
+            | Event::PhaseEnded { .. }
+            | Event::GameTurnEnded { .. }
+            | Event::DiceRolled { .. }
+            | Event::BattleEnded { .. }
+            | Event::HitsScored { .. }
+            | Event::Saved { .. }
+            | Event::FallBackRequired { .. }
+            | Event::ShellLanded { .. }
+            | Event::NoEffect { .. }
+            | Event::HitsTaken { .. }
+            | Event::Suppressed { .. }
+            | Event::HitsCleared { .. }
+            | Event::SuppressionRemoved { .. }
+            | Event::DisorderEnded { .. }
+            | Event::DefenseKnockedOut { .. }
+            | Event::ObjectiveDeclared { .. }
+            | Event::Broke { .. }
+            | Event::BreakTest { .. }
+            | Event::BattleResult(_)
+            | Event::Conceded { .. }
+    )
+}
+
 pub fn apply_all<'a>(state: &mut BattleState, events: impl IntoIterator<Item = &'a Event>) {
     for e in events {
         apply(state, e);
