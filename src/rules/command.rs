@@ -1646,10 +1646,32 @@ pub fn orderable_units(ctx: &Ctx, command: PieceId) -> Vec<PieceId> {
         return Vec::new();
     };
     let is_co = commanding_officer(ctx, command.side()) == Some(command);
+    // ART-10: an FAO orders only a grand battery's fire, never a unit to deploy: the check
+    // below would refuse every unit.
+    if super::fao::is_fao(ctx, command) {
+        return Vec::new();
+    }
+    // The side's troop units are one run of ids (units before command units, by side).
+    let side = command.side();
+    let first = PieceId::Unit {
+        side,
+        unit: crate::model::UnitId(0),
+    };
     ctx.state
         .pieces
-        .values()
-        .filter(|p| p.id.side() == command.side() && !p.id.is_command() && p.on_table())
+        .range(first..)
+        .map(|(_, p)| p)
+        .take_while(|p| p.id.side() == side && !p.id.is_command())
+        .filter(|p| p.on_table())
+        // FIRE-23, CMD-06, CMD-29: refusals read straight off the unit (the check would make
+        // them too, with a message nobody reads here).
+        .filter(|p| {
+            let o = &p.orders;
+            p.suppressed_at.is_none()
+                && !o.closed
+                && o.commander.is_none_or(|c| c == command)
+                && (is_co || !o.hq_failed)
+        })
         .filter(|p| {
             check_ordered_units(
                 ctx,
