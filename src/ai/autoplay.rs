@@ -18,7 +18,7 @@ use crate::model::Arm;
 use crate::rules::action::Action;
 use crate::rules::battle::{Battle, Ctx};
 use crate::rules::command::{
-    command_value, meets_dense, orderable_units, unit_action, OrderOutcome as CmdOutcome,
+    check_issue_order, command_value, meets_dense, unit_action, OrderOutcome as CmdOutcome,
     OrderedUnit, UnitActionKind,
 };
 use crate::rules::event::{EndReason, Event};
@@ -380,11 +380,26 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
             let planned: Vec<PlannedUnit> = {
                 let ctx = battle.ctx();
                 let sight = Sight::new();
-                let orderable: BTreeSet<PieceId> =
-                    orderable_units(&ctx, group.hq).into_iter().collect();
+                // CMD-02..CMD-06, CMD-29, FIRE-23: the units of this order the command unit may
+                // order now — those of `orderable_units`, asked of the order's units only.
+                let orderable = |u: PieceId| {
+                    ctx.state.piece(u).is_some_and(|p| p.on_table())
+                        && check_issue_order(
+                            &ctx,
+                            group.hq,
+                            &[OrderedUnit {
+                                piece: u,
+                                action: UnitActionKind::Deploy,
+                                target: None,
+                                road: false,
+                                dense: false,
+                            }],
+                        )
+                        .is_ok()
+                };
                 let mut planned: Vec<PlannedUnit> = units
                     .iter()
-                    .filter(|u| orderable.contains(u))
+                    .filter(|u| orderable(**u))
                     .map(|&u| PlannedUnit {
                         piece: u,
                         candidates: plan_unit(&ctx, &sight, u),

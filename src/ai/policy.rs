@@ -219,14 +219,12 @@ impl Strips {
 
     /// The strip of `x` (clamped to the first and last).
     fn strip(&self, x: f64) -> usize {
-        let k = ((x - self.x0) / self.width).floor();
-        let last = self.starts.len().saturating_sub(2);
-        if k.is_nan() || k <= 0.0 {
-            0
-        } else if self.starts.is_empty() {
-            k as usize
+        // `as` truncates towards zero (the floor here, below 0 and NaN give 0) and saturates.
+        let k = ((x - self.x0) / self.width) as usize;
+        if self.starts.is_empty() {
+            k
         } else {
-            (k as usize).min(last)
+            k.min(self.starts.len().saturating_sub(2))
         }
     }
 
@@ -283,7 +281,10 @@ pub fn troops_of(ctx: &Ctx, side: usize) -> Vec<PieceId> {
 
 /// The troop units of `side` (on the table or not), in id order: one run of the pieces, as a
 /// [`PieceId`] orders units before command units, each by side.
-fn side_units<'a>(ctx: &Ctx<'a>, side: usize) -> impl Iterator<Item = &'a PieceState> + 'a {
+pub(crate) fn side_units<'a>(
+    ctx: &Ctx<'a>,
+    side: usize,
+) -> impl Iterator<Item = &'a PieceState> + 'a {
     let first = PieceId::Unit {
         side,
         unit: UnitId(0),
