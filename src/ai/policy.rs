@@ -1370,15 +1370,20 @@ impl<'a> Chains<'a> {
 /// HQ it is); the CO then orders every unit not yet in a group (its own and those whose HQ is
 /// gone or did not order them). Units already in `done` (acted this phase) are left out.
 pub fn order_groups(ctx: &Ctx, side: usize, done: &BTreeSet<PieceId>) -> Vec<OrderGroup> {
-    let mut taken: BTreeSet<PieceId> = done.clone();
-    let troops = troops_of(ctx, side);
+    let chains = Chains::of(ctx, side);
+    // The units still to act, each with its own command unit, and whether a group took it.
+    let troops: Vec<(PieceId, Option<HqId>)> = troops_of(ctx, side)
+        .into_iter()
+        .filter(|u| !done.contains(u))
+        .map(|u| (u, chains.hq(u)))
+        .collect();
+    let mut taken = vec![false; troops.len()];
     // ART-10: an FAO orders only a grand battery; the autoplayer leaves it out, so the guns
     // under it are ordered with the rest of the CO's group.
     let hqs: Vec<PieceId> = command_units(ctx, side)
         .into_iter()
         .filter(|h| !crate::rules::fao::is_fao(ctx, *h))
         .collect();
-    let chains = Chains::of(ctx, side);
     let mut groups = Vec::new();
     let last = hqs.len().saturating_sub(1);
     for (k, hq) in hqs.iter().enumerate() {
@@ -1386,18 +1391,23 @@ pub fn order_groups(ctx: &Ctx, side: usize, done: &BTreeSet<PieceId>) -> Vec<Ord
             continue;
         };
         let is_co = k == last;
-        let units: Vec<PieceId> = troops
-            .iter()
-            .copied()
-            .filter(|u| !taken.contains(u))
-            .filter(|u| is_co || chains.hq(*u) == Some(hq_id))
-            .collect();
-        taken.extend(units.iter().copied());
+        let mut units = Vec::new();
+        for ((u, h), t) in troops.iter().zip(taken.iter_mut()) {
+            if !*t && (is_co || *h == Some(hq_id)) {
+                *t = true;
+                units.push(*u);
+            }
+        }
         groups.push(OrderGroup { hq: *hq, units });
     }
     // No command unit left at all: the units still act (CMD-07 would give them self-orders).
     if hqs.is_empty() {
-        let units: Vec<PieceId> = troops.into_iter().filter(|u| !taken.contains(u)).collect();
+        let units: Vec<PieceId> = troops
+            .iter()
+            .zip(&taken)
+            .filter(|(_, t)| !**t)
+            .map(|((u, _), _)| *u)
+            .collect();
         if let Some(first) = units.first().copied() {
             groups.push(OrderGroup { hq: first, units });
         }

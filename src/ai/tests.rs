@@ -690,7 +690,10 @@ fn move_01_move_06_plans_kept_by_the_sight_are_those_check_move_gives() {
             };
             if let Some(plan) = sight.move_plan(piece, to, manoeuvre) {
                 assert!(via.is_empty());
-                assert_eq!(Some(plan), check_move(&ctx, piece, &via, to, manoeuvre).ok());
+                assert_eq!(
+                    Some(plan),
+                    check_move(&ctx, piece, &via, to, manoeuvre).ok()
+                );
                 kept += 1;
             }
         }
