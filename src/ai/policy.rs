@@ -126,6 +126,32 @@ impl Sight {
             .map(|(_, _, _, plan)| plan.clone())
     }
 
+    /// [`nearest_enemy`] of `id`, read from the strips: the least distance, ties by id, as
+    /// the walk over every enemy in id order finds it.
+    pub(crate) fn nearest_enemy(&self, ctx: &Ctx, id: PieceId) -> Option<(PieceId, f64)> {
+        let at = pose_of(ctx, id)?.at;
+        let enemy = 1 - id.side().min(1);
+        let strips = self
+            .troops
+            .get(enemy)
+            .map(|c| c.get_or_init(|| Strips::of(ctx, enemy)));
+        let found = match strips {
+            Some(s) if !s.left_out && at.x.is_finite() && at.y.is_finite() => s.nearest(at),
+            _ => return nearest_enemy(ctx, id),
+        };
+        // The winner is read again from the table; any doubt, and every enemy is walked.
+        match found {
+            Some((e, d))
+                if ctx.state.piece(e).is_some_and(|p| {
+                    p.on_table() && p.pose.is_some_and(|q| dist(at, q.at) == d)
+                }) =>
+            {
+                Some((e, d))
+            }
+            _ => nearest_enemy(ctx, id),
+        }
+    }
+
     /// [`side_goal`] of `side` (0 or 1), worked out once.
     pub(crate) fn goal(&self, ctx: &Ctx, side: usize) -> Option<Point> {
         match self.goals.get(side) {
@@ -183,6 +209,8 @@ struct Strips {
     /// Strip `k` holds `points[starts[k]..starts[k + 1]]`.
     starts: Vec<usize>,
     points: Vec<(Point, PieceId)>,
+    /// A unit was left out (a coordinate not finite).
+    left_out: bool,
 }
 
 impl Strips {
@@ -192,18 +220,26 @@ impl Strips {
     const MIN_WIDTH: f64 = 8.0;
 
     fn of(ctx: &Ctx, side: usize) -> Strips {
-        let all: Vec<(Point, PieceId)> = side_units(ctx, side)
+        let posed: Vec<(Point, PieceId)> = side_units(ctx, side)
             .filter(|p| p.on_table())
             .filter_map(|p| p.pose.map(|q| (q.at, p.id)))
+            .collect();
+        let n_posed = posed.len();
+        let all: Vec<(Point, PieceId)> = posed
+            .into_iter()
             .filter(|(at, _)| at.x.is_finite() && at.y.is_finite())
             .collect();
+        let left_out = all.len() != n_posed;
         let (lo, hi) = all
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), (p, _)| {
                 (l.min(p.x), h.max(p.x))
             });
         if all.is_empty() {
-            return Strips::default();
+            return Strips {
+                left_out,
+                ..Strips::default()
+            };
         }
         let width = ((hi - lo) / Strips::MAX).max(Strips::MIN_WIDTH);
         let mut s = Strips {
@@ -211,6 +247,7 @@ impl Strips {
             width,
             starts: Vec::new(),
             points: Vec::new(),
+            left_out,
         };
         let n = s.strip(hi) + 1;
         let mut starts = vec![0usize; n + 1];
@@ -250,6 +287,53 @@ impl Strips {
         } else {
             k.min(self.starts.len().saturating_sub(2))
         }
+    }
+
+    /// The nearest point to `at` (least distance, ties by id): the strips read outwards from
+    /// `at`'s, until the next strip lies farther off (with a centimetre to spare) than the best.
+    fn nearest(&self, at: Point) -> Option<(PieceId, f64)> {
+        let n = self.starts.len().saturating_sub(1);
+        if n == 0 {
+            return None;
+        }
+        let mut best: Option<(f64, PieceId)> = None;
+        let scan = |k: usize, best: &mut Option<(f64, PieceId)>| {
+            let from = self.starts.get(k).copied().unwrap_or(0);
+            let to = self.starts.get(k + 1).copied().unwrap_or(0).max(from);
+            for (p, id) in self.points.get(from..to).unwrap_or(&[]) {
+                let d = dist(at, *p);
+                if best.is_none_or(|(b, bid)| d < b || (d == b && *id < bid)) {
+                    *best = Some((d, *id));
+                }
+            }
+        };
+        let k0 = self.strip(at.x);
+        scan(k0, &mut best);
+        let (mut l, mut r) = (k0, k0);
+        loop {
+            let gl = if l > 0 {
+                at.x - (self.x0 + l as f64 * self.width)
+            } else {
+                f64::INFINITY
+            };
+            let gr = if r + 1 < n {
+                self.x0 + (r + 1) as f64 * self.width - at.x
+            } else {
+                f64::INFINITY
+            };
+            let g = gl.min(gr);
+            if g == f64::INFINITY || best.is_some_and(|(b, _)| g - 1.0 > b) {
+                break;
+            }
+            if gl <= gr {
+                l -= 1;
+                scan(l, &mut best);
+            } else {
+                r += 1;
+                scan(r, &mut best);
+            }
+        }
+        best.map(|(d, id)| (id, d))
     }
 
     /// The pieces whose reference point may lie within `reach` of `at` (a superset: the strips
@@ -1183,7 +1267,7 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     let fire = fire_candidates(ctx, sight, id);
     // The nearest enemy, found once for the whole plan.
     let nearest = OnceCell::new();
-    let near_of = || *nearest.get_or_init(|| nearest_enemy(ctx, id));
+    let near_of = || *nearest.get_or_init(|| sight.nearest_enemy(ctx, id));
     if is_shaken(ctx, p) && near_of().is_some_and(|(_, d)| d <= INITIATIVE_CM) {
         out.extend(pull_back(ctx, id));
         out.extend(fire);

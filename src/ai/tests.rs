@@ -552,7 +552,14 @@ fn crowd() -> Sc {
 /// Every piece at a random place (some sharing an x, some off the table or knocked out).
 fn scatter(g: &mut Gen, state: &mut crate::rules::state::BattleState) {
     let xs: Vec<f64> = (0..4).map(|_| g.range(0.0, 200.0)).collect();
+    let mut last: Option<Pose> = None;
     for p in state.pieces.values_mut() {
+        // Now and then on top of the piece before (ties of distance).
+        if g.below(8) == 0 && last.is_some() {
+            p.pose = last;
+            p.knocked_out = false;
+            continue;
+        }
         let x = match g.below(3) {
             0 => xs.get(g.below(4) as usize).copied().unwrap_or(0.0),
             _ => g.range(-20.0, 220.0),
@@ -562,11 +569,12 @@ fn scatter(g: &mut Gen, state: &mut crate::rules::state::BattleState) {
             facing_deg: 0.0,
         });
         p.knocked_out = g.below(10) == 0;
+        last = p.pose;
     }
 }
 
 #[test]
-fn sight_enemies_near_is_exactly_the_reference_points_within_reach() {
+fn sight_enemies_near_and_nearest_enemy_are_exactly_the_walks_over_every_enemy() {
     let b = crowd().battle(OrdersMode::Full);
     let ctx = b.ctx();
     let mut g = Gen(0x9e37_79b9_7f4a_7c15);
@@ -606,6 +614,13 @@ fn sight_enemies_near_is_exactly_the_reference_points_within_reach() {
                 .map(|p| p.id)
                 .collect();
             assert_eq!(got, want, "side {side} at {at:?} reach {reach}");
+        }
+        for id in state.pieces.keys() {
+            assert_eq!(
+                sight.nearest_enemy(&c, *id),
+                super::policy::nearest_enemy(&c, *id),
+                "{id}"
+            );
         }
     }
 }
