@@ -81,9 +81,10 @@ pub const RESOLUTION_CM: f64 = 3.0;
 /// The sight index (VIS-01..VIS-17) of one look at the table, built only when a decision first
 /// needs it: most units far from the enemy never do.
 ///
-/// With it, per side, the troop units on the table by the x of their reference point, also
-/// built on first need: strips of x find the enemies near a point without walking every
-/// piece. Like the index, it holds for the table it was first read from; the driver makes a new
+/// With it, read on first need too: per side, the troop units on the table by the x of their
+/// reference point (strips of x find the enemies near a point, and the nearest, without walking
+/// every piece), each side's goal ([`side_goal`]), and the plans of the straight moves checked
+/// on it. Like the index, it holds for the table it was first read from; the driver makes a new
 /// `Sight` whenever a piece moves, arrives or leaves.
 #[derive(Default)]
 pub struct Sight {
