@@ -18,7 +18,7 @@ use crate::model::Arm;
 use crate::rules::action::Action;
 use crate::rules::battle::{Battle, Ctx};
 use crate::rules::command::{
-    command_value, meets_dense, orderable_units, unit_action, OrderOutcome as CmdOutcome,
+    check_issue_order, command_value, meets_dense, unit_action, OrderOutcome as CmdOutcome,
     OrderedUnit, UnitActionKind,
 };
 use crate::rules::event::{EndReason, Event};
@@ -377,14 +377,31 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
             if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
                 return;
             }
+            // One look at the table for the order's plans and its declaration (made before
+            // anything moves).
+            let sight = Sight::new();
             let planned: Vec<PlannedUnit> = {
                 let ctx = battle.ctx();
-                let sight = Sight::new();
-                let orderable: BTreeSet<PieceId> =
-                    orderable_units(&ctx, group.hq).into_iter().collect();
+                // CMD-02..CMD-06, CMD-29, FIRE-23: the units of this order the command unit may
+                // order now — those of `orderable_units`, asked of the order's units only.
+                let orderable = |u: PieceId| {
+                    ctx.state.piece(u).is_some_and(|p| p.on_table())
+                        && check_issue_order(
+                            &ctx,
+                            group.hq,
+                            &[OrderedUnit {
+                                piece: u,
+                                action: UnitActionKind::Deploy,
+                                target: None,
+                                road: false,
+                                dense: false,
+                            }],
+                        )
+                        .is_ok()
+                };
                 let mut planned: Vec<PlannedUnit> = units
                     .iter()
-                    .filter(|u| orderable.contains(u))
+                    .filter(|u| orderable(**u))
                     .map(|&u| PlannedUnit {
                         piece: u,
                         candidates: plan_unit(&ctx, &sight, u),
@@ -398,7 +415,7 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
             if planned.is_empty() {
                 continue;
             }
-            let outcome = execute_order(battle, group.hq, &planned, d, &mut attempts);
+            let outcome = execute_planned(battle, group.hq, &planned, &sight, d, &mut attempts);
             if !outcome.issued {
                 break; // CMD-05: this command unit's orders are over
             }
@@ -473,6 +490,12 @@ pub struct OrderOutcome {
 /// path meets dense terrain, worked out from the move's own plan. `None` for an action no order
 /// carries.
 pub fn declare(ctx: &Ctx, unit: &PlannedUnit) -> Option<(OrderedUnit, usize)> {
+    declare_in(ctx, &Sight::new(), unit)
+}
+
+/// [`declare`] on the table `sight` was taken of, reusing the plans of the moves checked when
+/// planning on it.
+fn declare_in(ctx: &Ctx, sight: &Sight, unit: &PlannedUnit) -> Option<(OrderedUnit, usize)> {
     for (k, a) in unit.candidates.iter().enumerate() {
         let Some((_, kind)) = unit_action(a) else {
             continue;
@@ -507,7 +530,13 @@ pub fn declare(ctx: &Ctx, unit: &PlannedUnit) -> Option<(OrderedUnit, usize)> {
                 to,
                 manoeuvre,
             } => {
-                let Ok(plan) = check_move(ctx, *piece, via, *to, *manoeuvre) else {
+                let known = via
+                    .is_empty()
+                    .then(|| sight.move_plan(*piece, *to, *manoeuvre))
+                    .flatten();
+                let Some(plan) =
+                    known.or_else(|| check_move(ctx, *piece, via, *to, *manoeuvre).ok())
+                else {
                     continue;
                 };
                 let Ok(p) = ctx.piece(*piece) else { continue };
@@ -535,10 +564,26 @@ pub fn execute_order(
     d: &mut Driver,
     attempts: &mut usize,
 ) -> OrderOutcome {
+    execute_planned(battle, hq, planned, &Sight::new(), d, attempts)
+}
+
+/// [`execute_order`] for units planned with `sight` on the table as it is now: their moves'
+/// plans are not worked out again for the declaration.
+fn execute_planned(
+    battle: &mut Battle,
+    hq: PieceId,
+    planned: &[PlannedUnit],
+    sight: &Sight,
+    d: &mut Driver,
+    attempts: &mut usize,
+) -> OrderOutcome {
     let mut outcome = OrderOutcome::default();
     let mut declared: Vec<(OrderedUnit, usize)> = {
         let ctx = battle.ctx();
-        planned.iter().filter_map(|u| declare(&ctx, u)).collect()
+        planned
+            .iter()
+            .filter_map(|u| declare_in(&ctx, sight, u))
+            .collect()
     };
     // CHG-08 (a): supporters act after the order's charges have made contact.
     declared.sort_by_key(|(o, _)| tactics::is_support(o.action));

@@ -19,7 +19,9 @@ use super::tactics;
 use crate::geom::footprint::{bearing_deg, heading, normalize_deg, ring_polygon};
 use crate::geom::segment::{segment_meets_polygon, Segment};
 use crate::geom::{ring_contains, Point};
-use crate::model::{Arm, Attack as AttackValue, Geometry, HqId, Scenario, TerrainKind};
+use crate::model::{
+    Arm, Attack as AttackValue, Geometry, HqId, Scenario, Side, TerrainKind, UnitId,
+};
 use crate::rules::action::{Action, Manoeuvre};
 use crate::rules::artillery::WeaponClass;
 use crate::rules::battle::{check_deploy, check_limber, Ctx};
@@ -34,11 +36,11 @@ use crate::rules::firing::{
     FirerPlan, INITIATIVE_CM,
 };
 use crate::rules::geometry::{aspect, footprint_of};
-use crate::rules::movement::{legal_destinations, move_allowance, MoveChecker};
+use crate::rules::movement::{legal_destinations, move_allowance, MoveChecker, MovePlan};
 use crate::rules::state::{Formation, PieceId, PieceState, Pose};
 use crate::rules::terrain::{feature_going, mover_of, Going};
 use crate::rules::visibility::SightIndex;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::BTreeSet;
 
 /// An attacker engages an enemy unit this close (reference points, cm) instead of marching on
@@ -78,9 +80,20 @@ pub const RESOLUTION_CM: f64 = 3.0;
 
 /// The sight index (VIS-01..VIS-17) of one look at the table, built only when a decision first
 /// needs it: most units far from the enemy never do.
+///
+/// With it, read on first need too: per side, the troop units on the table by the x of their
+/// reference point (strips of x find the enemies near a point, and the nearest, without walking
+/// every piece), each side's goal ([`side_goal`]), and the plans of the straight moves checked
+/// on it. Like the index, it holds for the table it was first read from; the driver makes a new
+/// `Sight` whenever a piece moves, arrives or leaves.
 #[derive(Default)]
 pub struct Sight {
     cell: OnceCell<std::sync::Arc<SightIndex>>,
+    troops: [OnceCell<Strips>; 2],
+    goals: [OnceCell<Option<Point>>; 2],
+    /// The plans of the straight moves proposed on this table (MOVE-01..MOVE-06 as
+    /// [`MoveChecker::check`] found them, the same as `check_move`).
+    plans: RefCell<Vec<(PieceId, Pose, Manoeuvre, MovePlan)>>,
 }
 
 impl Sight {
@@ -91,6 +104,252 @@ impl Sight {
     pub fn get(&self, ctx: &Ctx) -> &SightIndex {
         self.cell
             .get_or_init(|| crate::rules::visibility::sight_index(ctx))
+    }
+
+    /// The plan `check_move` gives for a move (no waypoints) this `Sight` saw checked: the same
+    /// table, so the same answer. Poses match bit for bit.
+    pub(crate) fn move_plan(
+        &self,
+        piece: PieceId,
+        to: Pose,
+        manoeuvre: Manoeuvre,
+    ) -> Option<MovePlan> {
+        let same = |a: &Pose| {
+            a.at.x.to_bits() == to.at.x.to_bits()
+                && a.at.y.to_bits() == to.at.y.to_bits()
+                && a.facing_deg.to_bits() == to.facing_deg.to_bits()
+        };
+        self.plans
+            .try_borrow()
+            .ok()?
+            .iter()
+            .find(|(p, t, m, _)| *p == piece && *m == manoeuvre && same(t))
+            .map(|(_, _, _, plan)| plan.clone())
+    }
+
+    /// [`nearest_enemy`] of `id`, read from the strips: the least distance, ties by id, as
+    /// the walk over every enemy in id order finds it.
+    pub(crate) fn nearest_enemy(&self, ctx: &Ctx, id: PieceId) -> Option<(PieceId, f64)> {
+        let at = pose_of(ctx, id)?.at;
+        let enemy = 1 - id.side().min(1);
+        let strips = self
+            .troops
+            .get(enemy)
+            .map(|c| c.get_or_init(|| Strips::of(ctx, enemy)));
+        let found = match strips {
+            Some(s) if !s.left_out && at.x.is_finite() && at.y.is_finite() => s.nearest(at),
+            _ => return nearest_enemy(ctx, id),
+        };
+        // The winner is read again from the table; any doubt, and every enemy is walked.
+        match found {
+            Some((e, d))
+                if ctx.state.piece(e).is_some_and(|p| {
+                    p.on_table() && p.pose.is_some_and(|q| dist(at, q.at) == d)
+                }) =>
+            {
+                Some((e, d))
+            }
+            _ => nearest_enemy(ctx, id),
+        }
+    }
+
+    /// [`side_goal`] of `side` (0 or 1), worked out once.
+    pub(crate) fn goal(&self, ctx: &Ctx, side: usize) -> Option<Point> {
+        match self.goals.get(side) {
+            Some(cell) => *cell.get_or_init(|| side_goal(ctx, side)),
+            None => side_goal(ctx, side),
+        }
+    }
+
+    /// The enemy troop units of `side` on the table whose reference point lies within `reach`
+    /// cm of `at` (`dist(at, p.at) <= reach`), with their poses: exactly those of
+    /// [`enemy_troops`] that pass that test, in no particular order.
+    pub(crate) fn enemies_near<'a>(
+        &self,
+        ctx: &Ctx<'a>,
+        side: usize,
+        at: Point,
+        reach: f64,
+    ) -> Vec<(&'a PieceState, Pose)> {
+        let enemy = 1 - side.min(1);
+        let strips = self
+            .troops
+            .get(enemy)
+            .map(|c| c.get_or_init(|| Strips::of(ctx, enemy)));
+        let (Some(strips), true) = (
+            strips,
+            at.x.is_finite() && at.y.is_finite() && reach.is_finite(),
+        ) else {
+            // Unbounded questions are rare: answered by walking every piece.
+            return enemy_troops(ctx, side)
+                .filter(|(_, p)| dist(at, p.at) <= reach)
+                .collect();
+        };
+        strips
+            .near(at, reach)
+            .filter_map(|id| {
+                let p = ctx.state.piece(id)?;
+                if p.id.side() != enemy || p.id.is_command() || !p.on_table() {
+                    return None;
+                }
+                let pose = p.pose?;
+                (dist(at, pose.at) <= reach).then_some((p, pose))
+            })
+            .collect()
+    }
+}
+
+/// One side's troop units on the table, by vertical strips of the table (x of the reference
+/// point), so a question about a point reads only the strips near it. Points with a coordinate
+/// that is not finite are left out: no finite reach gets to them.
+#[derive(Debug, Default)]
+struct Strips {
+    /// The left edge of the first strip and the strips' width (cm).
+    x0: f64,
+    width: f64,
+    /// Strip `k` holds `points[starts[k]..starts[k + 1]]`.
+    starts: Vec<usize>,
+    points: Vec<(Point, PieceId)>,
+    /// A unit was left out (a coordinate not finite).
+    left_out: bool,
+}
+
+impl Strips {
+    /// At most this many strips, however wide the table.
+    const MAX: f64 = 64.0;
+    /// Strips are at least this wide (cm).
+    const MIN_WIDTH: f64 = 8.0;
+
+    fn of(ctx: &Ctx, side: usize) -> Strips {
+        let posed: Vec<(Point, PieceId)> = side_units(ctx, side)
+            .filter(|p| p.on_table())
+            .filter_map(|p| p.pose.map(|q| (q.at, p.id)))
+            .collect();
+        let n_posed = posed.len();
+        let all: Vec<(Point, PieceId)> = posed
+            .into_iter()
+            .filter(|(at, _)| at.x.is_finite() && at.y.is_finite())
+            .collect();
+        let left_out = all.len() != n_posed;
+        let (lo, hi) = all
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), (p, _)| {
+                (l.min(p.x), h.max(p.x))
+            });
+        if all.is_empty() {
+            return Strips {
+                left_out,
+                ..Strips::default()
+            };
+        }
+        let width = ((hi - lo) / Strips::MAX).max(Strips::MIN_WIDTH);
+        let mut s = Strips {
+            x0: lo,
+            width,
+            starts: Vec::new(),
+            points: Vec::new(),
+            left_out,
+        };
+        let n = s.strip(hi) + 1;
+        let mut starts = vec![0usize; n + 1];
+        for (p, _) in &all {
+            if let Some(c) = starts.get_mut(s.strip(p.x) + 1) {
+                *c += 1;
+            }
+        }
+        for k in 1..starts.len() {
+            let before = starts.get(k - 1).copied().unwrap_or(0);
+            if let Some(c) = starts.get_mut(k) {
+                *c += before;
+            }
+        }
+        let mut next = starts.clone();
+        let mut points = vec![(Point::new(0.0, 0.0), PieceId::Hq { side, hq: HqId(0) }); all.len()];
+        for e in all {
+            let Some(slot) = next.get_mut(s.strip(e.0.x)) else {
+                continue;
+            };
+            if let Some(dst) = points.get_mut(*slot) {
+                *dst = e;
+            }
+            *slot += 1;
+        }
+        s.starts = starts;
+        s.points = points;
+        s
+    }
+
+    /// The strip of `x` (clamped to the first and last).
+    fn strip(&self, x: f64) -> usize {
+        // `as` truncates towards zero (the floor here, below 0 and NaN give 0) and saturates.
+        let k = ((x - self.x0) / self.width) as usize;
+        if self.starts.is_empty() {
+            k
+        } else {
+            k.min(self.starts.len().saturating_sub(2))
+        }
+    }
+
+    /// The nearest point to `at` (least distance, ties by id): the strips read outwards from
+    /// `at`'s, until the next strip lies farther off (with a centimetre to spare) than the best.
+    fn nearest(&self, at: Point) -> Option<(PieceId, f64)> {
+        let n = self.starts.len().saturating_sub(1);
+        if n == 0 {
+            return None;
+        }
+        let mut best: Option<(f64, PieceId)> = None;
+        let scan = |k: usize, best: &mut Option<(f64, PieceId)>| {
+            let from = self.starts.get(k).copied().unwrap_or(0);
+            let to = self.starts.get(k + 1).copied().unwrap_or(0).max(from);
+            for (p, id) in self.points.get(from..to).unwrap_or(&[]) {
+                let d = dist(at, *p);
+                if best.is_none_or(|(b, bid)| d < b || (d == b && *id < bid)) {
+                    *best = Some((d, *id));
+                }
+            }
+        };
+        let k0 = self.strip(at.x);
+        scan(k0, &mut best);
+        let (mut l, mut r) = (k0, k0);
+        loop {
+            let gl = if l > 0 {
+                at.x - (self.x0 + l as f64 * self.width)
+            } else {
+                f64::INFINITY
+            };
+            let gr = if r + 1 < n {
+                self.x0 + (r + 1) as f64 * self.width - at.x
+            } else {
+                f64::INFINITY
+            };
+            let g = gl.min(gr);
+            if g == f64::INFINITY || best.is_some_and(|(b, _)| g - 1.0 > b) {
+                break;
+            }
+            if gl <= gr {
+                l -= 1;
+                scan(l, &mut best);
+            } else {
+                r += 1;
+                scan(r, &mut best);
+            }
+        }
+        best.map(|(d, id)| (id, d))
+    }
+
+    /// The pieces whose reference point may lie within `reach` of `at` (a superset: the strips
+    /// a centimetre wider than the reach either side, then a box test).
+    fn near(&self, at: Point, reach: f64) -> impl Iterator<Item = PieceId> + '_ {
+        let r = reach + 1.0;
+        let (a, b) = (self.strip(at.x - r), self.strip(at.x + r));
+        let from = self.starts.get(a).copied().unwrap_or(0);
+        let to = self.starts.get(b + 1).copied().unwrap_or(0).max(from);
+        self.points
+            .get(from..to)
+            .unwrap_or(&[])
+            .iter()
+            .filter(move |(p, _)| (p.x - at.x).abs() <= r && (p.y - at.y).abs() <= r)
+            .map(|(_, id)| *id)
     }
 }
 
@@ -123,12 +382,27 @@ pub(crate) fn dist(a: Point, b: Point) -> f64 {
 
 /// The troop units of `side` still on the table, in id order.
 pub fn troops_of(ctx: &Ctx, side: usize) -> Vec<PieceId> {
-    ctx.state
-        .pieces
-        .values()
-        .filter(|p| p.id.side() == side && !p.id.is_command() && p.on_table())
+    side_units(ctx, side)
+        .filter(|p| p.on_table())
         .map(|p| p.id)
         .collect()
+}
+
+/// The troop units of `side` (on the table or not), in id order: one run of the pieces, as a
+/// [`PieceId`] orders units before command units, each by side.
+pub(crate) fn side_units<'a>(
+    ctx: &Ctx<'a>,
+    side: usize,
+) -> impl Iterator<Item = &'a PieceState> + 'a {
+    let first = PieceId::Unit {
+        side,
+        unit: UnitId(0),
+    };
+    ctx.state
+        .pieces
+        .range(first..)
+        .map(|(_, p)| p)
+        .take_while(move |p| p.id.side() == side && !p.id.is_command())
 }
 
 /// The command units of `side` on the table, the CO last (CMD-02), the rest in id order.
@@ -200,8 +474,8 @@ fn enemy_troops<'a>(
     side: usize,
 ) -> impl Iterator<Item = (&'a PieceState, Pose)> + 'a {
     let enemy = 1 - side.min(1);
-    ctx.state.pieces.values().filter_map(move |p| {
-        if p.id.side() == enemy && !p.id.is_command() && p.on_table() {
+    side_units(ctx, enemy).filter_map(|p| {
+        if p.on_table() {
             p.pose.map(|pose| (p, pose))
         } else {
             None
@@ -220,8 +494,9 @@ pub fn seen_within(ctx: &Ctx, sight: &Sight, id: PieceId, reach: f64) -> Vec<(Pi
     let Some(at) = pose_of(ctx, id).map(|p| p.at) else {
         return Vec::new();
     };
-    let mut out: Vec<(PieceId, f64)> = enemy_troops(ctx, id.side())
-        .filter(|(_, p)| dist(at, p.at) <= reach + BODY_MARGIN_CM)
+    let mut out: Vec<(PieceId, f64)> = sight
+        .enemies_near(ctx, id.side(), at, reach + BODY_MARGIN_CM)
+        .into_iter()
         .filter_map(|(e, _)| within_sight(ctx, sight, id, e.id, reach).map(|d| (e.id, d)))
         .collect();
     out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
@@ -383,11 +658,12 @@ fn square_threat(ctx: &Ctx, sight: &Sight, p: &PieceState, reach: f64) -> bool {
     let Some(at) = pose_of(ctx, p.id).map(|q| q.at) else {
         return false;
     };
-    enemy_troops(ctx, p.id.side()).any(|(e, q)| {
-        is_mounted_cavalry(ctx, e)
-            && dist(at, q.at) <= reach + BODY_MARGIN_CM
-            && within_sight(ctx, sight, p.id, e.id, reach).is_some()
-    })
+    sight
+        .enemies_near(ctx, p.id.side(), at, reach + BODY_MARGIN_CM)
+        .into_iter()
+        .any(|(e, _)| {
+            is_mounted_cavalry(ctx, e) && within_sight(ctx, sight, p.id, e.id, reach).is_some()
+        })
 }
 
 /// INIT-01..INIT-06: one unit's initiative action, judged now (INIT-02). Only against the
@@ -630,6 +906,17 @@ pub(crate) fn defends(ctx: &Ctx, side: usize) -> bool {
 /// reach (at ¾ of its weapon range, or [`CAVALRY_STANDOFF_CM`]), else the side's goal (a
 /// defender only when it has strayed from it).
 pub fn movement_target(ctx: &Ctx, id: PieceId) -> Option<Point> {
+    movement_target_in(ctx, &Sight::new(), id, nearest_enemy(ctx, id))
+}
+
+/// [`movement_target`] for a look at the table already taken: the side's goal read once per
+/// [`Sight`], and the unit's nearest enemy ([`nearest_enemy`]) as the caller found it.
+fn movement_target_in(
+    ctx: &Ctx,
+    sight: &Sight,
+    id: PieceId,
+    nearest: Option<(PieceId, f64)>,
+) -> Option<Point> {
     let p = ctx.piece(id).ok()?;
     let at = pose_of(ctx, id)?.at;
     let side = id.side();
@@ -644,7 +931,7 @@ pub fn movement_target(ctx: &Ctx, id: PieceId) -> Option<Point> {
     let held = tactics::on_objective(ctx, side, at);
     // In the closing turns the attacker marches on its objective, engaging only enemies on it.
     let closing = !defender && tactics::closing_turns(ctx);
-    if let Some((e, d)) = nearest_enemy(ctx, id) {
+    if let Some((e, d)) = nearest {
         let contested = tactics::piece_on_objective(ctx, side, e);
         if d <= engage && (contested || (!held && !closing)) {
             let ep = pose_of(ctx, e)?.at;
@@ -665,7 +952,7 @@ pub fn movement_target(ctx: &Ctx, id: PieceId) -> Option<Point> {
             ));
         }
     }
-    let goal = side_goal(ctx, side)?;
+    let goal = sight.goal(ctx, side)?;
     if held || (defender && dist(at, goal) <= HOLD_RADIUS_CM) {
         return None;
     }
@@ -817,6 +1104,12 @@ pub fn next_waypoint(ctx: &Ctx, id: PieceId, target: Point) -> (Point, bool) {
 /// else the best of the legal destinations (nearest the target, ties by order found). `None`
 /// when no move gets at least a centimetre closer.
 pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
+    move_towards_in(ctx, &Sight::new(), id, target)
+}
+
+/// [`move_towards`], keeping the plan of a straight move it proposes in `sight`
+/// ([`Sight::move_plan`]).
+fn move_towards_in(ctx: &Ctx, sight: &Sight, id: PieceId, target: Point) -> Option<Action> {
     let p = ctx.piece(id).ok()?;
     let from = pose_of(ctx, id)?;
     let (target, crossing) = next_waypoint(ctx, id, target);
@@ -873,6 +1166,9 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
             };
             match checker.check(&[], to, manoeuvre) {
                 Ok(plan) if plan.overruns.is_empty() => {
+                    if let Ok(mut plans) = sight.plans.try_borrow_mut() {
+                        plans.push((id, to, manoeuvre, plan));
+                    }
                     return Some(Action::Move {
                         piece: id,
                         via: vec![],
@@ -970,7 +1266,10 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         return out;
     }
     let fire = fire_candidates(ctx, sight, id);
-    if is_shaken(ctx, p) && nearest_enemy(ctx, id).is_some_and(|(_, d)| d <= INITIATIVE_CM) {
+    // The nearest enemy, found once for the whole plan.
+    let nearest = OnceCell::new();
+    let near_of = || *nearest.get_or_init(|| sight.nearest_enemy(ctx, id));
+    if is_shaken(ctx, p) && near_of().is_some_and(|(_, d)| d <= INITIATIVE_CM) {
         out.extend(pull_back(ctx, id));
         out.extend(fire);
         return out;
@@ -985,12 +1284,12 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         }
         return out;
     }
-    let near = nearest_enemy(ctx, id);
+    let near = near_of();
     if is_artillery(ctx, p) {
-        out.extend(plan_gun(ctx, id, near));
+        out.extend(plan_gun(ctx, sight, id, near));
         return out;
     }
-    let Some(target) = movement_target(ctx, id) else {
+    let Some(target) = movement_target_in(ctx, sight, id, near) else {
         // Holding: a march column close to the enemy takes a fighting formation — line to
         // fire, else extended line (skirmishers), else attack column (to charge); the first
         // the rules allow where it stands (a bridgehead may leave room for a column only).
@@ -1023,13 +1322,13 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         }
         _ => {}
     }
-    out.extend(move_towards(ctx, id, target));
+    out.extend(move_towards_in(ctx, sight, id, target));
     out
 }
 
 /// Guns: unlimber facing an enemy within range; limber when none is within range and more
 /// than half again further; move limbered towards the target.
-fn plan_gun(ctx: &Ctx, id: PieceId, near: Option<(PieceId, f64)>) -> Vec<Action> {
+fn plan_gun(ctx: &Ctx, sight: &Sight, id: PieceId, near: Option<(PieceId, f64)>) -> Vec<Action> {
     let Ok(p) = ctx.piece(id) else {
         return Vec::new();
     };
@@ -1056,7 +1355,7 @@ fn plan_gun(ctx: &Ctx, id: PieceId, near: Option<(PieceId, f64)>) -> Vec<Action>
             }
         }
         _ => {
-            let Some(target) = movement_target(ctx, id) else {
+            let Some(target) = movement_target_in(ctx, sight, id, near) else {
                 return out;
             };
             if !p.limbered {
@@ -1064,7 +1363,7 @@ fn plan_gun(ctx: &Ctx, id: PieceId, near: Option<(PieceId, f64)>) -> Vec<Action>
                     out.push(Action::Limber { piece: id });
                 }
             } else {
-                out.extend(move_towards(ctx, id, target));
+                out.extend(move_towards_in(ctx, sight, id, target));
             }
         }
     }
@@ -1081,6 +1380,7 @@ fn deploy_if_allowed(ctx: &Ctx, id: PieceId, formation: Formation) -> Option<Act
 }
 
 /// The command units (`hq` and those below it) a unit answers to, nearest first.
+#[cfg(test)]
 fn chain_of(ctx: &Ctx, id: PieceId) -> Vec<HqId> {
     let PieceId::Unit { side, unit } = id else {
         return Vec::new();
@@ -1100,13 +1400,69 @@ fn chain_of(ctx: &Ctx, id: PieceId) -> Vec<HqId> {
     chain
 }
 
+/// A side's chain of command read for many units at once: the same answers as [`chain_of`],
+/// with each unit found by halving when the scenario lists its units in id order (else by
+/// search, as [`Side::unit`]) and no chain built.
+struct Chains<'a> {
+    side: Option<&'a Side>,
+    sorted: bool,
+}
+
+impl<'a> Chains<'a> {
+    fn of(ctx: &Ctx<'a>, side: usize) -> Chains<'a> {
+        let side = ctx.scenario.sides.get(side);
+        let sorted = side.is_some_and(|s| s.units.is_sorted_by_key(|u| u.id));
+        Chains { side, sorted }
+    }
+
+    /// The unit's own command unit: the first of [`chain_of`].
+    fn hq(&self, id: PieceId) -> Option<HqId> {
+        let (PieceId::Unit { unit, .. }, Some(s)) = (id, self.side) else {
+            return None;
+        };
+        if self.sorted {
+            let k = s.units.partition_point(|u| u.id < unit);
+            s.units.get(k).filter(|u| u.id == unit).map(|u| u.hq)
+        } else {
+            s.unit(unit).map(|u| u.hq)
+        }
+    }
+
+    /// Whether `hq` is in the unit's [`chain_of`]: the same walk up, as many steps at most
+    /// (past a repeat the walk only meets command units it met already).
+    fn answers_to(&self, id: PieceId, hq: HqId) -> bool {
+        let Some(s) = self.side else {
+            return false;
+        };
+        let mut cur = self.hq(id);
+        let mut steps = 0;
+        while let Some(h) = cur {
+            if steps > s.hqs.len() {
+                break;
+            }
+            if h == hq {
+                return true;
+            }
+            steps += 1;
+            cur = s.hq(h).and_then(|x| x.parent);
+        }
+        false
+    }
+}
+
 /// CMD-02, CMD-06, CMD-09, CMD-29: the order groups of the active side's Command phase, in the
 /// order they are given (the CO last). Each command unit orders its own units (those whose
 /// HQ it is); the CO then orders every unit not yet in a group (its own and those whose HQ is
 /// gone or did not order them). Units already in `done` (acted this phase) are left out.
 pub fn order_groups(ctx: &Ctx, side: usize, done: &BTreeSet<PieceId>) -> Vec<OrderGroup> {
-    let mut taken: BTreeSet<PieceId> = done.clone();
-    let troops = troops_of(ctx, side);
+    let chains = Chains::of(ctx, side);
+    // The units still to act, each with its own command unit, and whether a group took it.
+    let troops: Vec<(PieceId, Option<HqId>)> = troops_of(ctx, side)
+        .into_iter()
+        .filter(|u| !done.contains(u))
+        .map(|u| (u, chains.hq(u)))
+        .collect();
+    let mut taken = vec![false; troops.len()];
     // ART-10: an FAO orders only a grand battery; the autoplayer leaves it out, so the guns
     // under it are ordered with the rest of the CO's group.
     let hqs: Vec<PieceId> = command_units(ctx, side)
@@ -1120,18 +1476,23 @@ pub fn order_groups(ctx: &Ctx, side: usize, done: &BTreeSet<PieceId>) -> Vec<Ord
             continue;
         };
         let is_co = k == last;
-        let units: Vec<PieceId> = troops
-            .iter()
-            .copied()
-            .filter(|u| !taken.contains(u))
-            .filter(|u| is_co || chain_of(ctx, *u).first() == Some(&hq_id))
-            .collect();
-        taken.extend(units.iter().copied());
+        let mut units = Vec::new();
+        for ((u, h), t) in troops.iter().zip(taken.iter_mut()) {
+            if !*t && (is_co || *h == Some(hq_id)) {
+                *t = true;
+                units.push(*u);
+            }
+        }
         groups.push(OrderGroup { hq: *hq, units });
     }
     // No command unit left at all: the units still act (CMD-07 would give them self-orders).
     if hqs.is_empty() {
-        let units: Vec<PieceId> = troops.into_iter().filter(|u| !taken.contains(u)).collect();
+        let units: Vec<PieceId> = troops
+            .iter()
+            .zip(&taken)
+            .filter(|(_, t)| !**t)
+            .map(|((u, _), _)| *u)
+            .collect();
         if let Some(first) = units.first().copied() {
             groups.push(OrderGroup { hq: first, units });
         }
@@ -1145,10 +1506,10 @@ pub fn hq_move(ctx: &Ctx, hq: PieceId) -> Option<Action> {
     let PieceId::Hq { side, hq: hq_id } = hq else {
         return None;
     };
-    let units: Vec<Point> = troops_of(ctx, side)
-        .into_iter()
-        .filter(|u| chain_of(ctx, *u).contains(&hq_id))
-        .filter_map(|u| pose_of(ctx, u).map(|p| p.at))
+    let chains = Chains::of(ctx, side);
+    let units: Vec<Point> = side_units(ctx, side)
+        .filter(|p| p.on_table() && chains.answers_to(p.id, hq_id))
+        .filter_map(|p| p.pose.map(|q| q.at))
         .collect();
     if units.is_empty() {
         return None;
@@ -1178,4 +1539,50 @@ pub fn hq_move(ctx: &Ctx, hq: PieceId) -> Option<Action> {
 /// END-03 (4): a side concedes when it has no troop unit left on the table.
 pub fn should_concede(ctx: &Ctx, side: usize) -> bool {
     troops_of(ctx, side).is_empty()
+}
+
+#[cfg(test)]
+mod chain_tests {
+    use super::*;
+    use crate::model::army::shipped_lists;
+    use crate::model::samples;
+    use crate::rules::battle::Battle;
+    use crate::rules::dice::DiceSource;
+
+    #[test]
+    fn cmd_02_chains_answer_as_chain_of_sorted_or_not() {
+        let lists = shipped_lists().expect("the shipped army lists parse");
+        let scenario = samples::scenarios()
+            .expect("samples")
+            .into_iter()
+            .find(|s| s.id.as_str() == "1809-ebelsberg")
+            .expect("Ebelsberg");
+        for reversed in [false, true] {
+            let mut s = scenario.clone();
+            if reversed {
+                for side in &mut s.sides {
+                    side.units.reverse();
+                }
+            }
+            let b = Battle::new(s, lists.clone(), DiceSource::Seed(1), 0).expect("sets up");
+            let ctx = b.ctx();
+            for side in 0..2 {
+                let chains = Chains::of(&ctx, side);
+                let hqs: Vec<HqId> = ctx
+                    .scenario
+                    .sides
+                    .get(side)
+                    .map(|s| s.hqs.iter().map(|h| h.id).collect())
+                    .unwrap_or_default();
+                assert!(hqs.len() > 1, "a chain of command to walk");
+                for id in ctx.state.pieces.keys().filter(|id| id.side() == side) {
+                    let chain = chain_of(&ctx, *id);
+                    assert_eq!(chains.hq(*id), chain.first().copied(), "{id}");
+                    for h in &hqs {
+                        assert_eq!(chains.answers_to(*id, *h), chain.contains(h), "{id} {h}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -10,7 +10,7 @@
 use super::policy::PlannedUnit;
 use super::policy::{
     charge_odds, charge_odds_supported, defends, dist, expected_hits, facing_towards, idle,
-    is_artillery, is_shaken, pose_of, side_goal, troops_of, Sight, BODY_MARGIN_CM,
+    is_artillery, is_shaken, pose_of, side_goal, side_units, troops_of, Sight, BODY_MARGIN_CM,
 };
 use crate::geom::footprint::heading;
 use crate::geom::{ring_contains, Point};
@@ -349,8 +349,8 @@ pub fn opportunity_fire(ctx: &Ctx, sight: &Sight, target: PieceId) -> Vec<Action
     // A unit's range depends only on its side and troop row here (the context is fixed), and
     // many units share a row: each is worked out once.
     let mut ranges: Vec<(usize, Option<&TroopTypeId>, Option<f64>)> = Vec::new();
-    for u in troops_of(ctx, side) {
-        let Ok(p) = ctx.piece(u) else { continue };
+    for p in side_units(ctx, side).filter(|p| p.on_table()) {
+        let u = p.id;
         if idle(p)
             || p.limbered
             || p.orders.opportunity_fired_in == Some(t.player_turn)
@@ -374,7 +374,9 @@ pub fn opportunity_fire(ctx: &Ctx, sight: &Sight, target: PieceId) -> Vec<Action
         let Some(range) = range else {
             continue;
         };
-        if pose_of(ctx, u).is_none_or(|q| dist(q.at, at) > range + BODY_MARGIN_CM) {
+        if p.pose
+            .is_none_or(|q| dist(q.at, at) > range + BODY_MARGIN_CM)
+        {
             continue;
         }
         if super::policy::within_sight(ctx, sight, u, target, range).is_none() {

@@ -507,3 +507,211 @@ fn init_12_init_14_policy_evades_a_charge_by_a_clearly_stronger_enemy() {
         );
     }
 }
+
+/// A small deterministic generator (xorshift64*) for the lookup tests.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Twelve units a side, scattered by [`scatter`].
+fn crowd() -> Sc {
+    let mut sc = Sc::new();
+    for k in 0..12u32 {
+        sc = sc
+            .unit(0, k + 1, AUS_LINE, 4, 10.0 + 15.0 * f64::from(k), 40.0, 0.0)
+            .unit(
+                1,
+                k + 1,
+                FR_LINE,
+                4,
+                10.0 + 15.0 * f64::from(k),
+                160.0,
+                180.0,
+            );
+    }
+    sc
+}
+
+/// Every piece at a random place (some sharing an x, some off the table or knocked out).
+fn scatter(g: &mut Gen, state: &mut crate::rules::state::BattleState) {
+    let xs: Vec<f64> = (0..4).map(|_| g.range(0.0, 200.0)).collect();
+    let mut last: Option<Pose> = None;
+    for p in state.pieces.values_mut() {
+        // Now and then on top of the piece before (ties of distance).
+        if g.below(8) == 0 && last.is_some() {
+            p.pose = last;
+            p.knocked_out = false;
+            continue;
+        }
+        let x = match g.below(3) {
+            0 => xs.get(g.below(4) as usize).copied().unwrap_or(0.0),
+            _ => g.range(-20.0, 220.0),
+        };
+        p.pose = (g.below(10) != 0).then_some(Pose {
+            at: Point::new(x, g.range(0.0, 200.0)),
+            facing_deg: 0.0,
+        });
+        p.knocked_out = g.below(10) == 0;
+        last = p.pose;
+    }
+}
+
+#[test]
+fn sight_enemies_near_and_nearest_enemy_are_exactly_the_walks_over_every_enemy() {
+    let b = crowd().battle(OrdersMode::Full);
+    let ctx = b.ctx();
+    let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..200 {
+        let mut state = ctx.state.clone();
+        scatter(&mut g, &mut state);
+        let c = ctx.with_state(&state);
+        let sight = Sight::new();
+        for _ in 0..20 {
+            let side = g.below(2) as usize;
+            let at = Point::new(g.range(-30.0, 230.0), g.range(-30.0, 230.0));
+            // Sometimes a reach that lands exactly on a piece's reference point.
+            let exact = state
+                .pieces
+                .values()
+                .filter_map(|p| p.pose)
+                .nth(g.below(24) as usize)
+                .map(|q| super::policy::dist(at, q.at));
+            let reach = match (g.below(3), exact) {
+                (0, Some(d)) => d,
+                _ => g.range(0.0, 90.0),
+            };
+            let mut got: Vec<PieceId> = sight
+                .enemies_near(&c, side, at, reach)
+                .into_iter()
+                .map(|(p, _)| p.id)
+                .collect();
+            got.sort();
+            let want: Vec<PieceId> = state
+                .pieces
+                .values()
+                .filter(|p| p.id.side() != side && !p.id.is_command() && p.on_table())
+                .filter(|p| {
+                    p.pose
+                        .is_some_and(|q| super::policy::dist(at, q.at) <= reach)
+                })
+                .map(|p| p.id)
+                .collect();
+            assert_eq!(got, want, "side {side} at {at:?} reach {reach}");
+        }
+        for id in state.pieces.keys() {
+            assert_eq!(
+                sight.nearest_enemy(&c, *id),
+                super::policy::nearest_enemy(&c, *id),
+                "{id}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cmd_03_cmd_06_cmd_29_fire_23_orderable_units_are_those_the_order_check_accepts() {
+    use crate::rules::command::{check_issue_order, orderable_units, OrderedUnit, UnitActionKind};
+    let b = crowd().command(OrdersMode::Full);
+    let ctx = b.ctx();
+    let hq = PieceId::Hq {
+        side: 0,
+        hq: crate::model::HqId(1),
+    };
+    let mut g = Gen(7);
+    let mut some = 0;
+    for _ in 0..100 {
+        let mut state = ctx.state.clone();
+        for p in state.pieces.values_mut() {
+            let o = &mut p.orders;
+            o.closed = g.below(5) == 0;
+            o.hq_failed = g.below(5) == 0;
+            o.commander = match g.below(4) {
+                0 => Some(hq),
+                1 => Some(u(0, 99)),
+                _ => None,
+            };
+            p.suppressed_at = (g.below(6) == 0).then_some(1);
+            if g.below(8) == 0 {
+                p.pose = None;
+            }
+        }
+        if let Some(h) = state.pieces.get_mut(&hq) {
+            h.pose = Some(Pose {
+                at: Point::new(90.0, 20.0),
+                facing_deg: 0.0,
+            });
+            h.orders = Default::default();
+        }
+        let c = ctx.with_state(&state);
+        let want: Vec<PieceId> = state
+            .pieces
+            .keys()
+            .copied()
+            .filter(|id| !id.is_command() && state.pieces.get(id).is_some_and(|p| p.on_table()))
+            .filter(|id| {
+                let unit = OrderedUnit {
+                    piece: *id,
+                    action: UnitActionKind::Deploy,
+                    target: None,
+                    road: false,
+                    dense: false,
+                };
+                check_issue_order(&c, hq, &[unit]).is_ok()
+            })
+            .collect();
+        assert_eq!(orderable_units(&c, hq), want);
+        some += usize::from(!want.is_empty());
+    }
+    assert!(
+        some > 50,
+        "the command unit orders someone most times ({some})"
+    );
+}
+
+#[test]
+fn move_01_move_06_plans_kept_by_the_sight_are_those_check_move_gives() {
+    use crate::rules::movement::check_move;
+    let b = crowd().command(OrdersMode::Full);
+    let ctx = b.ctx();
+    let sight = Sight::new();
+    let mut kept = 0;
+    for k in 1..=12 {
+        for a in plan_unit(&ctx, &sight, u(0, k)) {
+            let Action::Move {
+                piece,
+                via,
+                to,
+                manoeuvre,
+            } = a
+            else {
+                continue;
+            };
+            if let Some(plan) = sight.move_plan(piece, to, manoeuvre) {
+                assert!(via.is_empty());
+                assert_eq!(
+                    Some(plan),
+                    check_move(&ctx, piece, &via, to, manoeuvre).ok()
+                );
+                kept += 1;
+            }
+        }
+    }
+    assert!(kept > 0, "some straight moves were planned");
+}

@@ -1538,102 +1538,114 @@ fn check_ordered_units(
                 format!("{} is named twice in one order", u.piece),
             ));
         }
-        let p = ctx.piece(u.piece)?;
-        if u.piece.is_command() {
+        check_ordered_unit(ctx, command, cp, is_co, u, ctx.piece(u.piece)?)?;
+    }
+    Ok(())
+}
+
+/// The part of [`check_ordered_units`] about one unit `u` (whose piece is `p`).
+fn check_ordered_unit(
+    ctx: &Ctx,
+    command: PieceId,
+    cp: &PieceState,
+    is_co: bool,
+    u: &OrderedUnit,
+    p: &PieceState,
+) -> Result<(), ActionError> {
+    if u.piece.is_command() {
+        return Err(refuse(
+            "CMD-23",
+            format!("{} is a command unit and is not ordered", p.name),
+        ));
+    }
+    if u.piece.side() != command.side() {
+        return Err(refuse(
+            "CMD-03",
+            format!("{} is not {}'s unit", p.name, cp.name),
+        ));
+    }
+    super::battle::check_may_act(ctx, p)?;
+    if p.suppressed_at.is_some() {
+        return Err(refuse(
+            "FIRE-23",
+            format!(
+                "{} is suppressed and can do nothing in its own turn",
+                p.name
+            ),
+        ));
+    }
+    let o = &p.orders;
+    if o.closed {
+        return Err(refuse(
+            "CMD-06",
+            format!("{} may not be ordered again this turn", p.name),
+        ));
+    }
+    if let Some(other) = o.commander.filter(|c| *c != command) {
+        return Err(refuse(
+            "CMD-06",
+            format!(
+                "{} has been ordered by {} this turn: one commander per unit",
+                p.name, other
+            ),
+        ));
+    }
+    if o.hq_failed && !is_co {
+        return Err(refuse(
+            "CMD-29",
+            format!(
+                "an HQ failed to order {}: only the CO may pick it up this turn",
+                p.name
+            ),
+        ));
+    }
+    match u.action {
+        UnitActionKind::Evade | UnitActionKind::EngineerTask => {
             return Err(refuse(
-                "CMD-23",
-                format!("{} is a command unit and is not ordered", p.name),
-            ));
-        }
-        if u.piece.side() != command.side() {
-            return Err(refuse(
-                "CMD-03",
-                format!("{} is not {}'s unit", p.name, cp.name),
-            ));
-        }
-        super::battle::check_may_act(ctx, p)?;
-        if p.suppressed_at.is_some() {
-            return Err(refuse(
-                "FIRE-23",
+                "CMD-15",
                 format!(
-                    "{} is suppressed and can do nothing in its own turn",
-                    p.name
+                    "{} is not an ordered action (move, deploy, fire, charge or support)",
+                    u.action.label()
                 ),
-            ));
+            ))
         }
-        let o = &p.orders;
-        if o.closed {
-            return Err(refuse(
-                "CMD-06",
-                format!("{} may not be ordered again this turn", p.name),
-            ));
-        }
-        if let Some(other) = o.commander.filter(|c| *c != command) {
-            return Err(refuse(
-                "CMD-06",
-                format!(
-                    "{} has been ordered by {} this turn: one commander per unit",
-                    p.name, other
-                ),
-            ));
-        }
-        if o.hq_failed && !is_co {
-            return Err(refuse(
-                "CMD-29",
-                format!(
-                    "an HQ failed to order {}: only the CO may pick it up this turn",
-                    p.name
-                ),
-            ));
-        }
-        match u.action {
-            UnitActionKind::Evade | UnitActionKind::EngineerTask => {
+        UnitActionKind::Fire | UnitActionKind::Charge => {
+            let Some(target) = u.target else {
                 return Err(refuse(
-                    "CMD-15",
+                    "FIRE-06",
                     format!(
-                        "{} is not an ordered action (move, deploy, fire, charge or support)",
-                        u.action.label()
+                        "declare {}'s target with the order: all targets of an order are declared before its dice",
+                        p.name
                     ),
-                ))
+                ));
+            };
+            let tp = ctx.piece(target)?;
+            if target.side() == command.side() {
+                return Err(refuse(
+                    "FIRE-01",
+                    format!("{} is not an enemy unit", tp.name),
+                ));
             }
-            UnitActionKind::Fire | UnitActionKind::Charge => {
-                let Some(target) = u.target else {
-                    return Err(refuse(
-                        "FIRE-06",
-                        format!(
-                            "declare {}'s target with the order: all targets of an order are declared before its dice",
-                            p.name
-                        ),
-                    ));
-                };
-                let tp = ctx.piece(target)?;
-                if target.side() == command.side() {
-                    return Err(refuse(
-                        "FIRE-01",
-                        format!("{} is not an enemy unit", tp.name),
-                    ));
-                }
-                if target.is_command() {
-                    return Err(refuse(
-                        "CMD-24",
-                        format!(
-                            "{} is a command unit and may not be chosen as a target",
-                            tp.name
-                        ),
-                    ));
-                }
+            if target.is_command() {
+                return Err(refuse(
+                    "CMD-24",
+                    format!(
+                        "{} is a command unit and may not be chosen as a target",
+                        tp.name
+                    ),
+                ));
             }
-            _ => {}
         }
-        if (u.road || u.dense) && u.action != UnitActionKind::Move {
-            return Err(refuse(
-                if u.road { "CMD-11" } else { "CMD-12" },
-                format!(
-                    "{}: road and dense-terrain declarations belong to moves",
-                    p.name
-                ),
-            ));
-        }
+        _ => {}
+    }
+    if (u.road || u.dense) && u.action != UnitActionKind::Move {
+        return Err(refuse(
+            if u.road { "CMD-11" } else { "CMD-12" },
+            format!(
+                "{}: road and dense-terrain declarations belong to moves",
+                p.name
+            ),
+        ));
     }
     Ok(())
 }
@@ -1646,25 +1658,43 @@ pub fn orderable_units(ctx: &Ctx, command: PieceId) -> Vec<PieceId> {
         return Vec::new();
     };
     let is_co = commanding_officer(ctx, command.side()) == Some(command);
+    // ART-10: an FAO orders only a grand battery's fire, never a unit to deploy: the check
+    // below would refuse every unit.
+    if super::fao::is_fao(ctx, command) {
+        return Vec::new();
+    }
+    // The side's troop units are one run of ids (units before command units, by side).
+    let side = command.side();
+    let first = PieceId::Unit {
+        side,
+        unit: crate::model::UnitId(0),
+    };
     ctx.state
         .pieces
-        .values()
-        .filter(|p| p.id.side() == command.side() && !p.id.is_command() && p.on_table())
+        .range(first..)
+        .map(|(_, p)| p)
+        .take_while(|p| p.id.side() == side && !p.id.is_command())
+        .filter(|p| p.on_table())
+        // FIRE-23, CMD-06, CMD-29: refusals read straight off the unit (the check would make
+        // them too, with a message nobody reads here).
         .filter(|p| {
-            check_ordered_units(
-                ctx,
-                command,
-                cp,
-                is_co,
-                &[OrderedUnit {
-                    piece: p.id,
-                    action: UnitActionKind::Deploy,
-                    target: None,
-                    road: false,
-                    dense: false,
-                }],
-            )
-            .is_ok()
+            let o = &p.orders;
+            p.suppressed_at.is_none()
+                && !o.closed
+                && o.commander.is_none_or(|c| c == command)
+                && (is_co || !o.hq_failed)
+        })
+        // One unit named once, by a command unit that is no FAO: the whole of
+        // [`check_ordered_units`] is the unit's own part.
+        .filter(|p| {
+            let unit = OrderedUnit {
+                piece: p.id,
+                action: UnitActionKind::Deploy,
+                target: None,
+                road: false,
+                dense: false,
+            };
+            check_ordered_unit(ctx, command, cp, is_co, &unit, p).is_ok()
         })
         .map(|p| p.id)
         .collect()

@@ -200,14 +200,16 @@ pub fn weapon_range_cm(ctx: &Ctx, p: &PieceState) -> Option<f64> {
         return None;
     };
     let list = ctx.list(p.id.side())?;
-    let class = WeaponClass::of(list, row);
     let mounted = row.arm == Arm::Cavalry && row.role != RowRole::DismountedMode;
     let mut range = range_cm;
     for e in list.row_effects(row) {
         match e {
             RuleEffect::GatlingJam { range_cm } => range = *range_cm,
             RuleEffect::MountedRange { cm } if mounted => range = *cm,
-            RuleEffect::Howitzer { range_cm, .. } if class == WeaponClass::Howitzer => {
+            // The weapon class is worked out only for a row with a howitzer effect.
+            RuleEffect::Howitzer { range_cm, .. }
+                if WeaponClass::of(list, row) == WeaponClass::Howitzer =>
+            {
                 range = *range_cm
             }
             _ => {}
