@@ -377,11 +377,9 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
             if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
                 return;
             }
-            // One look at the table for the order's plans and its declaration (made before
-            // anything moves).
-            let sight = Sight::new();
             let planned: Vec<PlannedUnit> = {
                 let ctx = battle.ctx();
+                let sight = Sight::new();
                 // CMD-02..CMD-06, CMD-29, FIRE-23: the units of this order the command unit may
                 // order now — those of `orderable_units`, asked of the order's units only.
                 let orderable = |u: PieceId| {
@@ -415,7 +413,7 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
             if planned.is_empty() {
                 continue;
             }
-            let outcome = execute_planned(battle, group.hq, &planned, &sight, d, &mut attempts);
+            let outcome = execute_order(battle, group.hq, &planned, d, &mut attempts);
             if !outcome.issued {
                 break; // CMD-05: this command unit's orders are over
             }
@@ -490,12 +488,6 @@ pub struct OrderOutcome {
 /// path meets dense terrain, worked out from the move's own plan. `None` for an action no order
 /// carries.
 pub fn declare(ctx: &Ctx, unit: &PlannedUnit) -> Option<(OrderedUnit, usize)> {
-    declare_in(ctx, &Sight::new(), unit)
-}
-
-/// [`declare`] on the table `sight` was taken of, reusing the plans of the moves checked when
-/// planning on it.
-fn declare_in(ctx: &Ctx, sight: &Sight, unit: &PlannedUnit) -> Option<(OrderedUnit, usize)> {
     for (k, a) in unit.candidates.iter().enumerate() {
         let Some((_, kind)) = unit_action(a) else {
             continue;
@@ -530,13 +522,7 @@ fn declare_in(ctx: &Ctx, sight: &Sight, unit: &PlannedUnit) -> Option<(OrderedUn
                 to,
                 manoeuvre,
             } => {
-                let known = via
-                    .is_empty()
-                    .then(|| sight.move_plan(*piece, *to, *manoeuvre))
-                    .flatten();
-                let Some(plan) =
-                    known.or_else(|| check_move(ctx, *piece, via, *to, *manoeuvre).ok())
-                else {
+                let Ok(plan) = check_move(ctx, *piece, via, *to, *manoeuvre) else {
                     continue;
                 };
                 let Ok(p) = ctx.piece(*piece) else { continue };
@@ -564,26 +550,10 @@ pub fn execute_order(
     d: &mut Driver,
     attempts: &mut usize,
 ) -> OrderOutcome {
-    execute_planned(battle, hq, planned, &Sight::new(), d, attempts)
-}
-
-/// [`execute_order`] for units planned with `sight` on the table as it is now: their moves'
-/// plans are not worked out again for the declaration.
-fn execute_planned(
-    battle: &mut Battle,
-    hq: PieceId,
-    planned: &[PlannedUnit],
-    sight: &Sight,
-    d: &mut Driver,
-    attempts: &mut usize,
-) -> OrderOutcome {
     let mut outcome = OrderOutcome::default();
     let mut declared: Vec<(OrderedUnit, usize)> = {
         let ctx = battle.ctx();
-        planned
-            .iter()
-            .filter_map(|u| declare_in(&ctx, sight, u))
-            .collect()
+        planned.iter().filter_map(|u| declare(&ctx, u)).collect()
     };
     // CHG-08 (a): supporters act after the order's charges have made contact.
     declared.sort_by_key(|(o, _)| tactics::is_support(o.action));

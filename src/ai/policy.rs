@@ -36,11 +36,11 @@ use crate::rules::firing::{
     FirerPlan, INITIATIVE_CM,
 };
 use crate::rules::geometry::{aspect, footprint_of};
-use crate::rules::movement::{legal_destinations, move_allowance, MoveChecker, MovePlan};
+use crate::rules::movement::{legal_destinations, move_allowance, MoveChecker};
 use crate::rules::state::{Formation, PieceId, PieceState, Pose};
 use crate::rules::terrain::{feature_going, mover_of, Going};
 use crate::rules::visibility::SightIndex;
-use std::cell::{OnceCell, RefCell};
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
 /// An attacker engages an enemy unit this close (reference points, cm) instead of marching on
@@ -83,17 +83,14 @@ pub const RESOLUTION_CM: f64 = 3.0;
 ///
 /// With it, read on first need too: per side, the troop units on the table by the x of their
 /// reference point (strips of x find the enemies near a point, and the nearest, without walking
-/// every piece), each side's goal ([`side_goal`]), and the plans of the straight moves checked
-/// on it. Like the index, it holds for the table it was first read from; the driver makes a new
+/// every piece) and each side's goal ([`side_goal`]). (The moves checked on it are remembered
+/// by the battle's own memo, `movement::MoveAnswers`.) Like the index, it holds for the table it was first read from; the driver makes a new
 /// `Sight` whenever a piece moves, arrives or leaves.
 #[derive(Default)]
 pub struct Sight {
     cell: OnceCell<std::sync::Arc<SightIndex>>,
     troops: [OnceCell<Strips>; 2],
     goals: [OnceCell<Option<Point>>; 2],
-    /// The plans of the straight moves proposed on this table (MOVE-01..MOVE-06 as
-    /// [`MoveChecker::check`] found them, the same as `check_move`).
-    plans: RefCell<Vec<(PieceId, Pose, Manoeuvre, MovePlan)>>,
 }
 
 impl Sight {
@@ -104,27 +101,6 @@ impl Sight {
     pub fn get(&self, ctx: &Ctx) -> &SightIndex {
         self.cell
             .get_or_init(|| crate::rules::visibility::sight_index(ctx))
-    }
-
-    /// The plan `check_move` gives for a move (no waypoints) this `Sight` saw checked: the same
-    /// table, so the same answer. Poses match bit for bit.
-    pub(crate) fn move_plan(
-        &self,
-        piece: PieceId,
-        to: Pose,
-        manoeuvre: Manoeuvre,
-    ) -> Option<MovePlan> {
-        let same = |a: &Pose| {
-            a.at.x.to_bits() == to.at.x.to_bits()
-                && a.at.y.to_bits() == to.at.y.to_bits()
-                && a.facing_deg.to_bits() == to.facing_deg.to_bits()
-        };
-        self.plans
-            .try_borrow()
-            .ok()?
-            .iter()
-            .find(|(p, t, m, _)| *p == piece && *m == manoeuvre && same(t))
-            .map(|(_, _, _, plan)| plan.clone())
     }
 
     /// [`nearest_enemy`] of `id`, read from the strips: the least distance, ties by id, as
@@ -1104,12 +1080,6 @@ pub fn next_waypoint(ctx: &Ctx, id: PieceId, target: Point) -> (Point, bool) {
 /// else the best of the legal destinations (nearest the target, ties by order found). `None`
 /// when no move gets at least a centimetre closer.
 pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
-    move_towards_in(ctx, &Sight::new(), id, target)
-}
-
-/// [`move_towards`], keeping the plan of a straight move it proposes in `sight`
-/// ([`Sight::move_plan`]).
-fn move_towards_in(ctx: &Ctx, sight: &Sight, id: PieceId, target: Point) -> Option<Action> {
     let p = ctx.piece(id).ok()?;
     let from = pose_of(ctx, id)?;
     let (target, crossing) = next_waypoint(ctx, id, target);
@@ -1166,9 +1136,6 @@ fn move_towards_in(ctx: &Ctx, sight: &Sight, id: PieceId, target: Point) -> Opti
             };
             match checker.check(&[], to, manoeuvre) {
                 Ok(plan) if plan.overruns.is_empty() => {
-                    if let Ok(mut plans) = sight.plans.try_borrow_mut() {
-                        plans.push((id, to, manoeuvre, plan));
-                    }
                     return Some(Action::Move {
                         piece: id,
                         via: vec![],
@@ -1322,7 +1289,7 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         }
         _ => {}
     }
-    out.extend(move_towards_in(ctx, sight, id, target));
+    out.extend(move_towards(ctx, id, target));
     out
 }
 
@@ -1363,7 +1330,7 @@ fn plan_gun(ctx: &Ctx, sight: &Sight, id: PieceId, near: Option<(PieceId, f64)>)
                     out.push(Action::Limber { piece: id });
                 }
             } else {
-                out.extend(move_towards_in(ctx, sight, id, target));
+                out.extend(move_towards(ctx, id, target));
             }
         }
     }

@@ -684,34 +684,3 @@ fn cmd_03_cmd_06_cmd_29_fire_23_orderable_units_are_those_the_order_check_accept
         "the command unit orders someone most times ({some})"
     );
 }
-
-#[test]
-fn move_01_move_06_plans_kept_by_the_sight_are_those_check_move_gives() {
-    use crate::rules::movement::check_move;
-    let b = crowd().command(OrdersMode::Full);
-    let ctx = b.ctx();
-    let sight = Sight::new();
-    let mut kept = 0;
-    for k in 1..=12 {
-        for a in plan_unit(&ctx, &sight, u(0, k)) {
-            let Action::Move {
-                piece,
-                via,
-                to,
-                manoeuvre,
-            } = a
-            else {
-                continue;
-            };
-            if let Some(plan) = sight.move_plan(piece, to, manoeuvre) {
-                assert!(via.is_empty());
-                assert_eq!(
-                    Some(plan),
-                    check_move(&ctx, piece, &via, to, manoeuvre).ok()
-                );
-                kept += 1;
-            }
-        }
-    }
-    assert!(kept > 0, "some straight moves were planned");
-}
