@@ -328,3 +328,64 @@ fn move_01_remembered_move_checks_match_fresh_ones_through_a_game() {
         "{legal} of {checked} legal: both kinds must be met"
     );
 }
+
+/// VIS-01..VIS-17: the events after which the battle keeps its sight index
+/// (`apply::leaves_sight_alone`) change nothing sight is made from. Every such event of a few
+/// played games, applied to the state before it, leaves each piece's sight fields, the set of
+/// pieces, the engineers' works and the lost defences as they were.
+#[test]
+fn vis_01_events_that_keep_the_sight_index_change_nothing_sight_sees() {
+    use powderhorn::rules::apply::leaves_sight_alone;
+    use powderhorn::rules::PieceState;
+    fn seen(p: &PieceState) -> String {
+        format!(
+            "{:?} {:?}",
+            (
+                &p.name,
+                p.pose,
+                p.formation,
+                p.stands,
+                p.limbered,
+                p.knocked_out,
+                p.dug_in,
+            ),
+            (
+                p.revealed,
+                p.has_fired,
+                &p.flank,
+                &p.troop_type,
+                p.arm,
+                p.command,
+            )
+        )
+    }
+    fn terrain(s: &BattleState) -> String {
+        format!("{:?} {:?}", s.engineering.works, s.ledger)
+    }
+    let scenario = ebelsberg();
+    let lists = lists();
+    let mut kept = 0;
+    let mut other = 0;
+    for seed in [1u64, 2, 5] {
+        let (battle, _) = play(&scenario, &lists, seed);
+        let mut state = battle.initial_state().clone();
+        for e in battle.events() {
+            let before = state.clone();
+            apply(&mut state, e);
+            if !leaves_sight_alone(e) {
+                other += 1;
+                continue;
+            }
+            kept += 1;
+            let ids = |s: &BattleState| s.pieces.keys().copied().collect::<Vec<_>>();
+            assert_eq!(ids(&before), ids(&state), "{e:?}");
+            for (id, p) in &state.pieces {
+                assert_eq!(seen(&before.pieces[id]), seen(p), "{e:?}");
+            }
+            if !matches!(e, Event::ObjectiveDeclared { .. }) {
+                assert_eq!(terrain(&before), terrain(&state), "{e:?}");
+            }
+        }
+    }
+    assert!(kept > 1_000 && other > 100, "{kept} kept, {other} not");
+}

@@ -234,6 +234,24 @@ fn leaves_flanks_alone(event: &Event) -> bool {
     )
 }
 
+/// The events after which every piece looks the same to sight — the fields a sight index is
+/// made from (pose, formation, stands, limber, knock-out, dug-in, reveal, fire, flank, troop
+/// row, arm, command, name) — and the works and lost defences are unchanged: the turn, dice,
+/// hits, suppression, disorder's end, the sides, and orders. The battle keeps its sight index
+/// across them ([`super::visibility::SightCache`]).
+pub fn leaves_sight_alone(event: &Event) -> bool {
+    (leaves_flanks_alone(event) && !matches!(event, Event::DefenseKnockedOut { .. }))
+        || matches!(
+            event,
+            Event::OrderRolled(_)
+                | Event::UnitActed(_)
+                | Event::SelfOrdered { .. }
+                | Event::SuppressedByOrder { .. }
+                | Event::CommandMoved { .. }
+                | Event::OpportunityFireDeclared { .. }
+        )
+}
+
 pub fn apply_all<'a>(state: &mut BattleState, events: impl IntoIterator<Item = &'a Event>) {
     for e in events {
         apply(state, e);

@@ -221,7 +221,11 @@ impl Battle {
         };
         let dice_used = self.dice.used() - before;
         apply_all(&mut self.state, &events);
-        self.sight.owner_changed();
+        if events.iter().all(super::apply::leaves_sight_alone) {
+            self.sight.owner_changed_but_not_for_sight();
+        } else {
+            self.sight.owner_changed();
+        }
         self.log.entries.truncate(self.log.cursor);
         self.log.entries.push(LogEntry {
             action,

@@ -2611,6 +2611,14 @@ impl SightCache {
         }
     }
 
+    /// The owning battle changed its state, but no piece the way sight sees it (the events were
+    /// all [`super::apply::leaves_sight_alone`]): the index stands, the move answers go.
+    pub(crate) fn owner_changed_but_not_for_sight(&mut self) {
+        if let Ok(o) = self.owner.get_mut() {
+            o.moves = Default::default();
+        }
+    }
+
     /// `f` on the move answers of the owner's state, when `state` is the owner's (`None`
     /// otherwise: other states keep no answers). `f` must not ask sight questions.
     pub(crate) fn owner_moves<R>(
