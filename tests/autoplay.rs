@@ -389,3 +389,45 @@ fn vis_01_events_that_keep_the_sight_index_change_nothing_sight_sees() {
     }
     assert!(kept > 1_000 && other > 100, "{kept} kept, {other} not");
 }
+
+/// VIS-01..VIS-17: the battle's own sight memo, carried from action to action (refreshed piece
+/// by piece, or kept across actions that change nothing sight sees), answers as a fresh index
+/// of the same state. A played game is re-performed action by action; after each, every
+/// piece's visible enemies and a sample of pairs are asked of both.
+#[test]
+fn vis_01_the_battles_sight_memo_answers_as_a_fresh_index_after_every_action() {
+    use powderhorn::rules::visibility::{sight_index, SightIndex};
+    use powderhorn::rules::PieceId;
+    use powderhorn::rules::Ctx;
+    let scenario = ebelsberg();
+    let lists = lists();
+    let (played, _) = play(&scenario, &lists, 4);
+    let mut battle = Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(4), 0)
+        .expect("the sample sets up");
+    let mut compared = 0;
+    for (step, entry) in played.entries().iter().enumerate() {
+        battle
+            .perform(entry.action.clone())
+            .expect("the logged action performs again");
+        if step % 3 != 0 {
+            continue;
+        }
+        let memo = sight_index(&battle.ctx());
+        let state = battle.state().clone();
+        let fresh = SightIndex::new(&Ctx::new(battle.scenario(), battle.lists(), &state));
+        let ids: Vec<PieceId> = state
+            .pieces
+            .iter()
+            .filter(|(_, p)| p.on_table())
+            .map(|(id, _)| *id)
+            .collect();
+        for (k, a) in ids.iter().enumerate() {
+            assert_eq!(memo.visible_enemies(*a), fresh.visible_enemies(*a), "step {step}");
+            if let Some(b) = ids.get((k * 7 + step) % ids.len()) {
+                assert_eq!(memo.sight(*a, *b), fresh.sight(*a, *b), "step {step}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 1_000, "only {compared} pieces compared");
+}
