@@ -2,7 +2,7 @@
 //! nothing random; it copies the results an event carries into the state.
 
 use super::event::Event;
-use super::state::{BattleState, Phase};
+use super::state::{BattleState, Phase, PieceId};
 use super::victory::Loss;
 
 /// Applies one event. Events that name a piece not in the state change nothing (a log is only
@@ -250,6 +250,31 @@ pub fn leaves_sight_alone(event: &Event) -> bool {
                 | Event::CommandMoved { .. }
                 | Event::OpportunityFireDeclared { .. }
         )
+}
+
+/// The pieces whose sight an event may change (VIS-01..VIS-17): none for the events that
+/// [`leaves_sight_alone`]; the pieces it names for the events that change only their own
+/// place, formation, limber, stands, fire or reveal (a refused flank it straightens is its own
+/// too); `None` for any other event, after which every piece is looked at again.
+pub fn changes_sight_of(event: &Event) -> Option<&[PieceId]> {
+    if leaves_sight_alone(event) {
+        return Some(&[]);
+    }
+    match event {
+        Event::Moved { piece, .. }
+        | Event::FellBack { piece, .. }
+        | Event::FormationChanged { piece, .. }
+        | Event::Limbered { piece }
+        | Event::Unlimbered { piece, .. }
+        | Event::StandsLost { piece, .. }
+        | Event::MoveInterrupted { piece, .. }
+        | Event::MoveResumed { piece, .. }
+        | Event::CommandCarried { piece, .. }
+        | Event::Revealed { piece, .. }
+        | Event::DugInEnded { piece, .. } => Some(std::slice::from_ref(piece)),
+        Event::Fired { firers, .. } => Some(firers.as_slice()),
+        _ => None,
+    }
 }
 
 pub fn apply_all<'a>(state: &mut BattleState, events: impl IntoIterator<Item = &'a Event>) {

@@ -221,10 +221,18 @@ impl Battle {
         };
         let dice_used = self.dice.used() - before;
         apply_all(&mut self.state, &events);
-        if events.iter().all(super::apply::leaves_sight_alone) {
-            self.sight.owner_changed_but_not_for_sight();
-        } else {
-            self.sight.owner_changed();
+        // Which pieces may look different to sight now (None: any).
+        let mut touched: Option<Vec<PieceId>> = Some(Vec::new());
+        for e in &events {
+            match (super::apply::changes_sight_of(e), touched.as_mut()) {
+                (Some(ids), Some(t)) => t.extend_from_slice(ids),
+                _ => touched = None,
+            }
+        }
+        match touched {
+            Some(ids) if ids.is_empty() => self.sight.owner_changed_but_not_for_sight(),
+            Some(ids) => self.sight.owner_changed_for(ids),
+            None => self.sight.owner_changed(),
         }
         self.log.entries.truncate(self.log.cursor);
         self.log.entries.push(LogEntry {

@@ -835,6 +835,68 @@ impl SightIndex {
         ))
     }
 
+    /// [`SightIndex::refreshed`] when only the pieces `ids` may differ from this index's (in
+    /// sight's eyes: [`same_for_sight`]): only they are compared and rebuilt. The same index.
+    fn refreshed_pieces(
+        &self,
+        ctx: &Ctx,
+        params: SightParams,
+        ids: &[PieceId],
+    ) -> Option<SightIndex> {
+        if params != self.params || !self.terrain_key.matches(ctx.state) {
+            return Some(SightIndex::with_params(ctx, params));
+        }
+        let mut ids = ids.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut pieces = self.pieces.clone();
+        let mut changed = false;
+        for id in ids {
+            let now = ctx.state.piece(id);
+            match (pieces.binary_search_by_key(&id, |p| p.id), now) {
+                (Ok(k), Some(p)) => {
+                    if pieces.get(k).is_some_and(|o| same_for_sight(&o.source, p)) {
+                        continue;
+                    }
+                    changed = true;
+                    match SightIndex::piece(ctx, p, &self.features, &self.feature_tree, &params) {
+                        Some(s) => {
+                            if let Some(slot) = pieces.get_mut(k) {
+                                *slot = Arc::new(s);
+                            }
+                        }
+                        None => {
+                            pieces.remove(k);
+                        }
+                    }
+                }
+                (Ok(k), None) => {
+                    changed = true;
+                    pieces.remove(k);
+                }
+                (Err(k), Some(p)) => {
+                    if let Some(s) =
+                        SightIndex::piece(ctx, p, &self.features, &self.feature_tree, &params)
+                    {
+                        changed = true;
+                        pieces.insert(k, Arc::new(s));
+                    }
+                }
+                (Err(_), None) => {}
+            }
+        }
+        changed.then(|| {
+            SightIndex::assemble(
+                params,
+                pieces,
+                Arc::clone(&self.features),
+                Arc::clone(&self.feature_tree),
+                Arc::clone(&self.massifs),
+                self.terrain_key.clone(),
+            )
+        })
+    }
+
     /// Where a piece's part is (the parts are in id order).
     fn slot(&self, id: PieceId) -> Option<usize> {
         self.pieces.binary_search_by_key(&id, |p| p.id).ok()
@@ -2587,6 +2649,9 @@ struct OwnerState {
     index: Option<Arc<SightIndex>>,
     /// The move checks answered on that state.
     moves: super::movement::MoveAnswers,
+    /// An index of an earlier state and the pieces changed since (in sight's eyes only those):
+    /// the next question about the state rebuilds just them.
+    stale: Option<(Arc<SightIndex>, Vec<PieceId>)>,
 }
 
 impl SightCache {
@@ -2598,6 +2663,7 @@ impl SightCache {
             if o.at != at {
                 o.at = at;
                 o.index = None;
+                o.stale = None;
                 o.moves = Default::default();
             }
         }
@@ -2607,8 +2673,46 @@ impl SightCache {
     pub(crate) fn owner_changed(&mut self) {
         if let Ok(o) = self.owner.get_mut() {
             o.index = None;
+            o.stale = None;
             o.moves = Default::default();
         }
+    }
+
+    /// The owning battle changed its state, and to sight only the pieces `ids` (the events'
+    /// [`super::apply::changes_sight_of`]): the next index rebuilds just those.
+    pub(crate) fn owner_changed_for(&mut self, ids: Vec<PieceId>) {
+        if let Ok(o) = self.owner.get_mut() {
+            o.moves = Default::default();
+            o.stale = match (o.index.take(), o.stale.take()) {
+                (Some(index), _) => Some((index, ids)),
+                (None, Some((index, mut earlier))) => {
+                    earlier.extend(ids);
+                    Some((index, earlier))
+                }
+                (None, None) => None,
+            };
+        }
+    }
+
+    /// The index of the owner's state made from the stale one, when there is one for `params`.
+    fn from_stale(&self, ctx: &Ctx, params: SightParams) -> Option<Arc<SightIndex>> {
+        let (base, ids) = {
+            let at = std::ptr::from_ref(ctx.state) as usize;
+            let mut o = self.owner.lock().ok()?;
+            if o.at != at || o.stale.as_ref().is_none_or(|(b, _)| b.params != params) {
+                return None;
+            }
+            o.stale.take()?
+        };
+        let index = match base.refreshed_pieces(ctx, params, &ids) {
+            None => base,
+            Some(index) => Arc::new(index),
+        };
+        if let Ok(mut slot) = self.last.lock() {
+            *slot = Some(Arc::clone(&index));
+        }
+        self.own(ctx.state, &index);
+        Some(index)
     }
 
     /// The owning battle changed its state, but no piece the way sight sees it (the events were
@@ -2676,6 +2780,9 @@ pub fn sight_index_with(ctx: &Ctx, params: SightParams) -> Arc<SightIndex> {
         return Arc::new(SightIndex::with_params(ctx, params));
     };
     if let Some(index) = cache.owned(ctx.state, params) {
+        return index;
+    }
+    if let Some(index) = cache.from_stale(ctx, params) {
         return index;
     }
     let index = {
