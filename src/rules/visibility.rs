@@ -2695,7 +2695,7 @@ impl SightCache {
     }
 
     /// The index of the owner's state made from the stale one, when there is one for `params`.
-    fn from_stale(&self, ctx: &Ctx, params: SightParams) -> Option<Arc<SightIndex>> {
+    fn brought_up_to_date(&self, ctx: &Ctx, params: SightParams) -> Option<Arc<SightIndex>> {
         let (base, ids) = {
             let at = std::ptr::from_ref(ctx.state) as usize;
             let mut o = self.owner.lock().ok()?;
@@ -2782,7 +2782,7 @@ pub fn sight_index_with(ctx: &Ctx, params: SightParams) -> Arc<SightIndex> {
     if let Some(index) = cache.owned(ctx.state, params) {
         return index;
     }
-    if let Some(index) = cache.from_stale(ctx, params) {
+    if let Some(index) = cache.brought_up_to_date(ctx, params) {
         return index;
     }
     let index = {
