@@ -207,9 +207,20 @@ impl Stand {
 
     /// Is `p` on or inside the rectangle (with `slack` cm to spare)?
     pub fn covers(&self, p: Point, slack: f64) -> bool {
+        self.covers_on(self.axes(), p, slack)
+    }
+
+    /// The stand's right and ahead directions ([`right_of`] and [`heading`] of its facing), for
+    /// asking [`Stand::covers_on`] of many points without working them out each time.
+    pub fn axes(&self) -> (Point, Point) {
+        (right_of(self.facing_deg), heading(self.facing_deg))
+    }
+
+    /// [`Stand::covers`] with the stand's own [`Stand::axes`] given: the same answer.
+    pub fn covers_on(&self, (right, ahead): (Point, Point), p: Point, slack: f64) -> bool {
         let d = sub(p, self.centre);
-        let s = dot(d, right_of(self.facing_deg));
-        let t = dot(d, heading(self.facing_deg));
+        let s = dot(d, right);
+        let t = dot(d, ahead);
         s.abs() <= self.width / 2.0 + slack && t.abs() <= self.depth / 2.0 + slack
     }
 }
@@ -573,12 +584,14 @@ impl Footprint {
             (D, -D),
             (-D, -D),
         ];
+        let stands: Vec<(&Stand, (Point, Point))> =
+            self.stands.iter().map(|s| (s, s.axes())).collect();
         self.sample_points()
             .into_iter()
             .filter(|p| {
                 !dirs.iter().all(|(dx, dy)| {
                     let q = Point::new(p.x + dx * PROBE, p.y + dy * PROBE);
-                    self.stands.iter().any(|s| s.covers(q, 1e-9))
+                    stands.iter().any(|(s, axes)| s.covers_on(*axes, q, 1e-9))
                 })
             })
             .collect()
