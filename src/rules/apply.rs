@@ -8,14 +8,17 @@ use super::victory::Loss;
 /// Applies one event. Events that name a piece not in the state change nothing (a log is only
 /// ever applied to the state it was made from, so this cannot happen in a consistent log).
 pub fn apply(state: &mut BattleState, event: &Event) {
-    // MOVE-30: a unit that moves or changes formation stands straight again. An event that
-    // changes no piece's place, formation, troop row, knock-out or flank cannot straighten one
-    // (after every other event each refused unit stands where it refused), so the watch is
-    // kept only for the others.
+    // MOVE-30: a unit that moves or changes formation stands straight again. After every event
+    // each refused unit stands where it refused, so only the pieces an event may move, re-form
+    // or knock out need watching: none for some events, those it names for others
+    // ([`changes_sight_of`]: the fields watched are among those sight sees), all for the rest.
     let refused = if leaves_flanks_alone(event) {
         Vec::new()
     } else {
-        super::flank::before_event(state)
+        match changes_sight_of(event) {
+            Some(ids) => super::flank::before_event_of(state, ids),
+            None => super::flank::before_event(state),
+        }
     };
     match event {
         Event::TurnBegan {

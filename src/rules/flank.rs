@@ -316,6 +316,16 @@ pub fn before_event(state: &BattleState) -> Watch {
         .collect()
 }
 
+/// [`before_event`] for the pieces `ids` only (an event that can change no other's place,
+/// formation, troop row or knock-out).
+pub fn before_event_of(state: &BattleState, ids: &[PieceId]) -> Watch {
+    ids.iter()
+        .filter_map(|id| state.pieces.get(id))
+        .filter(|p| !p.flank.is_straight())
+        .map(|p| (p.id, p.formation, p.troop_type.clone()))
+        .collect()
+}
+
 /// Called by `apply` after every event: a refused unit that moved, changed formation or troop
 /// row, or was knocked out stands straight again (module docs).
 pub fn after_event(state: &mut BattleState, watch: Watch) {
