@@ -84,8 +84,9 @@ pub const RESOLUTION_CM: f64 = 3.0;
 /// With it, read on first need too: per side, the troop units on the table by the x of their
 /// reference point (strips of x find the enemies near a point, and the nearest, without walking
 /// every piece) and each side's goal ([`side_goal`]). (The moves checked on it are remembered
-/// by the battle's own memo, `movement::MoveAnswers`.) Like the index, it holds for the table it was first read from; the driver makes a new
-/// `Sight` whenever a piece moves, arrives or leaves.
+/// by the battle's own memo, `movement::MoveAnswers`.) Like the index, it holds for the table
+/// it was first read from; the driver makes a new `Sight` whenever a piece moves, arrives or
+/// leaves.
 #[derive(Default)]
 pub struct Sight {
     cell: OnceCell<std::sync::Arc<SightIndex>>,
