@@ -44,8 +44,15 @@ fn bench_autoplay(c: &mut Criterion) {
         .collect();
     let units: Vec<usize> = scenario.sides.iter().map(|s| s.units.len()).collect();
     let (dice, turns) = play(&scenario, &lists);
+    let mut battle = Battle::new(scenario.clone(), lists.to_vec(), DiceSource::Seed(SEED), 0)
+        .expect("the large battle sets up");
+    let run = autoplay(&mut battle, &Limits::default());
+    let log = serde_json::to_string(battle.log()).expect("the log serializes");
+    let summary = serde_json::to_string(&run).expect("the run serializes");
+    // The figure tests/large_battle_golden.rs pins: the same battle in a release build.
+    let hash = large_battle::fnv1a(format!("{log}\n{summary}").as_bytes());
     eprintln!(
-        "large battle: {units:?} units, {stands:?} stands per side; {turns} game turns, {dice} dice rolled"
+        "large battle: {units:?} units, {stands:?} stands per side; {turns} game turns, {dice} dice rolled; log hash {hash:016x}"
     );
     let mut group = c.benchmark_group("autoplay");
     group.sample_size(10);
