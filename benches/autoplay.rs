@@ -43,10 +43,10 @@ fn bench_autoplay(c: &mut Criterion) {
         .map(|s| s.units.iter().map(|u| u32::from(u.stands)).sum())
         .collect();
     let units: Vec<usize> = scenario.sides.iter().map(|s| s.units.len()).collect();
-    let (dice, turns) = play(&scenario, &lists);
     let mut battle = Battle::new(scenario.clone(), lists.to_vec(), DiceSource::Seed(SEED), 0)
         .expect("the large battle sets up");
     let run = autoplay(&mut battle, &Limits::default());
+    let (dice, turns) = (run.dice, run.game_turns);
     let log = serde_json::to_string(battle.log()).expect("the log serializes");
     let summary = serde_json::to_string(&run).expect("the run serializes");
     // The figure tests/large_battle_golden.rs pins: the same battle in a release build.

@@ -5,6 +5,13 @@
 //! `store` and `export` build on it; `app`, `ui` and `cli` sit on top. `tests/layering.rs`
 //! fails the build if the pure core imports a GUI, SQLite, the file system, a clock or a thread RNG.
 
+/// Every binary that links Powderhorn (the app, the tests, the benches) allocates through
+/// mimalloc: the engine makes and drops many small vectors per action and glibc's malloc spent
+/// about a sixth of an autoplayed battle's instructions on them (docs/decisions.md, "The
+/// allocator").
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod ai;
 pub mod app;
 pub mod campaign;
