@@ -15,14 +15,19 @@ use powderhorn::rules::{Battle, DiceSource};
 fn the_large_bench_battle_is_the_same_battle() {
     let scenario = large_scenario();
     let lists = shipped_lists().expect("the shipped lists parse");
-    let mut battle = Battle::new(scenario, lists, DiceSource::Seed(SEED), 0)
-        .expect("the large battle sets up");
+    let mut battle =
+        Battle::new(scenario, lists, DiceSource::Seed(SEED), 0).expect("the large battle sets up");
     let run = autoplay(&mut battle, &Limits::default());
     assert!(run.finished, "the large battle ends: {:?}", run.stopped);
     let log = serde_json::to_string(battle.log()).expect("the log serializes");
     let summary = serde_json::to_string(&run).expect("the run serializes");
     let hash = fnv1a(format!("{log}\n{summary}").as_bytes());
-    let seen = (run.dice, run.game_turns, run.actions, format!("{hash:016x}"));
+    let seen = (
+        run.dice,
+        run.game_turns,
+        run.actions,
+        format!("{hash:016x}"),
+    );
     eprintln!("dice, game turns, actions, log hash: {seen:?}");
     assert_eq!(seen, (466, 10, 562, "5a541ce61414a50e".to_string()));
 }

@@ -124,6 +124,167 @@ pub fn convex_turn(ring: &[Coord<f64>]) -> i8 {
     }
 }
 
+/// Does a piece of `poly` (a simple ring, closed, not necessarily convex) run across the
+/// convex `corridor` (closed ring) from its edge `left` to its edge `right`? That is: does one
+/// connected piece of corridor ∩ polygon touch both edges. `None` when it cannot be told
+/// with certainty in `f64` (a vertex on or near the corridor's boundary, a crossing at a
+/// corner, a boundary the polygon crosses other than the two edges, or no crossing at all);
+/// the caller then asks the polygon overlay.
+///
+/// A connected piece touching both edges separates the corridor's other two sides, so its
+/// frontier holds an arc of the polygon's boundary running inside the corridor from one edge
+/// to the other; conversely the piece of the polygon beside such an arc touches both. So it
+/// is enough to walk the polygon's boundary, cut where it certainly crosses the corridor's,
+/// and look for an arc inside that enters by one edge and leaves by the other. Line of sight
+/// (VIS-02) asks this of woods that are not convex, to prove a pair hidden by one of them.
+pub fn crosses_between(
+    corridor: &[Coord<f64>],
+    left: Line<f64>,
+    right: Line<f64>,
+    poly: &[Coord<f64>],
+) -> Option<bool> {
+    let twice: f64 = corridor
+        .windows(2)
+        .map(|w| match w {
+            [a, b] => a.x * b.y - b.x * a.y,
+            _ => 0.0,
+        })
+        .sum();
+    let turn: i8 = if twice > 1e-9 {
+        1
+    } else if twice < -1e-9 {
+        -1
+    } else {
+        return None;
+    };
+    if corridor.len() < 4 || poly.len() < 4 {
+        return None;
+    }
+    // A hull may keep collinear or repeated points (even doubling back along an edge): keep
+    // only the corners that turn certainly the corridor's way. Dropping a point in the middle
+    // of a straight stretch leaves the same region.
+    let mut ring: Vec<Coord<f64>> = corridor[..corridor.len() - 1].to_vec();
+    loop {
+        let k = ring.len();
+        if k < 3 {
+            return None;
+        }
+        let flat = (0..k).find(|&i| {
+            match (
+                ring.get((i + k - 1) % k),
+                ring.get(i),
+                ring.get((i + 1) % k),
+            ) {
+                (Some(a), Some(b), Some(c)) => orient(*a, *b, *c) != turn,
+                _ => true,
+            }
+        });
+        match flat {
+            Some(i) => {
+                ring.remove(i);
+            }
+            None => break,
+        }
+    }
+    if let Some(&first) = ring.first() {
+        ring.push(first);
+    }
+    let corridor = &ring[..];
+    // The corridor's edges along the two bridges (an edge may have grown over a straight
+    // stretch of a unit's side; a piece that reaches that stretch touches the unit, which
+    // the caller has ruled out).
+    let along = |a: Coord<f64>, b: Coord<f64>, l: &Line<f64>| {
+        orient(a, b, l.start) == 0 && orient(a, b, l.end) == 0
+    };
+    let edges_along = |l: &Line<f64>| {
+        corridor
+            .windows(2)
+            .filter(|w| matches!(w, [a, b] if along(*a, *b, l)))
+            .count()
+    };
+    if edges_along(&left) != 1 || edges_along(&right) != 1 {
+        return None;
+    }
+    // Strictly inside (every edge turns the corridor's way), certainly outside, or unsure.
+    let inside = |p: Coord<f64>| -> Option<bool> {
+        let mut sure = true;
+        for w in corridor.windows(2) {
+            if let [a, b] = w {
+                match orient(*a, *b, p) {
+                    o if o == turn => {}
+                    0 => sure = false,
+                    _ => return Some(false),
+                }
+            }
+        }
+        sure.then_some(true)
+    };
+    let side = |a: Coord<f64>, b: Coord<f64>| -> Option<bool> {
+        if along(a, b, &left) {
+            Some(true)
+        } else if along(a, b, &right) {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    let first = *poly.first()?;
+    let start_inside = inside(first)?;
+    // Crossings in order along the polygon's boundary: which edge (true: left), and whether
+    // the boundary there enters the corridor.
+    let mut events: Vec<bool> = Vec::with_capacity(8);
+    let mut on_edge: Vec<(f64, bool)> = Vec::with_capacity(4);
+    for w in poly.windows(2) {
+        let [p, q] = w else {
+            continue;
+        };
+        on_edge.clear();
+        let (ex, ey) = (q.x - p.x, q.y - p.y);
+        for c in corridor.windows(2) {
+            let [a, b] = c else {
+                continue;
+            };
+            let (o1, o2) = (orient(*a, *b, *p), orient(*a, *b, *q));
+            if o1 != 0 && o1 == o2 {
+                continue;
+            }
+            let (o3, o4) = (orient(*p, *q, *a), orient(*p, *q, *b));
+            if o3 != 0 && o3 == o4 {
+                continue;
+            }
+            if o1 == 0 || o2 == 0 || o3 == 0 || o4 == 0 {
+                return None;
+            }
+            // A proper crossing: where along p → q (for ordering only).
+            let (fx, fy) = (b.x - a.x, b.y - a.y);
+            let den = ex * fy - ey * fx;
+            let t = ((a.x - p.x) * fy - (a.y - p.y) * fx) / den;
+            on_edge.push((t, side(*a, *b)?));
+        }
+        on_edge.sort_by(|x, y| x.0.total_cmp(&y.0));
+        if on_edge
+            .windows(2)
+            .any(|w| matches!(w, [x, y] if (y.0 - x.0).abs() < 1e-9))
+        {
+            return None;
+        }
+        events.extend(on_edge.iter().map(|&(_, l)| l));
+    }
+    if events.is_empty() || !events.len().is_multiple_of(2) {
+        return None;
+    }
+    // The boundary alternates outside/inside at each crossing; the arcs inside run from an
+    // entering crossing to the next (around the ring when the first vertex is inside).
+    let n = events.len();
+    let offset = usize::from(start_inside);
+    let across = (0..n / 2).any(|k| {
+        let from = (2 * k + n - offset) % n;
+        let to = (from + 1) % n;
+        matches!((events.get(from), events.get(to)), (Some(x), Some(y)) if x != y)
+    });
+    Some(across)
+}
+
 /// A segment prepared for many shape tests: its `geo` line and bounding box.
 #[derive(Debug, Clone, Copy)]
 pub struct SegmentProbe {
@@ -366,6 +527,129 @@ impl SegmentProbe {
             Edges::Unsure => self.line.intersects(line),
         }
     }
+}
+
+/// `geo_types::private_utils::line_segment_distance`, the point-to-segment distance `geo`'s
+/// polygon distances are the minimum of, term for term: the same operations in the same order,
+/// so the same bits.
+#[inline]
+fn geo_segment_distance(p: Coord<f64>, start: Coord<f64>, end: Coord<f64>) -> f64 {
+    if start == end {
+        return (start.x - p.x).hypot(start.y - p.y);
+    }
+    let dx = end.x - start.x;
+    let dy = end.y - start.y;
+    let d_squared = dx * dx + dy * dy;
+    let r = ((p.x - start.x) * dx + (p.y - start.y) * dy) / d_squared;
+    if r <= 0.0 {
+        return (start.x - p.x).hypot(start.y - p.y);
+    }
+    if r >= 1.0 {
+        return (end.x - p.x).hypot(end.y - p.y);
+    }
+    let s = ((start.y - p.y) * dx - (start.x - p.x) * dy) / d_squared;
+    s.abs() * dx.hypot(dy)
+}
+
+/// The square of the distance from `p` to the segment, within a few units in the last place
+/// (the rounding of three products and a quotient): what picks the candidates for
+/// [`geo_segment_distance`], never an answer itself.
+#[inline]
+fn segment_distance_squared(p: Coord<f64>, start: Coord<f64>, end: Coord<f64>) -> f64 {
+    let (dx, dy) = (end.x - start.x, end.y - start.y);
+    let (px, py) = (p.x - start.x, p.y - start.y);
+    let along = px * dx + py * dy;
+    if along <= 0.0 {
+        return px * px + py * py;
+    }
+    let d_squared = dx * dx + dy * dy;
+    if along >= d_squared {
+        let (qx, qy) = (p.x - end.x, p.y - end.y);
+        return qx * qx + qy * qy;
+    }
+    let cross = px * dy - py * dx;
+    cross * cross / d_squared
+}
+
+/// `Euclidean.distance(a, b)` of `geo` for two polygons without holes whose bounding boxes are
+/// strictly apart on an axis (`a_ring`, `b_ring`: their exterior rings, closed as `geo` keeps
+/// them), to the bit, for a fraction of its cost. §1.5's edge-to-edge distance asks it of
+/// stand pairs thousands of times per line-of-sight batch.
+///
+/// Boxes apart, the polygons cannot meet, and `geo` returns the least point-to-segment
+/// distance ([`geo_segment_distance`]) over the vertex–edge pairs it has not ruled out by
+/// projection, a set that always holds the nearest pair: so its answer is the least of that
+/// distance over every vertex of either ring against every edge of the other, which is what
+/// this returns. The squares pick the candidates (the rounding of a square is some 1e-15 of
+/// it, far inside the 1e-9 kept), and only those get the exact expression with its `hypot`.
+/// `None` when the boxes are not apart: then `geo` must decide whether the polygons meet.
+pub fn apart_ring_distance(a_ring: &[Coord<f64>], b_ring: &[Coord<f64>]) -> Option<f64> {
+    let bbox = |r: &[Coord<f64>]| {
+        r.iter().fold(
+            (
+                f64::INFINITY,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NEG_INFINITY,
+            ),
+            |(x0, y0, x1, y1), c| (x0.min(c.x), y0.min(c.y), x1.max(c.x), y1.max(c.y)),
+        )
+    };
+    let (ax0, ay0, ax1, ay1) = bbox(a_ring);
+    let (bx0, by0, bx1, by1) = bbox(b_ring);
+    let apart = ax1 < bx0 || bx1 < ax0 || ay1 < by0 || by1 < ay0;
+    let (Some((_, a_vertices)), Some((_, b_vertices))) = (a_ring.split_last(), b_ring.split_last())
+    else {
+        return None;
+    };
+    if !apart || a_ring.len() < 4 || b_ring.len() < 4 {
+        return None;
+    }
+    // Each ring's vertices (the closing one is the first again) against the other's edges,
+    // in a fixed order; the squares of a pair of stands (32) stay on the stack.
+    let mut squares = [0.0f64; 32];
+    let mut n = 0usize;
+    let mut least = f64::INFINITY;
+    for (points, ring) in [(a_vertices, b_ring), (b_vertices, a_ring)] {
+        for &p in points {
+            for w in ring.windows(2) {
+                if let [s, e] = w {
+                    let d = segment_distance_squared(p, *s, *e);
+                    if let Some(slot) = squares.get_mut(n) {
+                        *slot = d;
+                    }
+                    n += 1;
+                    least = least.min(d);
+                }
+            }
+        }
+    }
+    // Below 1e-6 cm the relative margin could meet the underflow range: measure every pair.
+    let keep = if least > 1e-12 {
+        least * (1.0 + 1e-9)
+    } else {
+        f64::INFINITY
+    };
+    let stored = n <= squares.len();
+    let mut best = f64::INFINITY;
+    let mut k = 0usize;
+    for (points, ring) in [(a_vertices, b_ring), (b_vertices, a_ring)] {
+        for &p in points {
+            for w in ring.windows(2) {
+                if let [s, e] = w {
+                    let d = match squares.get(k) {
+                        Some(&d) if stored => d,
+                        _ => segment_distance_squared(p, *s, *e),
+                    };
+                    k += 1;
+                    if d <= keep {
+                        best = best.min(geo_segment_distance(p, *s, *e));
+                    }
+                }
+            }
+        }
+    }
+    best.is_finite().then_some(best)
 }
 
 /// See [`SegmentProbe::against_edges`].
@@ -749,5 +1033,203 @@ mod tests {
             }
         }
         assert!(closed > 500, "only {closed} closed fans");
+    }
+
+    /// `apart_ring_distance` is `geo`'s polygon distance to the bit whenever the boxes are
+    /// apart, and declines otherwise: rectangles (stands) at every angle, near misses where a
+    /// corner almost touches an edge, shared coordinates, and irregular convex and non-convex
+    /// rings.
+    #[test]
+    fn apart_ring_distance_is_geos_to_the_bit() {
+        use geo::{Distance, Euclidean};
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |lo: f64, hi: f64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
+        };
+        let rect = |c: Point, w: f64, d: f64, turn_deg: f64| {
+            let (s, co) = turn_deg.to_radians().sin_cos();
+            let corner = |u: f64, v: f64| Point::new(c.x + u * co - v * s, c.y + u * s + v * co);
+            ring_polygon(&[
+                corner(-w / 2.0, -d / 2.0),
+                corner(w / 2.0, -d / 2.0),
+                corner(w / 2.0, d / 2.0),
+                corner(-w / 2.0, d / 2.0),
+            ])
+        };
+        let blob = |c: Point, r: f64, n: usize, jag: f64, next: &mut dyn FnMut(f64, f64) -> f64| {
+            let pts: Vec<Point> = (0..n)
+                .map(|i| {
+                    let a = std::f64::consts::TAU * i as f64 / n as f64;
+                    let rr = r * next(1.0 - jag, 1.0);
+                    Point::new(c.x + rr * a.cos(), c.y + rr * a.sin())
+                })
+                .collect();
+            ring_polygon(&pts)
+        };
+        let (mut apart, mut declined) = (0, 0);
+        for case in 0..20_000 {
+            let (a, b) = match case % 4 {
+                // Stands anywhere near each other, at any angle.
+                0 => {
+                    let a = rect(
+                        Point::new(0.0, 0.0),
+                        next(1.0, 4.0),
+                        next(1.0, 4.0),
+                        next(0.0, 360.0),
+                    );
+                    let b = rect(
+                        Point::new(next(-8.0, 8.0), next(-8.0, 8.0)),
+                        next(1.0, 4.0),
+                        next(1.0, 4.0),
+                        next(0.0, 360.0),
+                    );
+                    (a, b)
+                }
+                // Axis-aligned stands in a line, sharing coordinates, gaps down to nothing.
+                1 => {
+                    let w = 2.5;
+                    let gap = [0.0, 1e-12, 1e-9, 0.5, 1.0][(next(0.0, 5.0) as usize).min(4)];
+                    let a = rect(Point::new(0.0, 0.0), w, 1.5, 0.0);
+                    let b = rect(Point::new(w + gap, next(-1.0, 1.0).round()), w, 1.5, 0.0);
+                    (a, b)
+                }
+                // A corner brought to within a hair of the other's edge.
+                2 => {
+                    let a = rect(Point::new(0.0, 0.0), 2.5, 1.5, 0.0);
+                    let t = next(0.0, 90.0);
+                    let b0 = rect(Point::new(0.0, 0.0), 2.0, 2.0, t);
+                    let reach = b0
+                        .exterior()
+                        .0
+                        .iter()
+                        .map(|c| c.x)
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    let dx = 1.25 - (-reach) + next(-1e-9, 1e-6);
+                    let b = rect(Point::new(dx + 0.0, next(-0.5, 0.5)), 2.0, 2.0, t);
+                    (a, b)
+                }
+                // Irregular rings, some not convex.
+                _ => {
+                    let a = blob(
+                        Point::new(0.0, 0.0),
+                        next(2.0, 10.0),
+                        3 + case % 9,
+                        next(0.0, 0.6),
+                        &mut next,
+                    );
+                    let b = blob(
+                        Point::new(next(-25.0, 25.0), next(-25.0, 25.0)),
+                        next(2.0, 10.0),
+                        3 + case % 7,
+                        next(0.0, 0.6),
+                        &mut next,
+                    );
+                    (a, b)
+                }
+            };
+            let exact: f64 = Euclidean.distance(&a, &b);
+            match apart_ring_distance(&a.exterior().0, &b.exterior().0) {
+                Some(d) => {
+                    apart += 1;
+                    assert_eq!(
+                        d.to_bits(),
+                        exact.to_bits(),
+                        "case {case}: {d} vs geo {exact}; {a:?} {b:?}"
+                    );
+                }
+                None => declined += 1,
+            }
+        }
+        assert!(
+            apart > 10_000 && declined > 1_000,
+            "{apart} apart, {declined} declined"
+        );
+    }
+
+    /// `crosses_between` answers as the polygon overlay would in exact arithmetic, wherever it
+    /// answers at all: random woods, convex and not, across random corridors made as line of
+    /// sight makes them. The overlay's pieces are rounded to its grid, so a piece's edge along
+    /// a bridge can land a hair inside it and `intersects` then says no; "touches" is read
+    /// here as "within 1e-5 cm", far below anything a real crossing is from the bridge.
+    #[test]
+    fn crosses_between_agrees_with_the_overlay() {
+        use geo::{BooleanOps, Distance, Euclidean};
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |lo: f64, hi: f64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
+        };
+        let (mut told, mut cut, mut untold) = (0, 0, 0);
+        for case in 0..4_000 {
+            // Two units' sample points, 20–60 cm apart, and the hull of all of them.
+            let len = next(20.0, 60.0);
+            let unit = |cx: f64, cy: f64, w: f64, next: &mut dyn FnMut(f64, f64) -> f64| {
+                let t = next(-0.6, 0.6);
+                (0..6)
+                    .map(|i| {
+                        let u = -w / 2.0 + w * f64::from(i) / 5.0;
+                        let v = if i % 2 == 0 { 0.0 } else { 1.5 };
+                        Point::new(
+                            cx + u * t.cos() - v * t.sin(),
+                            cy + u * t.sin() + v * t.cos(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            };
+            let p = unit(0.0, 0.0, next(5.0, 15.0), &mut next);
+            let q = unit(next(-5.0, 5.0), len, next(5.0, 15.0), &mut next);
+            let mut all = p.clone();
+            all.extend_from_slice(&q);
+            let corridor = point_hull(&all);
+            let ring = &corridor.exterior().0;
+            let near = |c: &Coord<f64>, pts: &[Point]| pts.iter().any(|x| x.x == c.x && x.y == c.y);
+            let n = ring.len() - 1;
+            let mut bridges = Vec::new();
+            for i in 0..n {
+                let (a, b) = (ring[i], ring[(i + 1) % n]);
+                if near(&a, &p) != near(&b, &p) {
+                    bridges.push(Line::new(a, b));
+                }
+            }
+            let [left, right] = bridges[..] else {
+                continue;
+            };
+            // A wood across the middle, jagged or not, often reaching past one side.
+            let k = 5 + case % 12;
+            let (cx, cy) = (next(-15.0, 15.0), len * next(0.3, 0.7));
+            let r = next(4.0, 18.0);
+            let jag = if case % 3 == 0 { 0.0 } else { next(0.2, 0.8) };
+            let wood: Vec<Point> = (0..k)
+                .map(|i| {
+                    let a = std::f64::consts::TAU * i as f64 / k as f64;
+                    let rr = r * (1.0 - jag * next(0.0, 1.0));
+                    Point::new(cx + 2.0 * rr * a.cos(), cy + 0.5 * rr * a.sin())
+                })
+                .collect();
+            let wood = ring_polygon(&wood);
+            let touches = |c: &Polygon<f64>, l: &Line<f64>| Euclidean.distance(c, l) < 1e-5;
+            let overlay = corridor
+                .intersection(&wood)
+                .0
+                .iter()
+                .any(|c| touches(c, &left) && touches(c, &right));
+            match crosses_between(ring, left, right, &wood.exterior().0) {
+                Some(walked) => {
+                    told += 1;
+                    cut += usize::from(walked);
+                    assert_eq!(walked, overlay, "case {case}: {wood:?} across {corridor:?}");
+                }
+                None => untold += 1,
+            }
+        }
+        assert!(
+            told > 2_000 && cut > 300 && told - cut > 300,
+            "{told} told ({cut} cut), {untold} not"
+        );
     }
 }

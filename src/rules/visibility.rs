@@ -395,9 +395,21 @@ impl PieceSight {
         let Some((_, bi, bj)) = best_pair else {
             return 0.0;
         };
-        let dist = |a: &Polygon<f64>, b: &Polygon<f64>| -> f64 { Euclidean.distance(a, b) };
+        // `geo`'s polygon distance, to the bit: worked out directly for stands whose boxes
+        // are apart ([`prefilter::apart_ring_distance`]); `geo` decides stands that may meet,
+        // unless two bounds under the distance show the pair cannot beat `best` (so the
+        // answer is the same minimum over all pairs).
+        let dist = |a: &Polygon<f64>, b: &Polygon<f64>, best: f64| -> f64 {
+            match prefilter::apart_ring_distance(&a.exterior().0, &b.exterior().0) {
+                Some(d) => d,
+                None if axis_gap(a, b) <= best && convex_gap_bound(a, b) <= best => {
+                    Euclidean.distance(a, b)
+                }
+                None => f64::INFINITY,
+            }
+        };
         let mut best = match (self.stands.get(bi), other.stands.get(bj)) {
-            (Some((_, a)), Some((_, b))) => dist(a, b),
+            (Some((_, a)), Some((_, b))) => dist(a, b, f64::INFINITY),
             _ => f64::INFINITY,
         };
         for (i, (ra, pa)) in self.stands.iter().enumerate() {
@@ -405,14 +417,8 @@ impl PieceSight {
                 if best <= 0.0 {
                     return 0.0;
                 }
-                // Both bounds are below the distance, so a pair either rules out cannot lower
-                // the minimum: the answer is the same minimum over all pairs.
-                if (i, j) != (bi, bj)
-                    && rect_gap(ra, rb) < best
-                    && axis_gap(pa, pb) <= best
-                    && convex_gap_bound(pa, pb) <= best
-                {
-                    best = best.min(dist(pa, pb));
+                if (i, j) != (bi, bj) && rect_gap(ra, rb) < best {
+                    best = best.min(dist(pa, pb, best));
                 }
             }
         }
@@ -1493,12 +1499,33 @@ impl SightIndex {
             {
                 return false;
             }
+            // A wood that is not convex: walk its boundary across the corridor
+            // ([`prefilter::crosses_between`]), and ask the polygon overlay only when that
+            // walk cannot tell.
+            let walked = || {
+                poly.interiors().is_empty().then(|| {
+                    prefilter::crosses_between(
+                        &corridor.exterior().0,
+                        left,
+                        right,
+                        &poly.exterior().0,
+                    )
+                })?
+            };
+            // The overlay rounds its pieces to a grid, so a piece along a bridge may land a
+            // hair inside it: it touches the bridge within 1e-5 cm.
+            let touches = |c: &Polygon<f64>, l: &Line<f64>| -> bool {
+                let d: f64 = Euclidean.distance(c, l);
+                d < 1e-5
+            };
             convex
-                || corridor
-                    .intersection(poly)
-                    .0
-                    .iter()
-                    .any(|c| c.intersects(&left) && c.intersects(&right))
+                || walked().unwrap_or_else(|| {
+                    corridor
+                        .intersection(poly)
+                        .0
+                        .iter()
+                        .any(|c| touches(c, &left) && touches(c, &right))
+                })
         };
         let unit_touches = |q: &PieceSight, p: &PieceSight| {
             rects_overlap(&q.rect, &p.rect) && q.outline.intersects(&p.outline)

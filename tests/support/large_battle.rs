@@ -144,7 +144,6 @@ pub fn large_scenario() -> Scenario {
     s
 }
 
-
 /// FNV-1a, 64 bits: a hash that no Rust or crate upgrade can change, for pinning a log.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {

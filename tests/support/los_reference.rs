@@ -6,6 +6,13 @@
 //! (`Sight`, `Blocker`, `SightParams`, the constants) are the engine's own.
 //!
 //! Do not "improve" this file: it is the specification the fast path is checked against.
+//!
+//! One deliberate change since (2026-11-25, `docs/decisions.md` "Line of sight: the corridor
+//! walk"): the corridor proof asked `intersects` of the polygon overlay's pieces and a bridge,
+//! and the overlay rounds its pieces to a grid, so a piece running along a bridge usually
+//! landed a hair inside it and a wood that plainly cut the corridor was not counted (the
+//! verdict never changed, only which blocked segment was reported). A piece now touches a
+//! bridge when it comes within 1e-5 cm of it.
 
 #![allow(dead_code, clippy::all)]
 
@@ -866,12 +873,18 @@ impl RefIndex {
             if touches(scene.o) || touches(scene.t) {
                 return false;
             }
+            // The overlay's pieces are rounded to its grid: a piece's edge along a bridge can
+            // land a hair inside it, so "touches" is "within 1e-5 cm" (see the header).
+            let touches = |c: &Polygon<f64>, l: &Line<f64>| -> bool {
+                let d: f64 = Euclidean.distance(c, l);
+                d < 1e-5
+            };
             convex
                 || corridor
                     .intersection(poly)
                     .0
                     .iter()
-                    .any(|c| c.intersects(&left) && c.intersects(&right))
+                    .any(|c| touches(c, &left) && touches(c, &right))
         };
         if scene.units.iter().any(|q| cuts(&q.outline, &q.rect, true)) {
             return true;
