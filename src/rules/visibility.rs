@@ -481,6 +481,8 @@ pub struct SightIndex {
     /// Shared with the earlier index a [`SightCache`] refreshed this one from, where the piece
     /// is unchanged.
     pieces: Vec<Arc<PieceSight>>,
+    /// Each piece's bounding rectangle, by slot: "which pieces are near" scans these.
+    piece_rects: Vec<Rect>,
     /// The terrain part depends only on the scenario, the engineering works and the defences
     /// removed ([`TerrainKey`]), so a refreshed index shares it.
     features: Arc<Vec<FeatureSight>>,
@@ -773,6 +775,7 @@ impl SightIndex {
     ) -> SightIndex {
         SightIndex {
             params,
+            piece_rects: pieces.iter().map(|p| p.rect).collect(),
             pieces,
             features,
             feature_tree,
@@ -917,10 +920,10 @@ impl SightIndex {
     /// after every move, and every caller's answer is independent of the order.
     fn pieces_near<'a>(&'a self, r: &Rect, d: f64) -> impl Iterator<Item = usize> + 'a {
         let grown = grow(r, d);
-        self.pieces
+        self.piece_rects
             .iter()
             .enumerate()
-            .filter(move |(_, p)| rects_overlap(&grown, &p.rect))
+            .filter(move |(_, rect)| rects_overlap(&grown, rect))
             .map(|(i, _)| i)
     }
 
@@ -1258,8 +1261,7 @@ impl SightIndex {
         let mut areas: Vec<AreaRef> = Vec::new();
         let mut massif_ids: Vec<usize> = Vec::new();
         let mut feats: Vec<usize> = Vec::with_capacity(32);
-        feats.extend(self.feature_tree.query(&env));
-        feats.sort_unstable();
+        feats.extend(self.feature_tree.query_in_order(&env));
         for fi in feats {
             let Some(f) = self.features.get(fi) else {
                 continue;
