@@ -657,7 +657,10 @@ fn edge_distance_upto(a: &Footprint, b: &Footprint, limit: f64) -> f64 {
             b.stands.get(j).zip(pb.get(j)),
         ) {
             (Some((s, p)), Some((t, q))) => {
-                Euclidean.distance(p.get_or_init(|| s.polygon()), q.get_or_init(|| t.polygon()))
+                let (p, q) = (p.get_or_init(|| s.polygon()), q.get_or_init(|| t.polygon()));
+                // `geo`'s answer to the bit, worked out directly when the boxes are apart.
+                super::prefilter::apart_ring_distance(&p.exterior().0, &q.exterior().0)
+                    .unwrap_or_else(|| Euclidean.distance(p, q))
             }
             _ => f64::INFINITY,
         }
