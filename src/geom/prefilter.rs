@@ -418,6 +418,24 @@ impl SegmentProbe {
         self.meets_convex(poly, rect, 0)
     }
 
+    /// [`Self::meets_convex`], the same answer, trying first whether one of the polygon's
+    /// edges has both ends of the segment certainly outside it: the quick "no" for a segment
+    /// that comes at a convex shape from outside and stops short of it.
+    pub fn meets_convex_edges_first(&self, poly: &Polygon<f64>, rect: &Rect, turn: i8) -> bool {
+        let ring = &poly.exterior().0;
+        if turn != 0 && poly.interiors().is_empty() && ring.len() >= 4 {
+            let (a, b) = (self.line.start, self.line.end);
+            let apart = ring.windows(2).any(|w| match w {
+                [p, q] => orient(*p, *q, a) == -turn && orient(*p, *q, b) == -turn,
+                _ => false,
+            });
+            if apart {
+                return false;
+            }
+        }
+        self.meets_convex(poly, rect, turn)
+    }
+
     /// As [`Self::meets_polygon`]; `turn` is the exterior's [`convex_turn`] (0: not convex),
     /// which lets a convex polygon's edges serve as separating axes and settles containment.
     pub fn meets_convex(&self, poly: &Polygon<f64>, rect: &Rect, turn: i8) -> bool {
