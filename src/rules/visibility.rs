@@ -344,6 +344,9 @@ struct PieceSight {
     /// Made when a query first needs them.
     samples_hull: OnceLock<Vec<Point>>,
     arc_hull: OnceLock<Vec<Point>>,
+    /// VIS-09: the linear features (by index, sorted) the unit is in base contact with, made
+    /// when a query first asks ([`SightIndex::linear_contacts`]).
+    linear_contact: OnceLock<Vec<usize>>,
     /// The sample points in the unit's own sight arc (VIS-03), in sample order: the points
     /// every query from this unit starts from.
     arc_points: Vec<Point>,
@@ -734,6 +737,7 @@ impl SightIndex {
             samples: fp.outline_samples(),
             samples_hull: OnceLock::new(),
             arc_hull: OnceLock::new(),
+            linear_contact: OnceLock::new(),
             arc_points: Vec::new(),
             hiding: None,
             centroid,
@@ -1783,18 +1787,14 @@ impl SightIndex {
         let Some(f) = self.features.get(lc.feature) else {
             return Ok(None);
         };
-        let Shape::Line {
-            line: ls,
-            half_width,
-        } = &f.shape
-        else {
+        let Shape::Line { line: ls, .. } = &f.shape else {
             return Ok(None);
         };
         if !rects_overlap(&f.rect, &seg.full.rect) || !seg.trim.meets_polyline(ls, &f.rect) {
             return Ok(None);
         }
         let t = scene.t;
-        let (contact, dug_in_against) = self.linear_facts(scene, lc, ls, *half_width, &f.rect);
+        let (contact, dug_in_against) = self.linear_facts(scene, lc);
         if dug_in_against {
             return Err(Block {
                 rule: "VIS-17",
@@ -1821,24 +1821,36 @@ impl SightIndex {
 
     /// Is either unit in base contact with the obstacle (VIS-09), and is the target dug in
     /// against it (VIS-17)? Worked out once per query.
-    fn linear_facts(
-        &self,
-        scene: &Scene,
-        lc: &mut LinearCheck,
-        ls: &LineString<f64>,
-        half_width: f64,
-        rect: &Rect,
-    ) -> (bool, bool) {
+    fn linear_facts(&self, scene: &Scene, lc: &mut LinearCheck) -> (bool, bool) {
         let (o, t) = (scene.o, scene.t);
         *lc.exempt.get_or_insert_with(|| {
-            let reach = half_width + self.params.contact_cm;
-            let touch =
-                |p: &PieceSight| rect_gap(rect, &p.rect) <= reach && p.to_line(ls, rect) <= reach;
+            let touch = |p: &PieceSight| self.linear_contacts(p).binary_search(&lc.feature).is_ok();
             let (o_touch, t_touch) = (touch(o), touch(t));
             (
                 o_touch || t_touch,
                 t_touch && t.dug_in && o.id.side() != t.id.side(),
             )
+        })
+    }
+
+    /// VIS-09: the linear features `p` is in base contact with (within the obstacle's half
+    /// width and the contact tolerance of one of its stands), sorted; worked out once per
+    /// piece and index, however many queries ask. A piece's part of the index is rebuilt
+    /// whenever the piece, the terrain or the parameters change, so the list stays true.
+    fn linear_contacts<'a>(&self, p: &'a PieceSight) -> &'a [usize] {
+        p.linear_contact.get_or_init(|| {
+            self.features
+                .iter()
+                .enumerate()
+                .filter_map(|(fi, f)| {
+                    let Shape::Line { line, half_width } = &f.shape else {
+                        return None;
+                    };
+                    let reach = half_width + self.params.contact_cm;
+                    (rect_gap(&f.rect, &p.rect) <= reach && p.to_line(line, &f.rect) <= reach)
+                        .then_some(fi)
+                })
+                .collect()
         })
     }
 
