@@ -2180,18 +2180,25 @@ fn shape_distance(shape: &super::terrain::Shape, poly: &Polygon<f64>) -> f64 {
 }
 
 /// The enemy units a piece is in contact with at a pose (a move may leave or keep those).
+/// An enemy whose box is farther from the bases' box than the tolerance (plus a margin far
+/// above the rounding of either figure) cannot be within it, so its polygon distance is not
+/// measured; the hull polygon is laid out only when some enemy is that near.
 fn enemy_contacts(scene: &Scene, body: &Body, pose: Pose) -> Vec<PieceId> {
-    let hull = ring_polygon(&body.hull_at(pose));
-    scene
-        .others
-        .iter()
-        .filter(|o| o.rel == Rel::Enemy)
-        .filter(|o| -> bool {
-            let d: f64 = Euclidean.distance(&*o.poly, &hull);
-            d < CONTACT_TOLERANCE_CM
-        })
-        .map(|o| o.id)
-        .collect()
+    let pts = body.hull_at(pose);
+    let near = grow(rect_of(pts.iter().copied()), CONTACT_TOLERANCE_CM + 1e-6);
+    let mut hull: Option<Polygon<f64>> = None;
+    let mut out = Vec::new();
+    for o in &scene.others {
+        if o.rel != Rel::Enemy || !rects_overlap(&o.rect, &near) {
+            continue;
+        }
+        let hull = hull.get_or_insert_with(|| ring_polygon(&pts));
+        let d: f64 = Euclidean.distance(&*o.poly, &*hull);
+        if d < CONTACT_TOLERANCE_CM {
+            out.push(o.id);
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------------
