@@ -191,6 +191,40 @@ fn hull_points(points: &[Point]) -> Vec<Point> {
     hull.into_iter().map(|(_, p)| p).collect()
 }
 
+/// `a.intersects(b)` of `geo` for two polygons without holes (the hulls a walk compares),
+/// by `geo`'s own steps: a corner of each inside or on the other, or an edge of one meeting an
+/// edge of the other (`Line::intersects`, exact predicates). The one change: an edge pair whose
+/// boxes are apart is not asked, since two closed segments that meet lie in both their boxes
+/// (comparing coordinates is exact). So the answer is `geo`'s, for a fraction of the
+/// orientation tests. Polygons with holes go to `geo` whole.
+fn hulls_meet(a: &Polygon<f64>, b: &Polygon<f64>) -> bool {
+    if !a.interiors().is_empty() || !b.interiors().is_empty() {
+        return a.intersects(b);
+    }
+    let (ra, rb) = (&a.exterior().0, &b.exterior().0);
+    if ra.first().is_some_and(|p| b.intersects(p)) || rb.first().is_some_and(|p| a.intersects(p)) {
+        return true;
+    }
+    let boxed = |l: geo::Line<f64>| {
+        (
+            l,
+            l.start.x.min(l.end.x),
+            l.start.x.max(l.end.x),
+            l.start.y.min(l.end.y),
+            l.start.y.max(l.end.y),
+        )
+    };
+    a.exterior().lines().map(boxed).any(|(la, x0, x1, y0, y1)| {
+        b.exterior().lines().any(|lb| {
+            lb.start.x.max(lb.end.x) >= x0
+                && lb.start.x.min(lb.end.x) <= x1
+                && lb.start.y.max(lb.end.y) >= y0
+                && lb.start.y.min(lb.end.y) <= y1
+                && la.intersects(&lb)
+        })
+    })
+}
+
 /// The part of a convex polygon on the side of the line through `o` along `dir` where
 /// `side * cross(dir, p - o) >= offset` (Sutherland–Hodgman against one half-plane).
 fn clip_half(poly: &[Point], o: Point, dir: Point, side: f64, offset: f64) -> Vec<Point> {
@@ -1287,7 +1321,7 @@ impl<'s> Walk<'s> {
                 None => 0,
             },
             Key::Other(j) => match self.scene.others.get(j) {
-                Some(o) => u8::from(o.poly.intersects(&*poly)),
+                Some(o) => u8::from(hulls_meet(&o.poly, poly)),
                 None => 0,
             },
         }
@@ -1973,7 +2007,7 @@ impl<'s> Walk<'s> {
                     .scene
                     .others
                     .get(o)
-                    .is_some_and(|o| o.rel == Rel::Enemy && o.poly.intersects(&g)),
+                    .is_some_and(|o| o.rel == Rel::Enemy && hulls_meet(&o.poly, &g)),
             })
         };
         if blocked(&left) && blocked(&right) && !blocked(&mid) {
@@ -3543,6 +3577,118 @@ mod tests {
                 "corner ({x}, {y}) missing from {h:?}"
             );
         }
+    }
+
+    /// `hulls_meet` gives `geo`'s `Intersects` answer on many random pairs: rotated bases laid
+    /// out as the walk lays them out, hulls of point clouds (some nearly flat), bases on a
+    /// coarse grid that touch along an edge or at a corner exactly, near misses by a rounding,
+    /// nested ones and degenerate rings.
+    #[test]
+    fn hulls_meet_agrees_with_geo() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut met, mut apart, mut touching) = (0, 0, 0);
+        for case in 0..30_000 {
+            let kind = case % 6;
+            let shape = |rnd: &mut dyn FnMut() -> f64| -> Vec<Point> {
+                match kind {
+                    // Bases in a row (rotated, or square to the table), hull laid out at a pose
+                    // like `Body::inner_at`.
+                    0 | 1 => {
+                        let n = 1 + (rnd() * 4.0) as usize;
+                        let facing = if kind == 0 {
+                            rnd() * 360.0
+                        } else {
+                            90.0 * (rnd() * 4.0).floor()
+                        };
+                        let (f, r) = (heading(facing), right_of(facing));
+                        let mut corners = Vec::new();
+                        for k in 0..n {
+                            let c = add(Point::new(0.0, 0.0), r, 4.0 * k as f64);
+                            corners.extend(rect_corners(c, 4.0, 2.0, f, r));
+                        }
+                        let local = hull_points(&corners);
+                        let pose = Pose {
+                            at: Point::new(rnd() * 12.0 - 6.0, rnd() * 12.0 - 6.0),
+                            facing_deg: rnd() * 360.0,
+                        };
+                        let (sn, cs) = pose.facing_deg.to_radians().sin_cos();
+                        let placed = place(&local, pose, (Point::new(cs, -sn), Point::new(sn, cs)));
+                        // Half the time the world hull, as the sight index keeps it.
+                        if rnd() < 0.5 {
+                            placed
+                        } else {
+                            hull_points(&placed)
+                        }
+                    }
+                    // Axis-aligned bases on a quarter-centimetre grid: exact edge and corner
+                    // contacts are common.
+                    2 => {
+                        let x = (rnd() * 24.0).floor() * 0.25;
+                        let y = (rnd() * 24.0).floor() * 0.25;
+                        let w = 0.25 + (rnd() * 12.0).floor() * 0.25;
+                        let d = 0.25 + (rnd() * 12.0).floor() * 0.25;
+                        vec![
+                            Point::new(x, y),
+                            Point::new(x + w, y),
+                            Point::new(x + w, y + d),
+                            Point::new(x, y + d),
+                        ]
+                    }
+                    // Point clouds, some nearly flat.
+                    3 => {
+                        let n = 3 + (rnd() * 8.0) as usize;
+                        let squash = if rnd() < 0.3 { 1e-12 } else { 1.0 };
+                        let pts: Vec<Point> = (0..n)
+                            .map(|_| Point::new(rnd() * 8.0 - 4.0, (rnd() * 8.0 - 4.0) * squash))
+                            .collect();
+                        hull_points(&pts)
+                    }
+                    // Triangles and segments with corners on a coarse grid.
+                    4 => {
+                        let n = if rnd() < 0.2 { 2 } else { 3 };
+                        (0..n)
+                            .map(|_| Point::new((rnd() * 6.0).floor(), (rnd() * 6.0).floor()))
+                            .collect()
+                    }
+                    // A unit square nudged by a rounding or two from the grid.
+                    _ => {
+                        let e = f64::EPSILON * (rnd() * 8.0 - 4.0).round();
+                        let (x, y) = ((rnd() * 3.0).floor() + e, (rnd() * 3.0).floor() - e);
+                        vec![
+                            Point::new(x, y),
+                            Point::new(x + 1.0, y),
+                            Point::new(x + 1.0, y + 1.0),
+                            Point::new(x, y + 1.0),
+                        ]
+                    }
+                }
+            };
+            let a = ring_polygon(&shape(&mut rnd));
+            let b = ring_polygon(&shape(&mut rnd));
+            let want = a.intersects(&b);
+            assert_eq!(hulls_meet(&a, &b), want, "case {case}: {a:?} {b:?}");
+            assert_eq!(hulls_meet(&b, &a), want, "case {case}: {b:?} {a:?}");
+            if want {
+                met += 1;
+                let corner_inside = a.exterior().0.iter().any(|c| b.intersects(c))
+                    || b.exterior().0.iter().any(|c| a.intersects(c));
+                let d: f64 = Euclidean.distance(&a, &b);
+                if d == 0.0 && !corner_inside {
+                    touching += 1;
+                }
+            } else {
+                apart += 1;
+            }
+        }
+        // Both answers, and pairs that meet only where edges cross or touch, are all tried.
+        assert!(met > 3_000 && apart > 3_000, "{met} {apart}");
+        assert!(touching > 100, "{touching}");
     }
 
     #[test]
