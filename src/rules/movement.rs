@@ -97,17 +97,52 @@ fn to_world(pose: Pose, local: Point) -> Point {
     add(add(pose.at, r, local.x), f, local.y)
 }
 
+/// How many placed points [`Placed`] keeps on the stack.
+const PLACED_INLINE: usize = 16;
+
+/// Points placed at a pose, on the stack when there are few: a walk lays its bases' outline
+/// out at every look, and an outline has a handful of corners.
+#[derive(Debug, Clone)]
+struct Placed {
+    len: usize,
+    inline: [Point; PLACED_INLINE],
+    /// All the points, when more than [`PLACED_INLINE`].
+    more: Vec<Point>,
+}
+
+impl std::ops::Deref for Placed {
+    type Target = [Point];
+
+    fn deref(&self) -> &[Point] {
+        if self.len > PLACED_INLINE {
+            &self.more
+        } else {
+            self.inline.get(..self.len).unwrap_or(&[])
+        }
+    }
+}
+
 /// Local points (x right, y ahead) placed at a pose.
-fn place(local: &[Point], pose: Pose, (r, f): (Point, Point)) -> Vec<Point> {
-    local
-        .iter()
-        .map(|l| {
-            Point::new(
-                pose.at.x + r.x * l.x + f.x * l.y,
-                pose.at.y + r.y * l.x + f.y * l.y,
-            )
-        })
-        .collect()
+fn place(local: &[Point], pose: Pose, (r, f): (Point, Point)) -> Placed {
+    let at = |l: &Point| {
+        Point::new(
+            pose.at.x + r.x * l.x + f.x * l.y,
+            pose.at.y + r.y * l.x + f.y * l.y,
+        )
+    };
+    let mut out = Placed {
+        len: local.len(),
+        inline: [Point::default(); PLACED_INLINE],
+        more: Vec::new(),
+    };
+    if local.len() > PLACED_INLINE {
+        out.more = local.iter().map(at).collect();
+    } else {
+        for (o, l) in out.inline.iter_mut().zip(local) {
+            *o = at(l);
+        }
+    }
+    out
 }
 
 fn same_angle(a: f64, b: f64) -> bool {
@@ -191,18 +226,79 @@ fn hull_points(points: &[Point]) -> Vec<Point> {
     hull.into_iter().map(|(_, p)| p).collect()
 }
 
-/// `a.intersects(b)` of `geo` for two polygons without holes (the hulls a walk compares),
-/// by `geo`'s own steps: a corner of each inside or on the other, or an edge of one meeting an
-/// edge of the other (`Line::intersects`, exact predicates). The one change: an edge pair whose
-/// boxes are apart is not asked, since two closed segments that meet lie in both their boxes
-/// (comparing coordinates is exact). So the answer is `geo`'s, for a fraction of the
-/// orientation tests. Polygons with holes go to `geo` whole.
-fn hulls_meet(a: &Polygon<f64>, b: &Polygon<f64>) -> bool {
-    if !a.interiors().is_empty() || !b.interiors().is_empty() {
-        return a.intersects(b);
+/// `geo`'s answer to "is `c` outside the closed ring?" (`coord_pos_relative_to_ring`, the
+/// winding number with its boundary short cut, the same exact predicate and comparisons), for
+/// a ring kept on the stack.
+fn outside_ring(c: geo::Coord<f64>, ring: &[geo::Coord<f64>]) -> bool {
+    let between = |v: f64, a: f64, b: f64| {
+        if a < b {
+            v >= a && v <= b
+        } else {
+            v >= b && v <= a
+        }
+    };
+    match ring {
+        [] => return true,
+        [only] => return c != *only,
+        _ => {}
     }
-    let (ra, rb) = (&a.exterior().0, &b.exterior().0);
-    if ra.first().is_some_and(|p| b.intersects(p)) || rb.first().is_some_and(|p| a.intersects(p)) {
+    let mut winding = 0i32;
+    for w in ring.windows(2) {
+        let (Some(&s), Some(&e)) = (w.first(), w.get(1)) else {
+            continue;
+        };
+        if s.y <= c.y {
+            if e.y >= c.y {
+                let o = <geo::kernels::RobustKernel as geo::Kernel<f64>>::orient2d(s, e, c);
+                if o == geo::Orientation::CounterClockwise && e.y != c.y {
+                    winding += 1;
+                } else if o == geo::Orientation::Collinear && between(c.x, s.x, e.x) {
+                    return false;
+                }
+            }
+        } else if e.y <= c.y {
+            let o = <geo::kernels::RobustKernel as geo::Kernel<f64>>::orient2d(s, e, c);
+            if o == geo::Orientation::Clockwise {
+                winding -= 1;
+            } else if o == geo::Orientation::Collinear && between(c.x, s.x, e.x) {
+                return false;
+            }
+        }
+    }
+    winding == 0
+}
+
+/// `a.intersects(&ring_polygon(b))` of `geo`, for a hull without holes and the bases' outline
+/// `b` (the hulls a walk compares), by `geo`'s own steps: a corner of each inside or on the
+/// other, or an edge of one meeting an edge of the other (`Line::intersects`, exact
+/// predicates). Two changes, neither of which can change the answer: an edge pair whose boxes
+/// are apart is not asked (two closed segments that meet lie in both their boxes, and comparing
+/// coordinates is exact), and `b`'s ring is closed on the stack instead of in a `Polygon`.
+/// Anything else (holes, a long outline) goes to `geo` whole.
+fn hulls_meet(a: &Polygon<f64>, b: &[Point]) -> bool {
+    const MAX: usize = PLACED_INLINE + 1;
+    if !a.interiors().is_empty() || b.is_empty() || b.len() >= MAX {
+        return a.intersects(&ring_polygon(b));
+    }
+    // Closed as `ring_polygon` closes it.
+    let mut ring = [geo::Coord { x: 0.0, y: 0.0 }; MAX];
+    for (r, p) in ring.iter_mut().zip(b) {
+        *r = geo::Coord { x: p.x, y: p.y };
+    }
+    let mut n = b.len();
+    if let (Some(&first), Some(&last)) = (ring.first(), ring.get(n - 1)) {
+        if first != last {
+            if let Some(r) = ring.get_mut(n) {
+                *r = first;
+                n += 1;
+            }
+        }
+    }
+    let rb = ring.get(..n).unwrap_or(&[]);
+    let ra = &a.exterior().0;
+    if ra.first().is_some_and(|p| !outside_ring(*p, rb))
+        || rb.first().is_some_and(|p| a.intersects(p))
+    {
         return true;
     }
     let boxed = |l: geo::Line<f64>| {
@@ -215,12 +311,15 @@ fn hulls_meet(a: &Polygon<f64>, b: &Polygon<f64>) -> bool {
         )
     };
     a.exterior().lines().map(boxed).any(|(la, x0, x1, y0, y1)| {
-        b.exterior().lines().any(|lb| {
-            lb.start.x.max(lb.end.x) >= x0
-                && lb.start.x.min(lb.end.x) <= x1
-                && lb.start.y.max(lb.end.y) >= y0
-                && lb.start.y.min(lb.end.y) <= y1
-                && la.intersects(&lb)
+        rb.windows(2).any(|w| {
+            let (Some(&start), Some(&end)) = (w.first(), w.get(1)) else {
+                return false;
+            };
+            start.x.max(end.x) >= x0
+                && start.x.min(end.x) <= x1
+                && start.y.max(end.y) >= y0
+                && start.y.min(end.y) <= y1
+                && la.intersects(&geo::Line::new(start, end))
         })
     })
 }
@@ -724,11 +823,11 @@ impl Body {
         (r, a)
     }
 
-    fn inner_at(&self, pose: Pose) -> Vec<Point> {
+    fn inner_at(&self, pose: Pose) -> Placed {
         place(&self.inner, pose, self.axes(pose.facing_deg))
     }
 
-    fn hull_at(&self, pose: Pose) -> Vec<Point> {
+    fn hull_at(&self, pose: Pose) -> Placed {
         place(&self.hull, pose, self.axes(pose.facing_deg))
     }
 
@@ -1225,7 +1324,9 @@ impl<'s> Walk<'s> {
             on_road: scene.map.on_road(start.at),
         };
         w.snap = w.look(start);
-        let hull = ring_polygon(&body.hull_at(start));
+        let start_pts = body.hull_at(start);
+        let start_rect = rect_of(start_pts.iter().copied());
+        let mut hull: Option<Polygon<f64>> = None;
         w.mem = w
             .cands
             .iter()
@@ -1244,9 +1345,12 @@ impl<'s> Walk<'s> {
                         matches!(p.going, Going::Linear { .. })
                             && rects_overlap(
                                 &grow(p.rect, CONTACT_TOLERANCE_CM),
-                                &grow(rect_of(body.hull_at(start)), 0.0),
+                                &grow(start_rect, 0.0),
                             )
-                            && shape_distance(&p.shape, &hull) <= CONTACT_TOLERANCE_CM
+                            && shape_distance(
+                                &p.shape,
+                                hull.get_or_insert_with(|| ring_polygon(&start_pts)),
+                            ) <= CONTACT_TOLERANCE_CM
                     }),
                     Key::Other(_) => false,
                 };
@@ -1274,18 +1378,27 @@ impl<'s> Walk<'s> {
     }
 
     /// The snapshot `base` with only candidates `which` (and the table, [`TABLE`]) looked at
-    /// again at `pose`: a straight motion's contact events say nothing else changed.
-    fn relook(&self, base: &Snap, pose: Pose, which: &[usize]) -> Snap {
+    /// again at `pose`: a straight motion's contact events say nothing else changed. `None`
+    /// when that is `base` itself (copied only once something differs).
+    fn relook(&self, base: &Snap, pose: Pose, which: &[usize]) -> Option<Snap> {
         let pts = self.body.inner_at(pose);
         let rect = rect_of(pts.iter().copied());
         let mut poly: Option<Polygon<f64>> = None;
-        let mut out = base.clone();
+        let mut out: Option<Snap> = None;
         for &i in which {
             if i == TABLE {
                 let t = &self.scene.table;
-                out.table_ok = pts.iter().all(|p| t.contains(*p));
-            } else if let Some(f) = out.flags.get_mut(i) {
-                *f = self.flag_of(i, &pts, &rect, &mut poly);
+                let ok = pts.iter().all(|p| t.contains(*p));
+                if ok != base.table_ok {
+                    out.get_or_insert_with(|| base.clone()).table_ok = ok;
+                }
+            } else if let Some(&was) = base.flags.get(i) {
+                let f = self.flag_of(i, &pts, &rect, &mut poly);
+                if f != was {
+                    if let Some(slot) = out.get_or_insert_with(|| base.clone()).flags.get_mut(i) {
+                        *slot = f;
+                    }
+                }
             }
         }
         out
@@ -1299,29 +1412,31 @@ impl<'s> Walk<'s> {
         if !rects_overlap(&c.rect, rect) {
             return 0;
         }
-        let poly = poly.get_or_insert_with(|| ring_polygon(pts));
         match c.key {
             Key::Patch(i) => match self.scene.map.patches.get(i) {
-                Some(p) => match p.going {
-                    Going::Impassable { .. } => u8::from(p.shape.meets(poly)),
-                    Going::Area { stops, .. } => {
-                        if p.shape.meets(poly) {
-                            if stops && p.shape.holds(poly) {
-                                TOUCH | HOLDS
+                Some(p) => {
+                    let poly = poly.get_or_insert_with(|| ring_polygon(pts));
+                    match p.going {
+                        Going::Impassable { .. } => u8::from(p.shape.meets(poly)),
+                        Going::Area { stops, .. } => {
+                            if p.shape.meets(poly) {
+                                if stops && p.shape.holds(poly) {
+                                    TOUCH | HOLDS
+                                } else {
+                                    TOUCH
+                                }
                             } else {
-                                TOUCH
+                                0
                             }
-                        } else {
-                            0
                         }
+                        Going::Linear { .. } => u8::from(p.shape.meets(poly)),
+                        Going::Clear => 0,
                     }
-                    Going::Linear { .. } => u8::from(p.shape.meets(poly)),
-                    Going::Clear => 0,
-                },
+                }
                 None => 0,
             },
             Key::Other(j) => match self.scene.others.get(j) {
-                Some(o) => u8::from(hulls_meet(&o.poly, poly)),
+                Some(o) => u8::from(hulls_meet(&o.poly, pts)),
                 None => 0,
             },
         }
@@ -1366,7 +1481,7 @@ impl<'s> Walk<'s> {
             rect_of(hull.iter().map(|p| add(*p, d, u1))),
         );
         let n = hull.len();
-        let mut ev = Vec::new();
+        let mut ev = Vec::with_capacity(32);
         let mut push = |t: f64, i: usize| {
             if t > u0 + 1e-12 && t <= u1 {
                 ev.push((t, i));
@@ -1383,7 +1498,7 @@ impl<'s> Walk<'s> {
             else {
                 continue;
             };
-            for h in &hull {
+            for h in hull.iter() {
                 for (a, b) in &o.edges {
                     if let Some(t) = ray_hits(*h, d, *a, *b) {
                         push(t, i);
@@ -1403,7 +1518,7 @@ impl<'s> Walk<'s> {
         }
         if only.is_none() {
             let t = &self.scene.table;
-            for h in &hull {
+            for h in hull.iter() {
                 if d.x.abs() > 1e-12 {
                     push((t.min.x - h.x) / d.x, TABLE);
                     push((t.max.x - h.x) / d.x, TABLE);
@@ -1586,7 +1701,7 @@ impl<'s> Walk<'s> {
                 let new = self.relook(&self.snap, m.pose(at), &which);
                 self.accumulate(s0 + cur, s0 + t);
                 cur = t;
-                if new != self.snap {
+                if let Some(new) = new.filter(|new| *new != self.snap) {
                     let old = self.snap.clone();
                     self.s = s0 + t;
                     let lo = (t - 1e-9).max(0.0);
@@ -1998,16 +2113,17 @@ impl<'s> Walk<'s> {
             if poly.len() < 3 {
                 return false;
             }
-            let g = ring_polygon(poly);
+            let mut g: Option<Polygon<f64>> = None;
             self.cands.iter().any(|c| match c.key {
                 Key::Patch(p) => self.scene.map.patches.get(p).is_some_and(|p| {
-                    matches!(p.going, Going::Impassable { .. }) && p.shape.meets(&g)
+                    matches!(p.going, Going::Impassable { .. })
+                        && p.shape.meets(g.get_or_insert_with(|| ring_polygon(poly)))
                 }),
                 Key::Other(o) => self
                     .scene
                     .others
                     .get(o)
-                    .is_some_and(|o| o.rel == Rel::Enemy && hulls_meet(&o.poly, &g)),
+                    .is_some_and(|o| o.rel == Rel::Enemy && hulls_meet(&o.poly, poly)),
             })
         };
         if blocked(&left) && blocked(&right) && !blocked(&mid) {
@@ -3621,7 +3737,7 @@ mod tests {
                         let placed = place(&local, pose, (Point::new(cs, -sn), Point::new(sn, cs)));
                         // Half the time the world hull, as the sight index keeps it.
                         if rnd() < 0.5 {
-                            placed
+                            placed.to_vec()
                         } else {
                             hull_points(&placed)
                         }
@@ -3669,11 +3785,19 @@ mod tests {
                     }
                 }
             };
-            let a = ring_polygon(&shape(&mut rnd));
-            let b = ring_polygon(&shape(&mut rnd));
+            let (pa, pb) = (shape(&mut rnd), shape(&mut rnd));
+            let (a, b) = (ring_polygon(&pa), ring_polygon(&pb));
             let want = a.intersects(&b);
-            assert_eq!(hulls_meet(&a, &b), want, "case {case}: {a:?} {b:?}");
-            assert_eq!(hulls_meet(&b, &a), want, "case {case}: {b:?} {a:?}");
+            assert_eq!(hulls_meet(&a, &pb), want, "case {case}: {a:?} {b:?}");
+            assert_eq!(hulls_meet(&b, &pa), want, "case {case}: {b:?} {a:?}");
+            // Corners against the ring as `geo` places them.
+            for c in a.exterior().0.iter().chain(b.exterior().0.iter()) {
+                let mut ring = b.exterior().0.clone();
+                assert_eq!(outside_ring(*c, &ring), !b.intersects(c), "case {case}");
+                ring.truncate(1);
+                let one = Polygon::new(LineString::from(ring.clone()), vec![]);
+                assert_eq!(outside_ring(*c, &ring), !one.intersects(c), "case {case}");
+            }
             if want {
                 met += 1;
                 let corner_inside = a.exterior().0.iter().any(|c| b.intersects(c))
