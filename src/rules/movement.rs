@@ -183,12 +183,32 @@ pub(crate) fn base_hull(fp: &Footprint) -> Polygon<f64> {
     ring_polygon(&hull_points(&corners))
 }
 
+/// `x.round() as i64` (half away from zero), without a call into the maths library when `x`
+/// is well inside the range where `as i64` truncates exactly: the fraction `x - trunc(x)` is
+/// exact there, so comparing it with ½ rounds exactly as `round` does.
+fn round_i64(x: f64) -> i64 {
+    const EXACT: f64 = 4_503_599_627_370_496.0; // 2^52: every float beyond is an integer
+    if x.abs() < EXACT {
+        let t = x as i64;
+        let frac = x - t as f64;
+        if frac >= 0.5 {
+            t + 1
+        } else if frac <= -0.5 {
+            t - 1
+        } else {
+            t
+        }
+    } else {
+        x.round() as i64
+    }
+}
+
 fn hull_points(points: &[Point]) -> Vec<Point> {
     const Q: f64 = 1e9;
     let mut pts: Vec<((i64, i64), Point)> = points
         .iter()
         .filter(|p| p.x.is_finite() && p.y.is_finite())
-        .map(|p| (((p.x * Q).round() as i64, (p.y * Q).round() as i64), *p))
+        .map(|p| ((round_i64(p.x * Q), round_i64(p.y * Q)), *p))
         .collect();
     pts.sort_by_key(|(q, _)| *q);
     pts.dedup_by_key(|(q, _)| *q);
@@ -1377,6 +1397,55 @@ impl<'s> Walk<'s> {
         Snap { flags, table_ok }
     }
 
+    /// [`Walk::look`], asking only the candidates `near` (all when `None`): the caller knows
+    /// that no other candidate's box can meet the bases at `pose`, so their flags are the 0
+    /// that `look` would find.
+    fn look_among(&self, pose: Pose, near: Option<&[usize]>) -> Snap {
+        let Some(near) = near else {
+            return self.look(pose);
+        };
+        let pts = self.body.inner_at(pose);
+        let rect = rect_of(pts.iter().copied());
+        let t = &self.scene.table;
+        let table_ok = pts.iter().all(|p| t.contains(*p));
+        let mut poly: Option<Polygon<f64>> = None;
+        let mut flags = vec![0u8; self.cands.len()];
+        for &i in near {
+            if let Some(f) = flags.get_mut(i) {
+                *f = self.flag_of(i, &pts, &rect, &mut poly);
+            }
+        }
+        Snap { flags, table_ok }
+    }
+
+    /// The candidates whose boxes may meet the bases anywhere along a wheel (None for other
+    /// motions: all may). A wheel turns the footprint about its pivot, so every point of the
+    /// bases stays within the reference point's distance from the pivot plus the body's radius;
+    /// the box of that disc, with a margin far above rounding, holds every box `look` makes.
+    fn near_motion(&self, m: &Motion) -> Option<Vec<usize>> {
+        let Motion::Arc { from, pivot, .. } = *m else {
+            return None;
+        };
+        let r = len(sub(from.at, pivot)) + self.body.radius;
+        let margin = 1e-6 + 1e-9 * (pivot.x.abs() + pivot.y.abs() + r);
+        let reach = r + margin;
+        if !reach.is_finite() {
+            return None;
+        }
+        let disc = Rect {
+            min: Point::new(pivot.x - reach, pivot.y - reach),
+            max: Point::new(pivot.x + reach, pivot.y + reach),
+        };
+        Some(
+            self.cands
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| rects_overlap(&c.rect, &disc))
+                .map(|(i, _)| i)
+                .collect(),
+        )
+    }
+
     /// The snapshot `base` with only candidates `which` (and the table, [`TABLE`]) looked at
     /// again at `pose`: a straight motion's contact events say nothing else changed. `None`
     /// when that is `base` itself (copied only once something differs).
@@ -1598,16 +1667,17 @@ impl<'s> Walk<'s> {
         if matches!(m, Motion::Line { .. }) {
             return self.run_line(m, sink);
         }
+        let near = self.near_motion(m);
         let n = (l / self.step - 1e-9).ceil().max(1.0) as usize;
         let mut prev = 0.0;
         for k in 1..=n {
             let u = if k == n { l } else { k as f64 * self.step };
-            let target = self.look(m.pose(u));
+            let target = self.look_among(m.pose(u), near.as_deref());
             let mut cur = prev;
             let mut guard = 0;
             while target != self.snap && guard < 12 {
                 guard += 1;
-                let (lo, hi, hs) = self.bisect(m, cur, u, &target);
+                let (lo, hi, hs) = self.bisect(m, cur, u, &target, near.as_deref());
                 self.accumulate(s0 + cur, s0 + lo);
                 let old = self.snap.clone();
                 self.s = s0 + lo;
@@ -1727,12 +1797,20 @@ impl<'s> Walk<'s> {
 
     /// The first change from the current snapshot between `a` and `b` (where `target` differs):
     /// (last pose still the same, first pose changed, its snapshot).
-    fn bisect(&self, m: &Motion, a: f64, b: f64, target: &Snap) -> (f64, f64, Snap) {
+    /// `near`: as for [`Walk::look_among`].
+    fn bisect(
+        &self,
+        m: &Motion,
+        a: f64,
+        b: f64,
+        target: &Snap,
+        near: Option<&[usize]>,
+    ) -> (f64, f64, Snap) {
         let (mut lo, mut hi) = (a, b);
         let mut hs = target.clone();
         for _ in 0..BISECT_ROUNDS {
             let mid = (lo + hi) / 2.0;
-            let s = self.look(m.pose(mid));
+            let s = self.look_among(m.pose(mid), near);
             if s == self.snap {
                 lo = mid;
             } else {
@@ -2944,8 +3022,13 @@ fn check_move_with(
     let area = grow(path_rect(from, &motions), body.radius * 3.0 + 2.0);
     let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, checker.index());
     let total: f64 = motions.iter().map(Motion::length).sum();
-    // MOVE-25 / TERR-09: the road bonus needs the whole path on a road.
-    let traced: Vec<Point> = motions.iter().flat_map(|m| m.trace(0.25)).collect();
+    // MOVE-25 / TERR-09: the road bonus needs the whole path on a road. The path is traced
+    // only when a road could matter (both readers, here and `over_allowance`, ask only then).
+    let traced: Vec<Point> = if allowance.road_bonus_cm > 0.0 && !scene.map.roads.is_empty() {
+        motions.iter().flat_map(|m| m.trace(0.25)).collect()
+    } else {
+        Vec::new()
+    };
     let on_road = allowance.road_bonus_cm > 0.0
         && !scene.map.roads.is_empty()
         && scene.map.on_road(from.at)
@@ -3813,6 +3896,48 @@ mod tests {
         // Both answers, and pairs that meet only where edges cross or touch, are all tried.
         assert!(met > 3_000 && apart > 3_000, "{met} {apart}");
         assert!(touching > 100, "{touching}");
+    }
+
+    /// `round_i64` is `round() as i64` on halves, near-halves, negatives, huge values and the
+    /// quantized coordinates `hull_points` makes.
+    #[test]
+    fn round_i64_rounds_as_round_does() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            0.499_999_999_999_999_94,
+            -0.499_999_999_999_999_94,
+            4_503_599_627_370_495.5,
+            -4_503_599_627_370_495.5,
+            4_503_599_627_370_496.0,
+            9.3e18,
+            -9.3e18,
+            1e300,
+            f64::MAX,
+            f64::MIN,
+        ];
+        for _ in 0..100_000 {
+            let k = (rnd() * 2e6 - 1e6).floor();
+            xs.push(k + 0.5);
+            xs.push(k + 0.5 - f64::EPSILON * k.abs().max(1.0));
+            xs.push(k + 0.5 + f64::EPSILON * k.abs().max(1.0));
+            xs.push((rnd() * 400.0 - 100.0) * 1e9);
+        }
+        for x in xs {
+            assert_eq!(round_i64(x), x.round() as i64, "{x:e}");
+        }
     }
 
     #[test]
