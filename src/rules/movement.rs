@@ -179,7 +179,8 @@ fn fmt_pt(p: Point) -> String {
 /// runs for every piece near a move, so it avoids `geo`'s general hull and its allocations).
 /// The convex hull of a footprint's bases: what another piece's move may not enter.
 pub(crate) fn base_hull(fp: &Footprint) -> Polygon<f64> {
-    let corners: Vec<Point> = fp.stands.iter().flat_map(|s| s.corners()).collect();
+    let mut corners: Vec<Point> = Vec::with_capacity(fp.stands.len() * 4);
+    corners.extend(fp.stands.iter().flat_map(|s| s.corners()));
     ring_polygon(&hull_points(&corners))
 }
 
@@ -205,11 +206,14 @@ fn round_i64(x: f64) -> i64 {
 
 fn hull_points(points: &[Point]) -> Vec<Point> {
     const Q: f64 = 1e9;
-    let mut pts: Vec<((i64, i64), Point)> = points
-        .iter()
-        .filter(|p| p.x.is_finite() && p.y.is_finite())
-        .map(|p| ((round_i64(p.x * Q), round_i64(p.y * Q)), *p))
-        .collect();
+    // Sized once: a filtered list would start small and regrow.
+    let mut pts: Vec<((i64, i64), Point)> = Vec::with_capacity(points.len());
+    pts.extend(
+        points
+            .iter()
+            .filter(|p| p.x.is_finite() && p.y.is_finite())
+            .map(|p| ((round_i64(p.x * Q), round_i64(p.y * Q)), *p)),
+    );
     pts.sort_by_key(|(q, _)| *q);
     pts.dedup_by_key(|(q, _)| *q);
     if pts.len() < 3 {
@@ -935,7 +939,8 @@ impl<'s> Scene<'s> {
                 (false, false) => Some(Rel::Enemy),
             }
         };
-        let mut others = Vec::new();
+        // Room for the pieces near most moves, so the list seldom regrows.
+        let mut others = Vec::with_capacity(32);
         match index {
             // The battle's memo has every piece's hull already, in id order, with the piece's
             // state it was laid out from (the same as the context's in all the scene reads:
@@ -1084,11 +1089,14 @@ impl Motion {
 
     /// Reference-point positions along the motion, for road checks and boxes.
     fn trace(&self, step: f64) -> Vec<Point> {
+        self.trace_points(step).collect()
+    }
+
+    /// [`Motion::trace`]'s points one by one (a box needs no list of them).
+    fn trace_points(&self, step: f64) -> impl Iterator<Item = Point> + '_ {
         let l = self.length();
         let n = (l / step).ceil().max(1.0) as usize;
-        (0..=n)
-            .map(|k| self.pose(l * k as f64 / n as f64).at)
-            .collect()
+        (0..=n).map(move |k| self.pose(l * k as f64 / n as f64).at)
     }
 }
 
@@ -1296,7 +1304,7 @@ impl<'s> Walk<'s> {
         ignore_areas: bool,
         forced: bool,
     ) -> Walk<'s> {
-        let mut cands = Vec::new();
+        let mut cands = Vec::with_capacity(scene.others.len() + 16);
         for (i, p) in scene.map.near(&area) {
             let relevant = match p.going {
                 Going::Clear => false,
@@ -2493,7 +2501,8 @@ fn motions_for(
     manoeuvre: Manoeuvre,
 ) -> Result<(Vec<Motion>, Vec<Point>), ActionError> {
     let style = style_of(piece);
-    let mut points = vec![from.at];
+    let mut points = Vec::with_capacity(via.len() + 2);
+    points.push(from.at);
     points.extend_from_slice(via);
     points.push(to.at);
     let path = via.to_vec();
@@ -2826,7 +2835,7 @@ fn wheel(body: &Body, from: Pose, to: Pose) -> Result<(Vec<Motion>, Vec<Point>),
 fn path_rect(start: Pose, ms: &[Motion]) -> Rect {
     let mut r = rect_of([start.at]);
     for m in ms {
-        r = union(r, rect_of(m.trace(1.0)));
+        r = union(r, rect_of(m.trace_points(1.0)));
     }
     r
 }
@@ -2916,6 +2925,9 @@ impl MoveAnswers {
         answer: &Result<MovePlan, ActionError>,
     ) {
         if self.asked.len() < MOVE_ANSWERS_KEPT {
+            if self.asked.capacity() == 0 {
+                self.asked.reserve(32);
+            }
             let q = MoveQuestion {
                 piece,
                 via: via.to_vec(),
