@@ -782,7 +782,6 @@ struct Body {
     hull: Vec<Point>,
     /// Convex hull of the bases shrunk by [`SHRINK_CM`].
     inner: Vec<Point>,
-    centroid: Point,
     front_left: Point,
     front_right: Point,
     /// Farthest hull point from the reference point.
@@ -790,10 +789,14 @@ struct Body {
     /// The last facing placed and its (right, ahead) unit vectors: a straight motion keeps
     /// its facing, so most placements reuse them.
     trig: std::cell::Cell<(f64, Point, Point)>,
+    /// The footprint the body was made from, for its centroid: only an about face (MOVE-27)
+    /// needs that, and `geo`'s centroid of every base is a good part of making the body.
+    source: Footprint,
+    centroid: std::cell::OnceCell<Point>,
 }
 
 impl Body {
-    fn of(fp: &Footprint) -> Body {
+    fn of(fp: Footprint) -> Body {
         let pose = Pose {
             at: fp.at,
             facing_deg: fp.facing_deg,
@@ -829,11 +832,22 @@ impl Body {
             trig: std::cell::Cell::new((f64::NAN, Point::default(), Point::default())),
             hull,
             inner,
-            centroid: local(fp.centroid()),
             front_left,
             front_right,
             radius,
+            source: fp,
+            centroid: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The centroid of the bases, local (as `Body::of` works local points out).
+    fn centroid(&self) -> Point {
+        *self.centroid.get_or_init(|| {
+            let fp = &self.source;
+            let axes = (right_of(fp.facing_deg), heading(fp.facing_deg));
+            let d = sub(fp.centroid(), fp.at);
+            Point::new(dot(d, axes.0), dot(d, axes.1))
+        })
     }
 
     fn axes(&self, facing: f64) -> (Point, Point) {
@@ -858,7 +872,7 @@ impl Body {
     /// MOVE-27 ruling: an about face turns every stand in place, i.e. the footprint turns 180°
     /// about its centroid; the reference point lands on the old rear edge.
     fn about_faced(&self, pose: Pose) -> Pose {
-        let c = to_world(pose, self.centroid);
+        let c = to_world(pose, self.centroid());
         Pose {
             at: Point::new(2.0 * c.x - pose.at.x, 2.0 * c.y - pose.at.y),
             facing_deg: normalize_deg(pose.facing_deg + 180.0),
@@ -2950,6 +2964,8 @@ pub struct MoveChecker<'c, 's> {
     /// The start pose and moving body, or None when the piece has no footprint.
     prepared: std::cell::OnceCell<Option<(Pose, Body)>>,
     index: std::cell::OnceCell<Option<std::sync::Arc<super::visibility::SightIndex>>>,
+    /// [`move_allowance`] per manoeuvre asked (the same for every destination).
+    allowances: std::cell::RefCell<Vec<(Manoeuvre, Result<Allowance, ActionError>)>>,
 }
 
 impl<'c, 's> MoveChecker<'c, 's> {
@@ -2959,7 +2975,23 @@ impl<'c, 's> MoveChecker<'c, 's> {
             id,
             prepared: std::cell::OnceCell::new(),
             index: std::cell::OnceCell::new(),
+            allowances: std::cell::RefCell::new(Vec::new()),
         }
+    }
+
+    /// [`move_allowance`] of this piece for `manoeuvre`, worked out once.
+    fn allowance(&self, manoeuvre: Manoeuvre) -> Result<Allowance, ActionError> {
+        if let Some((_, known)) = self
+            .allowances
+            .borrow()
+            .iter()
+            .find(|(m, _)| *m == manoeuvre)
+        {
+            return known.clone();
+        }
+        let made = move_allowance(self.ctx, self.id, manoeuvre);
+        self.allowances.borrow_mut().push((manoeuvre, made.clone()));
+        made
     }
 
     /// MOVE-30: a move starts from the straight line (and straightens a refused flank).
@@ -2971,7 +3003,7 @@ impl<'c, 's> MoveChecker<'c, 's> {
                         at: fp.at,
                         facing_deg: fp.facing_deg,
                     };
-                    (from, Body::of(&fp))
+                    (from, Body::of(fp))
                 })
             })
             .as_ref()
@@ -3018,7 +3050,7 @@ fn check_move_with(
     let (ctx, id) = (checker.ctx, checker.id);
     let piece = ctx.piece(id)?;
     check_can_move(ctx, piece)?;
-    let allowance = move_allowance(ctx, id, manoeuvre)?;
+    let allowance = checker.allowance(manoeuvre)?;
     if !valid_pose(to) || via.iter().any(|p| !p.x.is_finite() || !p.y.is_finite()) {
         return Err(refuse("MOVE-02", "the move's points must be numbers"));
     }
@@ -3253,7 +3285,7 @@ fn destinations(
     let (ctx, id) = (checker.ctx, checker.id);
     let piece = ctx.piece(id)?;
     check_can_move(ctx, piece)?;
-    let allowance = move_allowance(ctx, id, manoeuvre)?;
+    let allowance = checker.allowance(manoeuvre)?;
     let Some((from, body)) = checker.prepared(piece) else {
         return Ok(vec![]);
     };
@@ -3613,7 +3645,7 @@ pub fn forced_move(
         at: fp.at,
         facing_deg: fp.facing_deg,
     };
-    let body = Body::of(&fp);
+    let body = Body::of(fp);
     let forced = kind != ForcedKind::Evade;
     let dir = heading(bearing);
     let length = if forced {
