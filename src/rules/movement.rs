@@ -1496,13 +1496,17 @@ impl<'s> Walk<'s> {
     }
 
     /// TOUCH / HOLDS of candidate `i` for the (shrunk) outline `pts`.
+    /// The box test is inlined into every look; most candidates end there.
+    #[inline]
     fn flag_of(&self, i: usize, pts: &[Point], rect: &Rect, poly: &mut Option<Polygon<f64>>) -> u8 {
-        let Some(c) = self.cands.get(i) else {
-            return 0;
-        };
-        if !rects_overlap(&c.rect, rect) {
-            return 0;
+        match self.cands.get(i) {
+            Some(c) if rects_overlap(&c.rect, rect) => self.flag_near(c, pts, poly),
+            _ => 0,
         }
+    }
+
+    /// [`Walk::flag_of`] of a candidate whose box meets the bases' box.
+    fn flag_near(&self, c: &Cand, pts: &[Point], poly: &mut Option<Polygon<f64>>) -> u8 {
         match c.key {
             Key::Patch(i) => match self.scene.map.patches.get(i) {
                 Some(p) => {
