@@ -1190,6 +1190,13 @@ fn ray_hits(o: Point, d: Point, a: Point, b: Point) -> Option<f64> {
     if den.abs() < 1e-12 {
         return None;
     }
+    ray_hits_across(o, d, a, e, den)
+}
+
+/// [`ray_hits`] past its parallel test, given the segment's vector `e = b - a` and
+/// `den = cross(d, e)` (the same for every ray along `d`, so worked out once per segment).
+#[inline]
+fn ray_hits_across(o: Point, d: Point, a: Point, e: Point, den: f64) -> Option<f64> {
     let ao = sub(a, o);
     let t = cross(ao, e) / den;
     let u = cross(ao, d) / den;
@@ -1575,7 +1582,17 @@ impl<'s> Walk<'s> {
             rect_of(hull.iter().map(|p| add(*p, d, u0))),
             rect_of(hull.iter().map(|p| add(*p, d, u1))),
         );
-        let n = hull.len();
+        // The hull's edges (k to k + 1, the last closing the ring) with their vectors and
+        // `ray_hits`' denominator for rays along `back`, once for every corner cast at them;
+        // kept on the stack for the first `n` (all of them unless the hull is long).
+        let n = hull.len().min(PLACED_INLINE);
+        let mut hull_edges = [(Point::default(), Point::default(), 0.0); PLACED_INLINE];
+        for (k, slot) in hull_edges.iter_mut().enumerate().take(n) {
+            if let (Some(&p), Some(&q)) = (hull.get(k), hull.get((k + 1) % hull.len())) {
+                let e = sub(q, p);
+                *slot = (p, e, cross(back, e));
+            }
+        }
         let mut ev = Vec::with_capacity(32);
         let mut push = |t: f64, i: usize| {
             if t > u0 + 1e-12 && t <= u1 {
@@ -1601,8 +1618,16 @@ impl<'s> Walk<'s> {
                 }
             }
             for v in &o.verts {
-                for k in 0..n {
-                    let (Some(&p), Some(&q)) = (hull.get(k), hull.get((k + 1) % n)) else {
+                for &(p, e, den) in hull_edges.get(..n).unwrap_or(&[]) {
+                    if den.abs() < 1e-12 {
+                        continue;
+                    }
+                    if let Some(t) = ray_hits_across(*v, back, p, e, den) {
+                        push(t, i);
+                    }
+                }
+                for k in n..hull.len() {
+                    let (Some(&p), Some(&q)) = (hull.get(k), hull.get((k + 1) % hull.len())) else {
                         continue;
                     };
                     if let Some(t) = ray_hits(*v, back, p, q) {
