@@ -97,17 +97,52 @@ fn to_world(pose: Pose, local: Point) -> Point {
     add(add(pose.at, r, local.x), f, local.y)
 }
 
+/// How many placed points [`Placed`] keeps on the stack.
+const PLACED_INLINE: usize = 16;
+
+/// Points placed at a pose, on the stack when there are few: a walk lays its bases' outline
+/// out at every look, and an outline has a handful of corners.
+#[derive(Debug, Clone)]
+struct Placed {
+    len: usize,
+    inline: [Point; PLACED_INLINE],
+    /// All the points, when more than [`PLACED_INLINE`].
+    more: Vec<Point>,
+}
+
+impl std::ops::Deref for Placed {
+    type Target = [Point];
+
+    fn deref(&self) -> &[Point] {
+        if self.len > PLACED_INLINE {
+            &self.more
+        } else {
+            self.inline.get(..self.len).unwrap_or(&[])
+        }
+    }
+}
+
 /// Local points (x right, y ahead) placed at a pose.
-fn place(local: &[Point], pose: Pose, (r, f): (Point, Point)) -> Vec<Point> {
-    local
-        .iter()
-        .map(|l| {
-            Point::new(
-                pose.at.x + r.x * l.x + f.x * l.y,
-                pose.at.y + r.y * l.x + f.y * l.y,
-            )
-        })
-        .collect()
+fn place(local: &[Point], pose: Pose, (r, f): (Point, Point)) -> Placed {
+    let at = |l: &Point| {
+        Point::new(
+            pose.at.x + r.x * l.x + f.x * l.y,
+            pose.at.y + r.y * l.x + f.y * l.y,
+        )
+    };
+    let mut out = Placed {
+        len: local.len(),
+        inline: [Point::default(); PLACED_INLINE],
+        more: Vec::new(),
+    };
+    if local.len() > PLACED_INLINE {
+        out.more = local.iter().map(at).collect();
+    } else {
+        for (o, l) in out.inline.iter_mut().zip(local) {
+            *o = at(l);
+        }
+    }
+    out
 }
 
 fn same_angle(a: f64, b: f64) -> bool {
@@ -144,17 +179,41 @@ fn fmt_pt(p: Point) -> String {
 /// runs for every piece near a move, so it avoids `geo`'s general hull and its allocations).
 /// The convex hull of a footprint's bases: what another piece's move may not enter.
 pub(crate) fn base_hull(fp: &Footprint) -> Polygon<f64> {
-    let corners: Vec<Point> = fp.stands.iter().flat_map(|s| s.corners()).collect();
+    let mut corners: Vec<Point> = Vec::with_capacity(fp.stands.len() * 4);
+    corners.extend(fp.stands.iter().flat_map(|s| s.corners()));
     ring_polygon(&hull_points(&corners))
+}
+
+/// `x.round() as i64` (half away from zero), without a call into the maths library when `x`
+/// is well inside the range where `as i64` truncates exactly: the fraction `x - trunc(x)` is
+/// exact there, so comparing it with ½ rounds exactly as `round` does.
+fn round_i64(x: f64) -> i64 {
+    const EXACT: f64 = 4_503_599_627_370_496.0; // 2^52: every float beyond is an integer
+    if x.abs() < EXACT {
+        let t = x as i64;
+        let frac = x - t as f64;
+        if frac >= 0.5 {
+            t + 1
+        } else if frac <= -0.5 {
+            t - 1
+        } else {
+            t
+        }
+    } else {
+        x.round() as i64
+    }
 }
 
 fn hull_points(points: &[Point]) -> Vec<Point> {
     const Q: f64 = 1e9;
-    let mut pts: Vec<((i64, i64), Point)> = points
-        .iter()
-        .filter(|p| p.x.is_finite() && p.y.is_finite())
-        .map(|p| (((p.x * Q).round() as i64, (p.y * Q).round() as i64), *p))
-        .collect();
+    // Sized once: a filtered list would start small and regrow.
+    let mut pts: Vec<((i64, i64), Point)> = Vec::with_capacity(points.len());
+    pts.extend(
+        points
+            .iter()
+            .filter(|p| p.x.is_finite() && p.y.is_finite())
+            .map(|p| ((round_i64(p.x * Q), round_i64(p.y * Q)), *p)),
+    );
     pts.sort_by_key(|(q, _)| *q);
     pts.dedup_by_key(|(q, _)| *q);
     if pts.len() < 3 {
@@ -189,6 +248,104 @@ fn hull_points(points: &[Point]) -> Vec<Point> {
         hull.pop();
     }
     hull.into_iter().map(|(_, p)| p).collect()
+}
+
+/// `geo`'s answer to "is `c` outside the closed ring?" (`coord_pos_relative_to_ring`, the
+/// winding number with its boundary short cut, the same exact predicate and comparisons), for
+/// a ring kept on the stack.
+fn outside_ring(c: geo::Coord<f64>, ring: &[geo::Coord<f64>]) -> bool {
+    let between = |v: f64, a: f64, b: f64| {
+        if a < b {
+            v >= a && v <= b
+        } else {
+            v >= b && v <= a
+        }
+    };
+    match ring {
+        [] => return true,
+        [only] => return c != *only,
+        _ => {}
+    }
+    let mut winding = 0i32;
+    for w in ring.windows(2) {
+        let (Some(&s), Some(&e)) = (w.first(), w.get(1)) else {
+            continue;
+        };
+        if s.y <= c.y {
+            if e.y >= c.y {
+                let o = <geo::kernels::RobustKernel as geo::Kernel<f64>>::orient2d(s, e, c);
+                if o == geo::Orientation::CounterClockwise && e.y != c.y {
+                    winding += 1;
+                } else if o == geo::Orientation::Collinear && between(c.x, s.x, e.x) {
+                    return false;
+                }
+            }
+        } else if e.y <= c.y {
+            let o = <geo::kernels::RobustKernel as geo::Kernel<f64>>::orient2d(s, e, c);
+            if o == geo::Orientation::Clockwise {
+                winding -= 1;
+            } else if o == geo::Orientation::Collinear && between(c.x, s.x, e.x) {
+                return false;
+            }
+        }
+    }
+    winding == 0
+}
+
+/// `a.intersects(&ring_polygon(b))` of `geo`, for a hull without holes and the bases' outline
+/// `b` (the hulls a walk compares), by `geo`'s own steps: a corner of each inside or on the
+/// other, or an edge of one meeting an edge of the other (`Line::intersects`, exact
+/// predicates). Two changes, neither of which can change the answer: an edge pair whose boxes
+/// are apart is not asked (two closed segments that meet lie in both their boxes, and comparing
+/// coordinates is exact), and `b`'s ring is closed on the stack instead of in a `Polygon`.
+/// Anything else (holes, a long outline) goes to `geo` whole.
+fn hulls_meet(a: &Polygon<f64>, b: &[Point]) -> bool {
+    const MAX: usize = PLACED_INLINE + 1;
+    if !a.interiors().is_empty() || b.is_empty() || b.len() >= MAX {
+        return a.intersects(&ring_polygon(b));
+    }
+    // Closed as `ring_polygon` closes it.
+    let mut ring = [geo::Coord { x: 0.0, y: 0.0 }; MAX];
+    for (r, p) in ring.iter_mut().zip(b) {
+        *r = geo::Coord { x: p.x, y: p.y };
+    }
+    let mut n = b.len();
+    if let (Some(&first), Some(&last)) = (ring.first(), ring.get(n - 1)) {
+        if first != last {
+            if let Some(r) = ring.get_mut(n) {
+                *r = first;
+                n += 1;
+            }
+        }
+    }
+    let rb = ring.get(..n).unwrap_or(&[]);
+    let ra = &a.exterior().0;
+    if ra.first().is_some_and(|p| !outside_ring(*p, rb))
+        || rb.first().is_some_and(|p| a.intersects(p))
+    {
+        return true;
+    }
+    let boxed = |l: geo::Line<f64>| {
+        (
+            l,
+            l.start.x.min(l.end.x),
+            l.start.x.max(l.end.x),
+            l.start.y.min(l.end.y),
+            l.start.y.max(l.end.y),
+        )
+    };
+    a.exterior().lines().map(boxed).any(|(la, x0, x1, y0, y1)| {
+        rb.windows(2).any(|w| {
+            let (Some(&start), Some(&end)) = (w.first(), w.get(1)) else {
+                return false;
+            };
+            start.x.max(end.x) >= x0
+                && start.x.min(end.x) <= x1
+                && start.y.max(end.y) >= y0
+                && start.y.min(end.y) <= y1
+                && la.intersects(&geo::Line::new(start, end))
+        })
+    })
 }
 
 /// The part of a convex polygon on the side of the line through `o` along `dir` where
@@ -625,7 +782,6 @@ struct Body {
     hull: Vec<Point>,
     /// Convex hull of the bases shrunk by [`SHRINK_CM`].
     inner: Vec<Point>,
-    centroid: Point,
     front_left: Point,
     front_right: Point,
     /// Farthest hull point from the reference point.
@@ -633,10 +789,14 @@ struct Body {
     /// The last facing placed and its (right, ahead) unit vectors: a straight motion keeps
     /// its facing, so most placements reuse them.
     trig: std::cell::Cell<(f64, Point, Point)>,
+    /// The footprint the body was made from, for its centroid: only an about face (MOVE-27)
+    /// needs that, and `geo`'s centroid of every base is a good part of making the body.
+    source: Footprint,
+    centroid: std::cell::OnceCell<Point>,
 }
 
 impl Body {
-    fn of(fp: &Footprint) -> Body {
+    fn of(fp: Footprint) -> Body {
         let pose = Pose {
             at: fp.at,
             facing_deg: fp.facing_deg,
@@ -672,11 +832,22 @@ impl Body {
             trig: std::cell::Cell::new((f64::NAN, Point::default(), Point::default())),
             hull,
             inner,
-            centroid: local(fp.centroid()),
             front_left,
             front_right,
             radius,
+            source: fp,
+            centroid: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The centroid of the bases, local (as `Body::of` works local points out).
+    fn centroid(&self) -> Point {
+        *self.centroid.get_or_init(|| {
+            let fp = &self.source;
+            let axes = (right_of(fp.facing_deg), heading(fp.facing_deg));
+            let d = sub(fp.centroid(), fp.at);
+            Point::new(dot(d, axes.0), dot(d, axes.1))
+        })
     }
 
     fn axes(&self, facing: f64) -> (Point, Point) {
@@ -690,18 +861,18 @@ impl Body {
         (r, a)
     }
 
-    fn inner_at(&self, pose: Pose) -> Vec<Point> {
+    fn inner_at(&self, pose: Pose) -> Placed {
         place(&self.inner, pose, self.axes(pose.facing_deg))
     }
 
-    fn hull_at(&self, pose: Pose) -> Vec<Point> {
+    fn hull_at(&self, pose: Pose) -> Placed {
         place(&self.hull, pose, self.axes(pose.facing_deg))
     }
 
     /// MOVE-27 ruling: an about face turns every stand in place, i.e. the footprint turns 180°
     /// about its centroid; the reference point lands on the old rear edge.
     fn about_faced(&self, pose: Pose) -> Pose {
-        let c = to_world(pose, self.centroid);
+        let c = to_world(pose, self.centroid());
         Pose {
             at: Point::new(2.0 * c.x - pose.at.x, 2.0 * c.y - pose.at.y),
             facing_deg: normalize_deg(pose.facing_deg + 180.0),
@@ -782,7 +953,8 @@ impl<'s> Scene<'s> {
                 (false, false) => Some(Rel::Enemy),
             }
         };
-        let mut others = Vec::new();
+        // Room for the pieces near most moves, so the list seldom regrows.
+        let mut others = Vec::with_capacity(32);
         match index {
             // The battle's memo has every piece's hull already, in id order, with the piece's
             // state it was laid out from (the same as the context's in all the scene reads:
@@ -931,11 +1103,14 @@ impl Motion {
 
     /// Reference-point positions along the motion, for road checks and boxes.
     fn trace(&self, step: f64) -> Vec<Point> {
+        self.trace_points(step).collect()
+    }
+
+    /// [`Motion::trace`]'s points one by one (a box needs no list of them).
+    fn trace_points(&self, step: f64) -> impl Iterator<Item = Point> + '_ {
         let l = self.length();
         let n = (l / step).ceil().max(1.0) as usize;
-        (0..=n)
-            .map(|k| self.pose(l * k as f64 / n as f64).at)
-            .collect()
+        (0..=n).map(move |k| self.pose(l * k as f64 / n as f64).at)
     }
 }
 
@@ -1015,6 +1190,13 @@ fn ray_hits(o: Point, d: Point, a: Point, b: Point) -> Option<f64> {
     if den.abs() < 1e-12 {
         return None;
     }
+    ray_hits_across(o, d, a, e, den)
+}
+
+/// [`ray_hits`] past its parallel test, given the segment's vector `e = b - a` and
+/// `den = cross(d, e)` (the same for every ray along `d`, so worked out once per segment).
+#[inline]
+fn ray_hits_across(o: Point, d: Point, a: Point, e: Point, den: f64) -> Option<f64> {
     let ao = sub(a, o);
     let t = cross(ao, e) / den;
     let u = cross(ao, d) / den;
@@ -1143,7 +1325,7 @@ impl<'s> Walk<'s> {
         ignore_areas: bool,
         forced: bool,
     ) -> Walk<'s> {
-        let mut cands = Vec::new();
+        let mut cands = Vec::with_capacity(scene.others.len() + 16);
         for (i, p) in scene.map.near(&area) {
             let relevant = match p.going {
                 Going::Clear => false,
@@ -1191,7 +1373,9 @@ impl<'s> Walk<'s> {
             on_road: scene.map.on_road(start.at),
         };
         w.snap = w.look(start);
-        let hull = ring_polygon(&body.hull_at(start));
+        let start_pts = body.hull_at(start);
+        let start_rect = rect_of(start_pts.iter().copied());
+        let mut hull: Option<Polygon<f64>> = None;
         w.mem = w
             .cands
             .iter()
@@ -1210,9 +1394,12 @@ impl<'s> Walk<'s> {
                         matches!(p.going, Going::Linear { .. })
                             && rects_overlap(
                                 &grow(p.rect, CONTACT_TOLERANCE_CM),
-                                &grow(rect_of(body.hull_at(start)), 0.0),
+                                &grow(start_rect, 0.0),
                             )
-                            && shape_distance(&p.shape, &hull) <= CONTACT_TOLERANCE_CM
+                            && shape_distance(
+                                &p.shape,
+                                hull.get_or_insert_with(|| ring_polygon(&start_pts)),
+                            ) <= CONTACT_TOLERANCE_CM
                     }),
                     Key::Other(_) => false,
                 };
@@ -1239,55 +1426,119 @@ impl<'s> Walk<'s> {
         Snap { flags, table_ok }
     }
 
+    /// [`Walk::look`], asking only the candidates `near` (all when `None`): the caller knows
+    /// that no other candidate's box can meet the bases at `pose`, so their flags are the 0
+    /// that `look` would find.
+    fn look_among(&self, pose: Pose, near: Option<&[usize]>) -> Snap {
+        let Some(near) = near else {
+            return self.look(pose);
+        };
+        let pts = self.body.inner_at(pose);
+        let rect = rect_of(pts.iter().copied());
+        let t = &self.scene.table;
+        let table_ok = pts.iter().all(|p| t.contains(*p));
+        let mut poly: Option<Polygon<f64>> = None;
+        let mut flags = vec![0u8; self.cands.len()];
+        for &i in near {
+            if let Some(f) = flags.get_mut(i) {
+                *f = self.flag_of(i, &pts, &rect, &mut poly);
+            }
+        }
+        Snap { flags, table_ok }
+    }
+
+    /// The candidates whose boxes may meet the bases anywhere along a wheel (None for other
+    /// motions: all may). A wheel turns the footprint about its pivot, so every point of the
+    /// bases stays within the reference point's distance from the pivot plus the body's radius;
+    /// the box of that disc, with a margin far above rounding, holds every box `look` makes.
+    fn near_motion(&self, m: &Motion) -> Option<Vec<usize>> {
+        let Motion::Arc { from, pivot, .. } = *m else {
+            return None;
+        };
+        let r = len(sub(from.at, pivot)) + self.body.radius;
+        let margin = 1e-6 + 1e-9 * (pivot.x.abs() + pivot.y.abs() + r);
+        let reach = r + margin;
+        if !reach.is_finite() {
+            return None;
+        }
+        let disc = Rect {
+            min: Point::new(pivot.x - reach, pivot.y - reach),
+            max: Point::new(pivot.x + reach, pivot.y + reach),
+        };
+        Some(
+            self.cands
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| rects_overlap(&c.rect, &disc))
+                .map(|(i, _)| i)
+                .collect(),
+        )
+    }
+
     /// The snapshot `base` with only candidates `which` (and the table, [`TABLE`]) looked at
-    /// again at `pose`: a straight motion's contact events say nothing else changed.
-    fn relook(&self, base: &Snap, pose: Pose, which: &[usize]) -> Snap {
+    /// again at `pose`: a straight motion's contact events say nothing else changed. `None`
+    /// when that is `base` itself (copied only once something differs).
+    fn relook(&self, base: &Snap, pose: Pose, which: &[usize]) -> Option<Snap> {
         let pts = self.body.inner_at(pose);
         let rect = rect_of(pts.iter().copied());
         let mut poly: Option<Polygon<f64>> = None;
-        let mut out = base.clone();
+        let mut out: Option<Snap> = None;
         for &i in which {
             if i == TABLE {
                 let t = &self.scene.table;
-                out.table_ok = pts.iter().all(|p| t.contains(*p));
-            } else if let Some(f) = out.flags.get_mut(i) {
-                *f = self.flag_of(i, &pts, &rect, &mut poly);
+                let ok = pts.iter().all(|p| t.contains(*p));
+                if ok != base.table_ok {
+                    out.get_or_insert_with(|| base.clone()).table_ok = ok;
+                }
+            } else if let Some(&was) = base.flags.get(i) {
+                let f = self.flag_of(i, &pts, &rect, &mut poly);
+                if f != was {
+                    if let Some(slot) = out.get_or_insert_with(|| base.clone()).flags.get_mut(i) {
+                        *slot = f;
+                    }
+                }
             }
         }
         out
     }
 
     /// TOUCH / HOLDS of candidate `i` for the (shrunk) outline `pts`.
+    /// The box test is inlined into every look; most candidates end there.
+    #[inline]
     fn flag_of(&self, i: usize, pts: &[Point], rect: &Rect, poly: &mut Option<Polygon<f64>>) -> u8 {
-        let Some(c) = self.cands.get(i) else {
-            return 0;
-        };
-        if !rects_overlap(&c.rect, rect) {
-            return 0;
+        match self.cands.get(i) {
+            Some(c) if rects_overlap(&c.rect, rect) => self.flag_near(c, pts, poly),
+            _ => 0,
         }
-        let poly = poly.get_or_insert_with(|| ring_polygon(pts));
+    }
+
+    /// [`Walk::flag_of`] of a candidate whose box meets the bases' box.
+    fn flag_near(&self, c: &Cand, pts: &[Point], poly: &mut Option<Polygon<f64>>) -> u8 {
         match c.key {
             Key::Patch(i) => match self.scene.map.patches.get(i) {
-                Some(p) => match p.going {
-                    Going::Impassable { .. } => u8::from(p.shape.meets(poly)),
-                    Going::Area { stops, .. } => {
-                        if p.shape.meets(poly) {
-                            if stops && p.shape.holds(poly) {
-                                TOUCH | HOLDS
+                Some(p) => {
+                    let poly = poly.get_or_insert_with(|| ring_polygon(pts));
+                    match p.going {
+                        Going::Impassable { .. } => u8::from(p.shape.meets(poly)),
+                        Going::Area { stops, .. } => {
+                            if p.shape.meets(poly) {
+                                if stops && p.shape.holds(poly) {
+                                    TOUCH | HOLDS
+                                } else {
+                                    TOUCH
+                                }
                             } else {
-                                TOUCH
+                                0
                             }
-                        } else {
-                            0
                         }
+                        Going::Linear { .. } => u8::from(p.shape.meets(poly)),
+                        Going::Clear => 0,
                     }
-                    Going::Linear { .. } => u8::from(p.shape.meets(poly)),
-                    Going::Clear => 0,
-                },
+                }
                 None => 0,
             },
             Key::Other(j) => match self.scene.others.get(j) {
-                Some(o) => u8::from(o.poly.intersects(&*poly)),
+                Some(o) => u8::from(hulls_meet(&o.poly, pts)),
                 None => 0,
             },
         }
@@ -1331,8 +1582,18 @@ impl<'s> Walk<'s> {
             rect_of(hull.iter().map(|p| add(*p, d, u0))),
             rect_of(hull.iter().map(|p| add(*p, d, u1))),
         );
-        let n = hull.len();
-        let mut ev = Vec::new();
+        // The hull's edges (k to k + 1, the last closing the ring) with their vectors and
+        // `ray_hits`' denominator for rays along `back`, once for every corner cast at them;
+        // kept on the stack for the first `n` (all of them unless the hull is long).
+        let n = hull.len().min(PLACED_INLINE);
+        let mut hull_edges = [(Point::default(), Point::default(), 0.0); PLACED_INLINE];
+        for (k, slot) in hull_edges.iter_mut().enumerate().take(n) {
+            if let (Some(&p), Some(&q)) = (hull.get(k), hull.get((k + 1) % hull.len())) {
+                let e = sub(q, p);
+                *slot = (p, e, cross(back, e));
+            }
+        }
+        let mut ev = Vec::with_capacity(32);
         let mut push = |t: f64, i: usize| {
             if t > u0 + 1e-12 && t <= u1 {
                 ev.push((t, i));
@@ -1349,7 +1610,7 @@ impl<'s> Walk<'s> {
             else {
                 continue;
             };
-            for h in &hull {
+            for h in hull.iter() {
                 for (a, b) in &o.edges {
                     if let Some(t) = ray_hits(*h, d, *a, *b) {
                         push(t, i);
@@ -1357,8 +1618,16 @@ impl<'s> Walk<'s> {
                 }
             }
             for v in &o.verts {
-                for k in 0..n {
-                    let (Some(&p), Some(&q)) = (hull.get(k), hull.get((k + 1) % n)) else {
+                for &(p, e, den) in hull_edges.get(..n).unwrap_or(&[]) {
+                    if den.abs() < 1e-12 {
+                        continue;
+                    }
+                    if let Some(t) = ray_hits_across(*v, back, p, e, den) {
+                        push(t, i);
+                    }
+                }
+                for k in n..hull.len() {
+                    let (Some(&p), Some(&q)) = (hull.get(k), hull.get((k + 1) % hull.len())) else {
                         continue;
                     };
                     if let Some(t) = ray_hits(*v, back, p, q) {
@@ -1369,7 +1638,7 @@ impl<'s> Walk<'s> {
         }
         if only.is_none() {
             let t = &self.scene.table;
-            for h in &hull {
+            for h in hull.iter() {
                 if d.x.abs() > 1e-12 {
                     push((t.min.x - h.x) / d.x, TABLE);
                     push((t.max.x - h.x) / d.x, TABLE);
@@ -1449,16 +1718,17 @@ impl<'s> Walk<'s> {
         if matches!(m, Motion::Line { .. }) {
             return self.run_line(m, sink);
         }
+        let near = self.near_motion(m);
         let n = (l / self.step - 1e-9).ceil().max(1.0) as usize;
         let mut prev = 0.0;
         for k in 1..=n {
             let u = if k == n { l } else { k as f64 * self.step };
-            let target = self.look(m.pose(u));
+            let target = self.look_among(m.pose(u), near.as_deref());
             let mut cur = prev;
             let mut guard = 0;
             while target != self.snap && guard < 12 {
                 guard += 1;
-                let (lo, hi, hs) = self.bisect(m, cur, u, &target);
+                let (lo, hi, hs) = self.bisect(m, cur, u, &target, near.as_deref());
                 self.accumulate(s0 + cur, s0 + lo);
                 let old = self.snap.clone();
                 self.s = s0 + lo;
@@ -1552,7 +1822,7 @@ impl<'s> Walk<'s> {
                 let new = self.relook(&self.snap, m.pose(at), &which);
                 self.accumulate(s0 + cur, s0 + t);
                 cur = t;
-                if new != self.snap {
+                if let Some(new) = new.filter(|new| *new != self.snap) {
                     let old = self.snap.clone();
                     self.s = s0 + t;
                     let lo = (t - 1e-9).max(0.0);
@@ -1578,12 +1848,20 @@ impl<'s> Walk<'s> {
 
     /// The first change from the current snapshot between `a` and `b` (where `target` differs):
     /// (last pose still the same, first pose changed, its snapshot).
-    fn bisect(&self, m: &Motion, a: f64, b: f64, target: &Snap) -> (f64, f64, Snap) {
+    /// `near`: as for [`Walk::look_among`].
+    fn bisect(
+        &self,
+        m: &Motion,
+        a: f64,
+        b: f64,
+        target: &Snap,
+        near: Option<&[usize]>,
+    ) -> (f64, f64, Snap) {
         let (mut lo, mut hi) = (a, b);
         let mut hs = target.clone();
         for _ in 0..BISECT_ROUNDS {
             let mid = (lo + hi) / 2.0;
-            let s = self.look(m.pose(mid));
+            let s = self.look_among(m.pose(mid), near);
             if s == self.snap {
                 lo = mid;
             } else {
@@ -1964,16 +2242,17 @@ impl<'s> Walk<'s> {
             if poly.len() < 3 {
                 return false;
             }
-            let g = ring_polygon(poly);
+            let mut g: Option<Polygon<f64>> = None;
             self.cands.iter().any(|c| match c.key {
                 Key::Patch(p) => self.scene.map.patches.get(p).is_some_and(|p| {
-                    matches!(p.going, Going::Impassable { .. }) && p.shape.meets(&g)
+                    matches!(p.going, Going::Impassable { .. })
+                        && p.shape.meets(g.get_or_insert_with(|| ring_polygon(poly)))
                 }),
                 Key::Other(o) => self
                     .scene
                     .others
                     .get(o)
-                    .is_some_and(|o| o.rel == Rel::Enemy && o.poly.intersects(&g)),
+                    .is_some_and(|o| o.rel == Rel::Enemy && hulls_meet(&o.poly, poly)),
             })
         };
         if blocked(&left) && blocked(&right) && !blocked(&mid) {
@@ -2180,18 +2459,25 @@ fn shape_distance(shape: &super::terrain::Shape, poly: &Polygon<f64>) -> f64 {
 }
 
 /// The enemy units a piece is in contact with at a pose (a move may leave or keep those).
+/// An enemy whose box is farther from the bases' box than the tolerance (plus a margin far
+/// above the rounding of either figure) cannot be within it, so its polygon distance is not
+/// measured; the hull polygon is laid out only when some enemy is that near.
 fn enemy_contacts(scene: &Scene, body: &Body, pose: Pose) -> Vec<PieceId> {
-    let hull = ring_polygon(&body.hull_at(pose));
-    scene
-        .others
-        .iter()
-        .filter(|o| o.rel == Rel::Enemy)
-        .filter(|o| -> bool {
-            let d: f64 = Euclidean.distance(&*o.poly, &hull);
-            d < CONTACT_TOLERANCE_CM
-        })
-        .map(|o| o.id)
-        .collect()
+    let pts = body.hull_at(pose);
+    let near = grow(rect_of(pts.iter().copied()), CONTACT_TOLERANCE_CM + 1e-6);
+    let mut hull: Option<Polygon<f64>> = None;
+    let mut out = Vec::new();
+    for o in &scene.others {
+        if o.rel != Rel::Enemy || !rects_overlap(&o.rect, &near) {
+            continue;
+        }
+        let hull = hull.get_or_insert_with(|| ring_polygon(&pts));
+        let d: f64 = Euclidean.distance(&*o.poly, &*hull);
+        if d < CONTACT_TOLERANCE_CM {
+            out.push(o.id);
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2258,7 +2544,8 @@ fn motions_for(
     manoeuvre: Manoeuvre,
 ) -> Result<(Vec<Motion>, Vec<Point>), ActionError> {
     let style = style_of(piece);
-    let mut points = vec![from.at];
+    let mut points = Vec::with_capacity(via.len() + 2);
+    points.push(from.at);
     points.extend_from_slice(via);
     points.push(to.at);
     let path = via.to_vec();
@@ -2591,7 +2878,7 @@ fn wheel(body: &Body, from: Pose, to: Pose) -> Result<(Vec<Motion>, Vec<Point>),
 fn path_rect(start: Pose, ms: &[Motion]) -> Rect {
     let mut r = rect_of([start.at]);
     for m in ms {
-        r = union(r, rect_of(m.trace(1.0)));
+        r = union(r, rect_of(m.trace_points(1.0)));
     }
     r
 }
@@ -2681,6 +2968,9 @@ impl MoveAnswers {
         answer: &Result<MovePlan, ActionError>,
     ) {
         if self.asked.len() < MOVE_ANSWERS_KEPT {
+            if self.asked.capacity() == 0 {
+                self.asked.reserve(32);
+            }
             let q = MoveQuestion {
                 piece,
                 via: via.to_vec(),
@@ -2703,6 +2993,8 @@ pub struct MoveChecker<'c, 's> {
     /// The start pose and moving body, or None when the piece has no footprint.
     prepared: std::cell::OnceCell<Option<(Pose, Body)>>,
     index: std::cell::OnceCell<Option<std::sync::Arc<super::visibility::SightIndex>>>,
+    /// [`move_allowance`] per manoeuvre asked (the same for every destination).
+    allowances: std::cell::RefCell<Vec<(Manoeuvre, Result<Allowance, ActionError>)>>,
 }
 
 impl<'c, 's> MoveChecker<'c, 's> {
@@ -2712,7 +3004,23 @@ impl<'c, 's> MoveChecker<'c, 's> {
             id,
             prepared: std::cell::OnceCell::new(),
             index: std::cell::OnceCell::new(),
+            allowances: std::cell::RefCell::new(Vec::new()),
         }
+    }
+
+    /// [`move_allowance`] of this piece for `manoeuvre`, worked out once.
+    fn allowance(&self, manoeuvre: Manoeuvre) -> Result<Allowance, ActionError> {
+        if let Some((_, known)) = self
+            .allowances
+            .borrow()
+            .iter()
+            .find(|(m, _)| *m == manoeuvre)
+        {
+            return known.clone();
+        }
+        let made = move_allowance(self.ctx, self.id, manoeuvre);
+        self.allowances.borrow_mut().push((manoeuvre, made.clone()));
+        made
     }
 
     /// MOVE-30: a move starts from the straight line (and straightens a refused flank).
@@ -2724,7 +3032,7 @@ impl<'c, 's> MoveChecker<'c, 's> {
                         at: fp.at,
                         facing_deg: fp.facing_deg,
                     };
-                    (from, Body::of(&fp))
+                    (from, Body::of(fp))
                 })
             })
             .as_ref()
@@ -2771,7 +3079,7 @@ fn check_move_with(
     let (ctx, id) = (checker.ctx, checker.id);
     let piece = ctx.piece(id)?;
     check_can_move(ctx, piece)?;
-    let allowance = move_allowance(ctx, id, manoeuvre)?;
+    let allowance = checker.allowance(manoeuvre)?;
     if !valid_pose(to) || via.iter().any(|p| !p.x.is_finite() || !p.y.is_finite()) {
         return Err(refuse("MOVE-02", "the move's points must be numbers"));
     }
@@ -2787,8 +3095,13 @@ fn check_move_with(
     let area = grow(path_rect(from, &motions), body.radius * 3.0 + 2.0);
     let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, checker.index());
     let total: f64 = motions.iter().map(Motion::length).sum();
-    // MOVE-25 / TERR-09: the road bonus needs the whole path on a road.
-    let traced: Vec<Point> = motions.iter().flat_map(|m| m.trace(0.25)).collect();
+    // MOVE-25 / TERR-09: the road bonus needs the whole path on a road. The path is traced
+    // only when a road could matter (both readers, here and `over_allowance`, ask only then).
+    let traced: Vec<Point> = if allowance.road_bonus_cm > 0.0 && !scene.map.roads.is_empty() {
+        motions.iter().flat_map(|m| m.trace(0.25)).collect()
+    } else {
+        Vec::new()
+    };
     let on_road = allowance.road_bonus_cm > 0.0
         && !scene.map.roads.is_empty()
         && scene.map.on_road(from.at)
@@ -3001,7 +3314,7 @@ fn destinations(
     let (ctx, id) = (checker.ctx, checker.id);
     let piece = ctx.piece(id)?;
     check_can_move(ctx, piece)?;
-    let allowance = move_allowance(ctx, id, manoeuvre)?;
+    let allowance = checker.allowance(manoeuvre)?;
     let Some((from, body)) = checker.prepared(piece) else {
         return Ok(vec![]);
     };
@@ -3361,7 +3674,7 @@ pub fn forced_move(
         at: fp.at,
         facing_deg: fp.facing_deg,
     };
-    let body = Body::of(&fp);
+    let body = Body::of(fp);
     let forced = kind != ForcedKind::Evade;
     let dir = heading(bearing);
     let length = if forced {
@@ -3535,6 +3848,168 @@ mod tests {
                     .any(|p| (p.x - x).abs() < 1e-9 && (p.y - y).abs() < 1e-9),
                 "corner ({x}, {y}) missing from {h:?}"
             );
+        }
+    }
+
+    /// `hulls_meet` gives `geo`'s `Intersects` answer on many random pairs: rotated bases laid
+    /// out as the walk lays them out, hulls of point clouds (some nearly flat), bases on a
+    /// coarse grid that touch along an edge or at a corner exactly, near misses by a rounding,
+    /// nested ones and degenerate rings.
+    #[test]
+    fn hulls_meet_agrees_with_geo() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut met, mut apart, mut touching) = (0, 0, 0);
+        for case in 0..30_000 {
+            let kind = case % 6;
+            let shape = |rnd: &mut dyn FnMut() -> f64| -> Vec<Point> {
+                match kind {
+                    // Bases in a row (rotated, or square to the table), hull laid out at a pose
+                    // like `Body::inner_at`.
+                    0 | 1 => {
+                        let n = 1 + (rnd() * 4.0) as usize;
+                        let facing = if kind == 0 {
+                            rnd() * 360.0
+                        } else {
+                            90.0 * (rnd() * 4.0).floor()
+                        };
+                        let (f, r) = (heading(facing), right_of(facing));
+                        let mut corners = Vec::new();
+                        for k in 0..n {
+                            let c = add(Point::new(0.0, 0.0), r, 4.0 * k as f64);
+                            corners.extend(rect_corners(c, 4.0, 2.0, f, r));
+                        }
+                        let local = hull_points(&corners);
+                        let pose = Pose {
+                            at: Point::new(rnd() * 12.0 - 6.0, rnd() * 12.0 - 6.0),
+                            facing_deg: rnd() * 360.0,
+                        };
+                        let (sn, cs) = pose.facing_deg.to_radians().sin_cos();
+                        let placed = place(&local, pose, (Point::new(cs, -sn), Point::new(sn, cs)));
+                        // Half the time the world hull, as the sight index keeps it.
+                        if rnd() < 0.5 {
+                            placed.to_vec()
+                        } else {
+                            hull_points(&placed)
+                        }
+                    }
+                    // Axis-aligned bases on a quarter-centimetre grid: exact edge and corner
+                    // contacts are common.
+                    2 => {
+                        let x = (rnd() * 24.0).floor() * 0.25;
+                        let y = (rnd() * 24.0).floor() * 0.25;
+                        let w = 0.25 + (rnd() * 12.0).floor() * 0.25;
+                        let d = 0.25 + (rnd() * 12.0).floor() * 0.25;
+                        vec![
+                            Point::new(x, y),
+                            Point::new(x + w, y),
+                            Point::new(x + w, y + d),
+                            Point::new(x, y + d),
+                        ]
+                    }
+                    // Point clouds, some nearly flat.
+                    3 => {
+                        let n = 3 + (rnd() * 8.0) as usize;
+                        let squash = if rnd() < 0.3 { 1e-12 } else { 1.0 };
+                        let pts: Vec<Point> = (0..n)
+                            .map(|_| Point::new(rnd() * 8.0 - 4.0, (rnd() * 8.0 - 4.0) * squash))
+                            .collect();
+                        hull_points(&pts)
+                    }
+                    // Triangles and segments with corners on a coarse grid.
+                    4 => {
+                        let n = if rnd() < 0.2 { 2 } else { 3 };
+                        (0..n)
+                            .map(|_| Point::new((rnd() * 6.0).floor(), (rnd() * 6.0).floor()))
+                            .collect()
+                    }
+                    // A unit square nudged by a rounding or two from the grid.
+                    _ => {
+                        let e = f64::EPSILON * (rnd() * 8.0 - 4.0).round();
+                        let (x, y) = ((rnd() * 3.0).floor() + e, (rnd() * 3.0).floor() - e);
+                        vec![
+                            Point::new(x, y),
+                            Point::new(x + 1.0, y),
+                            Point::new(x + 1.0, y + 1.0),
+                            Point::new(x, y + 1.0),
+                        ]
+                    }
+                }
+            };
+            let (pa, pb) = (shape(&mut rnd), shape(&mut rnd));
+            let (a, b) = (ring_polygon(&pa), ring_polygon(&pb));
+            let want = a.intersects(&b);
+            assert_eq!(hulls_meet(&a, &pb), want, "case {case}: {a:?} {b:?}");
+            assert_eq!(hulls_meet(&b, &pa), want, "case {case}: {b:?} {a:?}");
+            // Corners against the ring as `geo` places them.
+            for c in a.exterior().0.iter().chain(b.exterior().0.iter()) {
+                let mut ring = b.exterior().0.clone();
+                assert_eq!(outside_ring(*c, &ring), !b.intersects(c), "case {case}");
+                ring.truncate(1);
+                let one = Polygon::new(LineString::from(ring.clone()), vec![]);
+                assert_eq!(outside_ring(*c, &ring), !one.intersects(c), "case {case}");
+            }
+            if want {
+                met += 1;
+                let corner_inside = a.exterior().0.iter().any(|c| b.intersects(c))
+                    || b.exterior().0.iter().any(|c| a.intersects(c));
+                let d: f64 = Euclidean.distance(&a, &b);
+                if d == 0.0 && !corner_inside {
+                    touching += 1;
+                }
+            } else {
+                apart += 1;
+            }
+        }
+        // Both answers, and pairs that meet only where edges cross or touch, are all tried.
+        assert!(met > 3_000 && apart > 3_000, "{met} {apart}");
+        assert!(touching > 100, "{touching}");
+    }
+
+    /// `round_i64` is `round() as i64` on halves, near-halves, negatives, huge values and the
+    /// quantized coordinates `hull_points` makes.
+    #[test]
+    fn round_i64_rounds_as_round_does() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            0.499_999_999_999_999_94,
+            -0.499_999_999_999_999_94,
+            4_503_599_627_370_495.5,
+            -4_503_599_627_370_495.5,
+            4_503_599_627_370_496.0,
+            9.3e18,
+            -9.3e18,
+            1e300,
+            f64::MAX,
+            f64::MIN,
+        ];
+        for _ in 0..100_000 {
+            let k = (rnd() * 2e6 - 1e6).floor();
+            xs.push(k + 0.5);
+            xs.push(k + 0.5 - f64::EPSILON * k.abs().max(1.0));
+            xs.push(k + 0.5 + f64::EPSILON * k.abs().max(1.0));
+            xs.push((rnd() * 400.0 - 100.0) * 1e9);
+        }
+        for x in xs {
+            assert_eq!(round_i64(x), x.round() as i64, "{x:e}");
         }
     }
 
