@@ -334,23 +334,18 @@ struct PieceSight {
     outline_turn: i8,
     /// VIS-03: the sight arc, made once ([`SightArc`]).
     arc: SightArc,
-    /// The area features (terrain and hills) the outline touches, by index, sorted: "touches
-    /// the unit" is asked of the same few features by every query (VIS-07, VIS-11, VIS-12).
-    touching: Vec<usize>,
-    samples: Vec<Point>,
-    /// The corners of the convex hull of `samples`, and of the samples in the unit's own sight
-    /// arc with how many those are: the corridor of a query whose points are these sets is
-    /// the hull of these corners (see [`SightIndex::trace`]).
-    /// Made when a query first needs them.
+    /// The corners of the convex hull of the samples ([`Seen::samples`]), and of the samples in
+    /// the unit's own sight arc: the corridor of a query whose points are these sets is the
+    /// hull of these corners (see [`SightIndex::trace`]). Made when a query first needs them.
     samples_hull: OnceLock<Vec<Point>>,
     arc_hull: OnceLock<Vec<Point>>,
     /// VIS-09: the linear features (by index, sorted) the unit is in base contact with, made
     /// when a query first asks ([`SightIndex::linear_contacts`]).
     linear_contact: OnceLock<Vec<usize>>,
-    /// The sample points in the unit's own sight arc (VIS-03), in sample order: the points
-    /// every query from this unit starts from.
-    arc_points: Vec<Point>,
-    centroid: Point,
+    /// What only a unit that sees or is looked at needs, made when a query first asks
+    /// ([`SightIndex::seen`]): most pieces rebuilt after a move stand in other units' way or
+    /// are measured to, and never observe or get looked at before they move again.
+    seen: OnceLock<Seen>,
     /// VIS-07 (3): blocks other units' sight.
     blocks: bool,
     /// Artillery (VIS-08).
@@ -362,16 +357,60 @@ struct PieceSight {
     /// VIS-17: revealed by an enemy within 5 cm (foot, command, cavalry, deployed guns).
     revealed_by_proximity: bool,
     has_fired: bool,
+    /// Each stand's bounding rectangle and polygon, made once.
+    stands: Vec<(Rect, Polygon<f64>)>,
+}
+
+/// A piece's part of the index that only its own sight questions read (as observer or
+/// target). It depends on the piece, the terrain and the parameters, as the rest of its part.
+#[derive(Debug, Clone)]
+struct Seen {
+    centroid: Point,
     /// Hill level and massif under the centroid (0 / None on the table).
     level: u8,
     massif: Option<usize>,
-    /// Each stand's bounding rectangle and polygon, made once.
-    stands: Vec<(Rect, Polygon<f64>)>,
+    /// VIS-02 sample points on the unit's outline.
+    samples: Vec<Point>,
+    /// The sample points in the unit's own sight arc (VIS-03), in sample order: the points
+    /// every query from this unit starts from.
+    arc_points: Vec<Point>,
+    /// The area features (terrain and hills) the outline touches, by index, sorted: "touches
+    /// the unit" is asked of the same few features by every query (VIS-07, VIS-11, VIS-12).
+    touching: Vec<usize>,
     /// A piece that may hide (dug in, or an unfired gun): what it may hide in or behind.
     hiding: Option<Hiding>,
     /// Area pieces the unit stands well inside (not at their edge), with each sample point's
     /// distance to the edge: VIS-12 bounds how deep a point can be seen or see out.
     deep: Vec<Deep>,
+}
+
+impl Seen {
+    fn of(p: &PieceSight, features: &[FeatureSight], tree: &BoxIndex, contact: f64) -> Seen {
+        let centroid = p.footprint.centroid();
+        let (level, massif) = level_at(features, tree, centroid);
+        let samples = p.footprint.outline_samples();
+        let arc_points = kept(&samples, |q| p.arc.contains(q));
+        let hiding = (p.dug_in || (p.gun && !p.has_fired)).then(|| Hiding {
+            holding: holding_areas(features, tree, p, centroid, contact),
+            lines: lines_in_contact(features, tree, p, contact),
+        });
+        let deep = deep_areas(features, tree, p, centroid, &samples, contact);
+        Seen {
+            centroid,
+            level,
+            massif,
+            touching: touching_areas(features, tree, p),
+            samples,
+            arc_points,
+            hiding,
+            deep,
+        }
+    }
+
+    /// Does area feature `fi` touch the unit's outline (precomputed, [`touching_areas`])?
+    fn touches(&self, fi: usize) -> bool {
+        self.touching.binary_search(&fi).is_ok()
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -610,9 +649,7 @@ impl SightIndex {
             .state
             .pieces
             .values()
-            .filter_map(|p| {
-                SightIndex::piece(ctx, p, &features, &feature_tree, &params).map(Arc::new)
-            })
+            .filter_map(|p| SightIndex::piece(ctx, p).map(Arc::new))
             .collect();
         SightIndex::assemble(
             params,
@@ -702,13 +739,7 @@ impl SightIndex {
 
     /// One piece's part (`None` off the table): it depends only on the piece's own state, the
     /// terrain part and the parameters.
-    fn piece(
-        ctx: &Ctx,
-        p: &PieceState,
-        features: &[FeatureSight],
-        feature_tree: &BoxIndex,
-        params: &SightParams,
-    ) -> Option<PieceSight> {
+    fn piece(ctx: &Ctx, p: &PieceState) -> Option<PieceSight> {
         let fp = footprint_of(ctx, p)?;
         let kind = stand_kind(ctx, p);
         let gun = kind == StandKind::Artillery;
@@ -716,15 +747,13 @@ impl SightIndex {
         let command = kind == StandKind::Command;
         let lawful_dug_in = p.dug_in && check_dug_in(ctx, p).is_ok();
         let revealed = p.revealed || p.has_fired;
-        let centroid = fp.centroid();
-        let (level, massif) = level_at(features, feature_tree, centroid);
         let proximity_kind = match kind {
             StandKind::Infantry | StandKind::Cavalry | StandKind::Command => true,
             StandKind::Artillery => !p.limbered,
             StandKind::Transport => false,
         };
         let outline = fp.outline().orient(Direction::Default);
-        let mut sight = PieceSight {
+        Some(PieceSight {
             source: p.clone(),
             hull: super::movement::base_hull(&fp),
             id: p.id,
@@ -732,41 +761,37 @@ impl SightIndex {
             rect: fp.bounding_rect(),
             outline_turn: convex_turn(&outline.exterior().0),
             outline,
-            touching: Vec::new(),
             arc: SightArc::of(&fp),
-            samples: fp.outline_samples(),
             samples_hull: OnceLock::new(),
             arc_hull: OnceLock::new(),
             linear_contact: OnceLock::new(),
-            arc_points: Vec::new(),
-            hiding: None,
-            centroid,
+            seen: OnceLock::new(),
             blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
             gun,
             concealed: unlimbered_gun || (lawful_dug_in && !revealed),
             dug_in: lawful_dug_in && !revealed,
             revealed_by_proximity: proximity_kind,
             has_fired: p.has_fired,
-            level,
-            massif,
-            deep: Vec::new(),
             stands: fp
                 .stands
                 .iter()
                 .map(|s| (s.bounding_rect(), s.polygon()))
                 .collect(),
             footprint: fp,
-        };
-        sight.arc_points = kept(&sight.samples, |q| sight.arc.contains(q));
-        if sight.dug_in || (sight.gun && !sight.has_fired) {
-            sight.hiding = Some(Hiding {
-                holding: holding_areas(features, feature_tree, &sight, params.contact_cm),
-                lines: lines_in_contact(features, feature_tree, &sight, params.contact_cm),
-            });
-        }
-        sight.deep = deep_areas(features, feature_tree, &sight, params.contact_cm);
-        sight.touching = touching_areas(features, feature_tree, &sight);
-        Some(sight)
+        })
+    }
+
+    /// The piece's [`Seen`] part, made on first use from this index's terrain and parameters
+    /// (a piece is only ever part of indexes that share them, [`SightIndex::refreshed`]).
+    fn seen<'a>(&self, p: &'a PieceSight) -> &'a Seen {
+        p.seen.get_or_init(|| {
+            Seen::of(
+                p,
+                &self.features,
+                &self.feature_tree,
+                self.params.contact_cm,
+            )
+        })
     }
 
     fn assemble(
@@ -813,9 +838,7 @@ impl SightIndex {
                         pieces.push(Arc::clone(o));
                     } else {
                         changed = true;
-                        if let Some(s) =
-                            SightIndex::piece(ctx, p, &self.features, &self.feature_tree, &params)
-                        {
+                        if let Some(s) = SightIndex::piece(ctx, p) {
                             pieces.push(Arc::new(s));
                         }
                     }
@@ -823,9 +846,7 @@ impl SightIndex {
                 }
                 _ => {
                     // Not in the old index: off the table then (or new). Still off?
-                    if let Some(s) =
-                        SightIndex::piece(ctx, p, &self.features, &self.feature_tree, &params)
-                    {
+                    if let Some(s) = SightIndex::piece(ctx, p) {
                         changed = true;
                         pieces.push(Arc::new(s));
                     }
@@ -872,7 +893,7 @@ impl SightIndex {
                         continue;
                     }
                     changed = true;
-                    match SightIndex::piece(ctx, p, &self.features, &self.feature_tree, &params) {
+                    match SightIndex::piece(ctx, p) {
                         Some(s) => {
                             if let Some(slot) = pieces.get_mut(k) {
                                 *slot = Arc::new(s);
@@ -888,9 +909,7 @@ impl SightIndex {
                     pieces.remove(k);
                 }
                 (Err(k), Some(p)) => {
-                    if let Some(s) =
-                        SightIndex::piece(ctx, p, &self.features, &self.feature_tree, &params)
-                    {
+                    if let Some(s) = SightIndex::piece(ctx, p) {
                         changed = true;
                         pieces.insert(k, Arc::new(s));
                     }
@@ -996,8 +1015,8 @@ impl SightIndex {
     /// Linear features (terrain or works) the piece is in base contact with, whose line crosses
     /// the segment between the two centroids (VIS-08, VIS-17 "behind").
     fn behind_linear(&self, target: &PieceSight, from: Point) -> Option<usize> {
-        let seg = Segment::new(from, target.centroid);
-        let near = match &target.hiding {
+        let seg = Segment::new(from, self.seen(target).centroid);
+        let near = match &self.seen(target).hiding {
             Some(h) => Cow::Borrowed(&h.lines),
             None => Cow::Owned(lines_in_contact(
                 &self.features,
@@ -1015,12 +1034,13 @@ impl SightIndex {
     /// Area features whose inside holds the piece's centroid, with whether the piece touches
     /// the boundary.
     fn areas_holding<'a>(&self, p: &'a PieceSight) -> Cow<'a, [(usize, bool)]> {
-        match &p.hiding {
+        match &self.seen(p).hiding {
             Some(h) => Cow::Borrowed(&h.holding),
             None => Cow::Owned(holding_areas(
                 &self.features,
                 &self.feature_tree,
                 p,
+                self.seen(p).centroid,
                 self.params.contact_cm,
             )),
         }
@@ -1086,7 +1106,7 @@ impl SightIndex {
             );
         }
         // VIS-03.
-        let targets = kept(&t.samples, |p| o.arc.contains(p));
+        let targets = kept(&self.seen(t).samples, |p| o.arc.contains(p));
         if targets.is_empty() {
             return Sight::hidden(
                 "VIS-03",
@@ -1101,7 +1121,7 @@ impl SightIndex {
             let proximity = t.revealed_by_proximity
                 && self.enemy_within(t, DUG_IN_REVEAL_CM * self.params.measure_scale);
             if !proximity {
-                if let Some(fi) = self.behind_linear(t, o.centroid) {
+                if let Some(fi) = self.behind_linear(t, self.seen(o).centroid) {
                     return Sight::hidden(
                         "VIS-17",
                         format!("{} is dug in behind {}", t.name, self.feature_name(fi)),
@@ -1129,7 +1149,7 @@ impl SightIndex {
                 .areas_holding(t)
                 .first()
                 .map(|(fi, _)| *fi)
-                .or_else(|| self.behind_linear(t, o.centroid));
+                .or_else(|| self.behind_linear(t, self.seen(o).centroid));
             if let Some(fi) = hiding {
                 if !self.enemy_within(t, HIDDEN_GUN_REVEAL_CM * self.params.measure_scale) {
                     return Sight::hidden(
@@ -1147,12 +1167,12 @@ impl SightIndex {
             }
         }
         // VIS-02: the segment lies in the sight arc, a half-plane, so both its ends do.
-        let mut sources: Cow<[Point]> = Cow::Borrowed(&o.arc_points);
+        let mut sources: Cow<[Point]> = Cow::Borrowed(&self.seen(o).arc_points);
         // VIS-12: points deeper in a wood than it can be seen into or out of see nothing.
-        let looks_down = o.level >= 1 && o.level > t.level;
+        let looks_down = self.seen(o).level >= 1 && self.seen(o).level > self.seen(t).level;
         let scale = self.params.measure_scale;
         let mut targets = targets;
-        for d in &t.deep {
+        for d in &self.seen(t).deep {
             if (!d.high && looks_down) || self.area_touches(d.feature, o) {
                 continue;
             }
@@ -1163,7 +1183,7 @@ impl SightIndex {
             } else {
                 LOW_AREA_SEEN_CM
             } * scale;
-            targets.retain(|q| deep_at(t, d, *q) <= limit + 1e-9);
+            targets.retain(|q| deep_at(self.seen(t), d, *q) <= limit + 1e-9);
             if targets.is_empty() {
                 return Sight::hidden(
                     "VIS-12",
@@ -1177,7 +1197,7 @@ impl SightIndex {
                 );
             }
         }
-        for d in &o.deep {
+        for d in &self.seen(o).deep {
             if (!d.high && looks_down) || self.area_touches(d.feature, t) {
                 continue;
             }
@@ -1186,10 +1206,13 @@ impl SightIndex {
             } else {
                 LOW_AREA_SEEN_CM
             } * scale;
-            if sources.iter().any(|p| deep_at(o, d, *p) > limit + 1e-9) {
+            if sources
+                .iter()
+                .any(|p| deep_at(self.seen(o), d, *p) > limit + 1e-9)
+            {
                 sources
                     .to_mut()
-                    .retain(|p| deep_at(o, d, *p) <= limit + 1e-9);
+                    .retain(|p| deep_at(self.seen(o), d, *p) <= limit + 1e-9);
             }
             if sources.is_empty() {
                 return Sight::hidden(
@@ -1209,7 +1232,7 @@ impl SightIndex {
 
     /// Does an area piece touch the unit's outline?
     fn area_touches(&self, fi: usize, p: &PieceSight) -> bool {
-        p.touches(fi)
+        self.seen(p).touches(fi)
     }
 
     fn feature_name(&self, fi: usize) -> String {
@@ -1282,8 +1305,9 @@ impl SightIndex {
                     if !matches!(f.shape, Shape::Area(_)) {
                         continue;
                     }
-                    let opaque =
-                        f.class == SightTerrain::HighArea && !o.touches(fi) && !t.touches(fi);
+                    let opaque = f.class == SightTerrain::HighArea
+                        && !self.seen(o).touches(fi)
+                        && !self.seen(t).touches(fi);
                     areas.push(AreaRef {
                         feature: fi,
                         opaque,
@@ -1348,7 +1372,7 @@ impl SightIndex {
             units: &units,
             hills: &hills,
             areas: &areas,
-            looks_down: o.level >= 1 && o.level > t.level,
+            looks_down: self.seen(o).level >= 1 && self.seen(o).level > self.seen(t).level,
             explain: false,
         };
         let explained = Scene {
@@ -1363,13 +1387,15 @@ impl SightIndex {
         if opaque {
             // The hull of the two sets is the hull of their hulls' corners: made once per unit
             // for the usual sets (all of the target's points, the observer's in its arc).
-            let from: &[Point] = if sources.len() == o.arc_points.len() {
-                o.arc_hull.get_or_init(|| hull_corners(&o.arc_points))
+            let from: &[Point] = if sources.len() == self.seen(o).arc_points.len() {
+                o.arc_hull
+                    .get_or_init(|| hull_corners(&self.seen(o).arc_points))
             } else {
                 sources
             };
-            let to: &[Point] = if targets.len() == t.samples.len() {
-                t.samples_hull.get_or_init(|| hull_corners(&t.samples))
+            let to: &[Point] = if targets.len() == self.seen(t).samples.len() {
+                t.samples_hull
+                    .get_or_init(|| hull_corners(&self.seen(t).samples))
             } else {
                 targets
             };
@@ -1394,7 +1420,13 @@ impl SightIndex {
         );
         // A point on the side facing the observer is usually clear of the outline, which one
         // of its edges proves at once; the order of the tests changes no answer.
-        let (c, toward) = (t.centroid, (from.x - t.centroid.x, from.y - t.centroid.y));
+        let (c, toward) = (
+            self.seen(t).centroid,
+            (
+                from.x - self.seen(t).centroid.x,
+                from.y - self.seen(t).centroid.y,
+            ),
+        );
         let near = kept(targets, |q| {
             let probe = SegmentProbe::new(Segment::new(from, q).trimmed(TRIM_CM).line());
             let facing = (q.x - c.x) * toward.0 + (q.y - c.y) * toward.1 > 0.0;
@@ -1556,7 +1588,7 @@ impl SightIndex {
         high.chain(opaque_hills).any(|fi| {
             self.features.get(fi).is_some_and(|f| match &f.shape {
                 Shape::Area(poly) => cuts(poly, &f.rect, f.convex, f.turn, &|| {
-                    scene.o.touches(fi) || scene.t.touches(fi)
+                    self.seen(scene.o).touches(fi) || self.seen(scene.t).touches(fi)
                 }),
                 Shape::Line { .. } => false,
             })
@@ -1566,28 +1598,28 @@ impl SightIndex {
     fn hill_rule(&self, m: usize, o: &PieceSight, t: &PieceSight) -> Option<HillRule> {
         let massif = self.massifs.get(m)?;
         let base = massif.base;
-        let o_on = o.massif == Some(m);
-        let t_on = t.massif == Some(m);
+        let o_on = self.seen(o).massif == Some(m);
+        let t_on = self.seen(t).massif == Some(m);
         if !o_on && !t_on {
             return Some(HillRule::Opaque { base });
         }
-        if o_on && t_on && o.level == t.level {
+        if o_on && t_on && self.seen(o).level == self.seen(t).level {
             return Some(HillRule::SameLevel { base });
         }
         // VIS-14 (b): on the same hill the lower is "on lower ground"; otherwise the one off it.
         let upper_is_observer = if o_on && t_on {
-            o.level > t.level
+            self.seen(o).level > self.seen(t).level
         } else {
             o_on
         };
         let (upper, lower) = if upper_is_observer { (o, t) } else { (t, o) };
-        let top = self.top_contour(massif, upper.centroid)?;
+        let top = self.top_contour(massif, self.seen(upper).centroid)?;
         let crest = crest_line(top, lower.footprint.facing_deg)?;
         Some(HillRule::Crest {
             base,
             crest,
             upper_is_observer,
-            lower_ref: lower.centroid,
+            lower_ref: self.seen(lower).centroid,
         })
     }
 
@@ -2295,7 +2327,7 @@ fn group_massifs(features: &mut [FeatureSight]) -> Vec<Massif> {
 }
 
 /// How far inside a deep area piece a sample point of the unit lies (0 if it is not one).
-fn deep_at(p: &PieceSight, d: &Deep, q: Point) -> f64 {
+fn deep_at(p: &Seen, d: &Deep, q: Point) -> f64 {
     p.samples
         .iter()
         .position(|s| s.x == q.x && s.y == q.y)
@@ -2308,11 +2340,13 @@ fn deep_areas(
     features: &[FeatureSight],
     tree: &BoxIndex,
     p: &PieceSight,
+    centroid: Point,
+    samples: &[Point],
     contact: f64,
 ) -> Vec<Deep> {
     let probe = Rect {
-        min: p.centroid,
-        max: p.centroid,
+        min: centroid,
+        max: centroid,
     };
     let mut out: Vec<Deep> = tree
         .query(&probe)
@@ -2326,13 +2360,12 @@ fn deep_areas(
                 SightTerrain::LowArea => false,
                 _ => return None,
             };
-            if !contains_point(poly, p.centroid)
+            if !contains_point(poly, centroid)
                 || footprint_boundary_distance(&p.footprint, poly) <= contact
             {
                 return None;
             }
-            let depth = p
-                .samples
+            let depth = samples
                 .iter()
                 .map(|s| -> f64 { Euclidean.distance(&geo::Point::new(s.x, s.y), poly.exterior()) })
                 .collect();
@@ -2454,11 +2487,12 @@ fn holding_areas(
     features: &[FeatureSight],
     tree: &BoxIndex,
     p: &PieceSight,
+    centroid: Point,
     contact: f64,
 ) -> Vec<(usize, bool)> {
     let probe = Rect {
-        min: p.centroid,
-        max: p.centroid,
+        min: centroid,
+        max: centroid,
     };
     let mut out: Vec<(usize, bool)> = tree
         .query(&probe)
@@ -2468,7 +2502,7 @@ fn holding_areas(
                 return None;
             };
             if !matches!(f.class, SightTerrain::LowArea | SightTerrain::HighArea)
-                || !contains_point(poly, p.centroid)
+                || !contains_point(poly, centroid)
             {
                 return None;
             }
@@ -2527,13 +2561,6 @@ fn touching_areas(features: &[FeatureSight], tree: &BoxIndex, p: &PieceSight) ->
         .collect();
     out.sort_unstable();
     out
-}
-
-impl PieceSight {
-    /// Does area feature `fi` touch the unit's outline (precomputed, [`touching_areas`])?
-    fn touches(&self, fi: usize) -> bool {
-        self.touching.binary_search(&fi).is_ok()
-    }
 }
 
 /// The hill level and massif under a point (0 and none on the table).
