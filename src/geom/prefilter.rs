@@ -600,85 +600,21 @@ fn segment_distance_squared(p: Coord<f64>, start: Coord<f64>, end: Coord<f64>) -
 /// distance over every vertex of either ring against every edge of the other, which is what
 /// this returns. The squares pick the candidates (the rounding of a square is some 1e-15 of
 /// it, far inside the 1e-9 kept), and only those get the exact expression with its `hypot`.
-/// `None` when the boxes are not apart: then `geo` must decide whether the polygons meet.
+/// `None` when the boxes are not apart (then `geo` must decide whether the polygons meet) or a
+/// ring is not four corners closed.
 pub fn apart_ring_distance(a_ring: &[Coord<f64>], b_ring: &[Coord<f64>]) -> Option<f64> {
     // Stands are rectangles: four corners and the closing one. Fixed sizes let the compiler
-    // lay the 32 measures out without a loop; the arithmetic is the same.
-    if let (Ok(a), Ok(b)) = (
+    // lay the 32 measures out without a loop. Other rings are left to `geo`.
+    match (
         <&[Coord<f64>; 5]>::try_from(a_ring),
         <&[Coord<f64>; 5]>::try_from(b_ring),
     ) {
-        return apart_quad_distance(a, b);
+        (Ok(a), Ok(b)) => apart_quad_distance(a, b),
+        _ => None,
     }
-    let bbox = |r: &[Coord<f64>]| {
-        r.iter().fold(
-            (
-                f64::INFINITY,
-                f64::INFINITY,
-                f64::NEG_INFINITY,
-                f64::NEG_INFINITY,
-            ),
-            |(x0, y0, x1, y1), c| (x0.min(c.x), y0.min(c.y), x1.max(c.x), y1.max(c.y)),
-        )
-    };
-    let (ax0, ay0, ax1, ay1) = bbox(a_ring);
-    let (bx0, by0, bx1, by1) = bbox(b_ring);
-    let apart = ax1 < bx0 || bx1 < ax0 || ay1 < by0 || by1 < ay0;
-    let (Some((_, a_vertices)), Some((_, b_vertices))) = (a_ring.split_last(), b_ring.split_last())
-    else {
-        return None;
-    };
-    if !apart || a_ring.len() < 4 || b_ring.len() < 4 {
-        return None;
-    }
-    // Each ring's vertices (the closing one is the first again) against the other's edges,
-    // in a fixed order; the squares of a pair of stands (32) stay on the stack.
-    let mut squares = [0.0f64; 32];
-    let mut n = 0usize;
-    let mut least = f64::INFINITY;
-    for (points, ring) in [(a_vertices, b_ring), (b_vertices, a_ring)] {
-        for &p in points {
-            for w in ring.windows(2) {
-                if let [s, e] = w {
-                    let d = segment_distance_squared(p, *s, *e);
-                    if let Some(slot) = squares.get_mut(n) {
-                        *slot = d;
-                    }
-                    n += 1;
-                    least = least.min(d);
-                }
-            }
-        }
-    }
-    // Below 1e-6 cm the relative margin could meet the underflow range: measure every pair.
-    let keep = if least > 1e-12 {
-        least * (1.0 + 1e-9)
-    } else {
-        f64::INFINITY
-    };
-    let stored = n <= squares.len();
-    let mut best = f64::INFINITY;
-    let mut k = 0usize;
-    for (points, ring) in [(a_vertices, b_ring), (b_vertices, a_ring)] {
-        for &p in points {
-            for w in ring.windows(2) {
-                if let [s, e] = w {
-                    let d = match squares.get(k) {
-                        Some(&d) if stored => d,
-                        _ => segment_distance_squared(p, *s, *e),
-                    };
-                    k += 1;
-                    if d <= keep {
-                        best = best.min(geo_segment_distance(p, *s, *e));
-                    }
-                }
-            }
-        }
-    }
-    best.is_finite().then_some(best)
 }
 
-/// [`apart_ring_distance`] for two closed rings of four corners (stands), the same answer.
+/// [`apart_ring_distance`] for two closed rings of four corners (stands).
 fn apart_quad_distance(a: &[Coord<f64>; 5], b: &[Coord<f64>; 5]) -> Option<f64> {
     let bbox = |r: &[Coord<f64>; 5]| {
         let (mut x0, mut y0, mut x1, mut y1) = (r[0].x, r[0].y, r[0].x, r[0].y);
@@ -1122,8 +1058,7 @@ mod tests {
 
     /// `apart_ring_distance` is `geo`'s polygon distance to the bit whenever the boxes are
     /// apart, and declines otherwise: rectangles (stands) at every angle, near misses where a
-    /// corner almost touches an edge, shared coordinates, and irregular convex and non-convex
-    /// rings.
+    /// corner almost touches an edge, shared coordinates; irregular rings it leaves to `geo`.
     #[test]
     fn apart_ring_distance_is_geos_to_the_bit() {
         use geo::{Distance, Euclidean};
