@@ -87,19 +87,23 @@ fn side_of(a: Coord<f64>, d: Coord<f64>, r: Coord<f64>) -> i8 {
     }
 }
 
+/// Twice the signed area of a closed ring (shoelace): positive when it turns counter-clockwise.
+fn twice_area(ring: &[Coord<f64>]) -> f64 {
+    ring.windows(2)
+        .map(|w| match w {
+            [a, b] => a.x * b.y - b.x * a.y,
+            _ => 0.0,
+        })
+        .sum()
+}
+
 /// For a closed ring that is convex, its turning direction (`1` counter-clockwise, `-1`
 /// clockwise); `0` when it is not convex, is self-intersecting or encloses too little area to
 /// say. Verified with exact predicates: every vertex lies on the inner side of (or on) every
 /// edge's line — which is what lets [`SegmentProbe::meets_convex`] take any edge as a
 /// separating axis.
 pub fn convex_turn(ring: &[Coord<f64>]) -> i8 {
-    let twice: f64 = ring
-        .windows(2)
-        .map(|w| match w {
-            [a, b] => a.x * b.y - b.x * a.y,
-            _ => 0.0,
-        })
-        .sum();
+    let twice = twice_area(ring);
     let (turn, inner) = if twice > 1e-6 {
         (1, Orientation::CounterClockwise)
     } else if twice < -1e-6 {
@@ -143,13 +147,7 @@ pub fn crosses_between(
     right: Line<f64>,
     poly: &[Coord<f64>],
 ) -> Option<bool> {
-    let twice: f64 = corridor
-        .windows(2)
-        .map(|w| match w {
-            [a, b] => a.x * b.y - b.x * a.y,
-            _ => 0.0,
-        })
-        .sum();
+    let twice = twice_area(corridor);
     let turn: i8 = if twice > 1e-9 {
         1
     } else if twice < -1e-9 {
@@ -605,17 +603,12 @@ fn segment_distance_squared(p: Coord<f64>, start: Coord<f64>, end: Coord<f64>) -
 pub fn apart_ring_distance(a_ring: &[Coord<f64>], b_ring: &[Coord<f64>]) -> Option<f64> {
     // Stands are rectangles: four corners and the closing one. Fixed sizes let the compiler
     // lay the 32 measures out without a loop. Other rings are left to `geo`.
-    match (
+    let (Ok(a), Ok(b)) = (
         <&[Coord<f64>; 5]>::try_from(a_ring),
         <&[Coord<f64>; 5]>::try_from(b_ring),
-    ) {
-        (Ok(a), Ok(b)) => apart_quad_distance(a, b),
-        _ => None,
-    }
-}
-
-/// [`apart_ring_distance`] for two closed rings of four corners (stands).
-fn apart_quad_distance(a: &[Coord<f64>; 5], b: &[Coord<f64>; 5]) -> Option<f64> {
+    ) else {
+        return None;
+    };
     let bbox = |r: &[Coord<f64>; 5]| {
         let (mut x0, mut y0, mut x1, mut y1) = (r[0].x, r[0].y, r[0].x, r[0].y);
         for c in &r[1..] {
@@ -1007,13 +1000,7 @@ mod tests {
     /// must be closed fans for the check to mean anything.
     #[test]
     fn vis_02_a_blocker_across_both_outer_segments_blocks_the_whole_fan() {
-        let mut seed: u64 = 0x5eed_fa11;
-        let mut next = move |lo: f64, hi: f64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
-        };
+        let mut next = xorshift(0x5eed_fa11);
         let mut closed = 0;
         for _ in 0..20_000 {
             let a = Point::new(0.0, next(-10.0, 10.0));
@@ -1056,19 +1043,23 @@ mod tests {
         assert!(closed > 500, "only {closed} closed fans");
     }
 
+    /// A seeded xorshift drawing numbers in `lo..hi`, for the random layouts of these tests.
+    fn xorshift(mut seed: u64) -> impl FnMut(f64, f64) -> f64 {
+        move |lo, hi| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
+        }
+    }
+
     /// `apart_ring_distance` is `geo`'s polygon distance to the bit whenever the boxes are
     /// apart, and declines otherwise: rectangles (stands) at every angle, near misses where a
     /// corner almost touches an edge, shared coordinates; irregular rings it leaves to `geo`.
     #[test]
     fn apart_ring_distance_is_geos_to_the_bit() {
         use geo::{Distance, Euclidean};
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = |lo: f64, hi: f64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let rect = |c: Point, w: f64, d: f64, turn_deg: f64| {
             let (s, co) = turn_deg.to_radians().sin_cos();
             let corner = |u: f64, v: f64| Point::new(c.x + u * co - v * s, c.y + u * s + v * co);
@@ -1177,13 +1168,7 @@ mod tests {
     #[test]
     fn crosses_between_agrees_with_the_overlay() {
         use geo::{BooleanOps, Distance, Euclidean};
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = |lo: f64, hi: f64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut told, mut cut, mut untold) = (0, 0, 0);
         for case in 0..4_000 {
             // Two units' sample points, 20–60 cm apart, and the hull of all of them.

@@ -1415,35 +1415,32 @@ impl<'s> Walk<'s> {
     }
 
     fn look(&self, pose: Pose) -> Snap {
-        let pts = self.body.inner_at(pose);
-        let rect = rect_of(pts.iter().copied());
-        let t = &self.scene.table;
-        let table_ok = pts.iter().all(|p| t.contains(*p));
-        let mut poly: Option<Polygon<f64>> = None;
-        let flags = (0..self.cands.len())
-            .map(|i| self.flag_of(i, &pts, &rect, &mut poly))
-            .collect();
-        Snap { flags, table_ok }
+        self.look_among(pose, None)
     }
 
     /// [`Walk::look`], asking only the candidates `near` (all when `None`): the caller knows
     /// that no other candidate's box can meet the bases at `pose`, so their flags are the 0
-    /// that `look` would find.
+    /// that asking them would find.
     fn look_among(&self, pose: Pose, near: Option<&[usize]>) -> Snap {
-        let Some(near) = near else {
-            return self.look(pose);
-        };
         let pts = self.body.inner_at(pose);
         let rect = rect_of(pts.iter().copied());
         let t = &self.scene.table;
         let table_ok = pts.iter().all(|p| t.contains(*p));
         let mut poly: Option<Polygon<f64>> = None;
-        let mut flags = vec![0u8; self.cands.len()];
-        for &i in near {
-            if let Some(f) = flags.get_mut(i) {
-                *f = self.flag_of(i, &pts, &rect, &mut poly);
+        let flags = match near {
+            None => (0..self.cands.len())
+                .map(|i| self.flag_of(i, &pts, &rect, &mut poly))
+                .collect(),
+            Some(near) => {
+                let mut flags = vec![0u8; self.cands.len()];
+                for &i in near {
+                    if let Some(f) = flags.get_mut(i) {
+                        *f = self.flag_of(i, &pts, &rect, &mut poly);
+                    }
+                }
+                flags
             }
-        }
+        };
         Snap { flags, table_ok }
     }
 
@@ -3097,15 +3094,14 @@ fn check_move_with(
     let total: f64 = motions.iter().map(Motion::length).sum();
     // MOVE-25 / TERR-09: the road bonus needs the whole path on a road. The path is traced
     // only when a road could matter (both readers, here and `over_allowance`, ask only then).
-    let traced: Vec<Point> = if allowance.road_bonus_cm > 0.0 && !scene.map.roads.is_empty() {
+    let roads_matter = allowance.road_bonus_cm > 0.0 && !scene.map.roads.is_empty();
+    let traced: Vec<Point> = if roads_matter {
         motions.iter().flat_map(|m| m.trace(0.25)).collect()
     } else {
         Vec::new()
     };
-    let on_road = allowance.road_bonus_cm > 0.0
-        && !scene.map.roads.is_empty()
-        && scene.map.on_road(from.at)
-        && traced.iter().all(|p| scene.map.on_road(*p));
+    let on_road =
+        roads_matter && scene.map.on_road(from.at) && traced.iter().all(|p| scene.map.on_road(*p));
     let mut walk = Walk::new(&scene, body, from, area, STEP_CM, on_road, false);
     let start_contacts = enemy_contacts(&scene, body, from);
     let mut end_snap: Option<Snap> = None;
@@ -3851,19 +3847,23 @@ mod tests {
         }
     }
 
+    /// A seeded xorshift drawing numbers in `0..1`, for the random cases below.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
     /// `hulls_meet` gives `geo`'s `Intersects` answer on many random pairs: rotated bases laid
     /// out as the walk lays them out, hulls of point clouds (some nearly flat), bases on a
     /// coarse grid that touch along an edge or at a corner exactly, near misses by a rounding,
     /// nested ones and degenerate rings.
     #[test]
     fn hulls_meet_agrees_with_geo() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = xorshift(0x9E37_79B9_7F4A_7C15);
         let (mut met, mut apart, mut touching) = (0, 0, 0);
         for case in 0..30_000 {
             let kind = case % 6;
@@ -3975,13 +3975,7 @@ mod tests {
     /// quantized coordinates `hull_points` makes.
     #[test]
     fn round_i64_rounds_as_round_does() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = xorshift(0x2545_F491_4F6C_DD1D);
         let mut xs = vec![
             0.0,
             -0.0,

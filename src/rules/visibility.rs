@@ -1015,8 +1015,9 @@ impl SightIndex {
     /// Linear features (terrain or works) the piece is in base contact with, whose line crosses
     /// the segment between the two centroids (VIS-08, VIS-17 "behind").
     fn behind_linear(&self, target: &PieceSight, from: Point) -> Option<usize> {
-        let seg = Segment::new(from, self.seen(target).centroid);
-        let near = match &self.seen(target).hiding {
+        let seen = self.seen(target);
+        let seg = Segment::new(from, seen.centroid);
+        let near = match &seen.hiding {
             Some(h) => Cow::Borrowed(&h.lines),
             None => Cow::Owned(lines_in_contact(
                 &self.features,
@@ -1034,13 +1035,14 @@ impl SightIndex {
     /// Area features whose inside holds the piece's centroid, with whether the piece touches
     /// the boundary.
     fn areas_holding<'a>(&self, p: &'a PieceSight) -> Cow<'a, [(usize, bool)]> {
-        match &self.seen(p).hiding {
+        let seen = self.seen(p);
+        match &seen.hiding {
             Some(h) => Cow::Borrowed(&h.holding),
             None => Cow::Owned(holding_areas(
                 &self.features,
                 &self.feature_tree,
                 p,
-                self.seen(p).centroid,
+                seen.centroid,
                 self.params.contact_cm,
             )),
         }
@@ -1105,8 +1107,10 @@ impl SightIndex {
                 distance,
             );
         }
+        // The parts of the two pieces only their own questions read, made on first use.
+        let (os, ts) = (self.seen(o), self.seen(t));
         // VIS-03.
-        let targets = kept(&self.seen(t).samples, |p| o.arc.contains(p));
+        let targets = kept(&ts.samples, |p| o.arc.contains(p));
         if targets.is_empty() {
             return Sight::hidden(
                 "VIS-03",
@@ -1121,7 +1125,7 @@ impl SightIndex {
             let proximity = t.revealed_by_proximity
                 && self.enemy_within(t, DUG_IN_REVEAL_CM * self.params.measure_scale);
             if !proximity {
-                if let Some(fi) = self.behind_linear(t, self.seen(o).centroid) {
+                if let Some(fi) = self.behind_linear(t, os.centroid) {
                     return Sight::hidden(
                         "VIS-17",
                         format!("{} is dug in behind {}", t.name, self.feature_name(fi)),
@@ -1149,7 +1153,7 @@ impl SightIndex {
                 .areas_holding(t)
                 .first()
                 .map(|(fi, _)| *fi)
-                .or_else(|| self.behind_linear(t, self.seen(o).centroid));
+                .or_else(|| self.behind_linear(t, os.centroid));
             if let Some(fi) = hiding {
                 if !self.enemy_within(t, HIDDEN_GUN_REVEAL_CM * self.params.measure_scale) {
                     return Sight::hidden(
@@ -1167,12 +1171,12 @@ impl SightIndex {
             }
         }
         // VIS-02: the segment lies in the sight arc, a half-plane, so both its ends do.
-        let mut sources: Cow<[Point]> = Cow::Borrowed(&self.seen(o).arc_points);
+        let mut sources: Cow<[Point]> = Cow::Borrowed(&os.arc_points);
         // VIS-12: points deeper in a wood than it can be seen into or out of see nothing.
-        let looks_down = self.seen(o).level >= 1 && self.seen(o).level > self.seen(t).level;
+        let looks_down = os.level >= 1 && os.level > ts.level;
         let scale = self.params.measure_scale;
         let mut targets = targets;
-        for d in &self.seen(t).deep {
+        for d in &ts.deep {
             if (!d.high && looks_down) || self.area_touches(d.feature, o) {
                 continue;
             }
@@ -1183,7 +1187,7 @@ impl SightIndex {
             } else {
                 LOW_AREA_SEEN_CM
             } * scale;
-            targets.retain(|q| deep_at(self.seen(t), d, *q) <= limit + 1e-9);
+            targets.retain(|q| deep_at(ts, d, *q) <= limit + 1e-9);
             if targets.is_empty() {
                 return Sight::hidden(
                     "VIS-12",
@@ -1197,7 +1201,7 @@ impl SightIndex {
                 );
             }
         }
-        for d in &self.seen(o).deep {
+        for d in &os.deep {
             if (!d.high && looks_down) || self.area_touches(d.feature, t) {
                 continue;
             }
@@ -1206,13 +1210,10 @@ impl SightIndex {
             } else {
                 LOW_AREA_SEEN_CM
             } * scale;
-            if sources
-                .iter()
-                .any(|p| deep_at(self.seen(o), d, *p) > limit + 1e-9)
-            {
+            if sources.iter().any(|p| deep_at(os, d, *p) > limit + 1e-9) {
                 sources
                     .to_mut()
-                    .retain(|p| deep_at(self.seen(o), d, *p) <= limit + 1e-9);
+                    .retain(|p| deep_at(os, d, *p) <= limit + 1e-9);
             }
             if sources.is_empty() {
                 return Sight::hidden(
@@ -1258,6 +1259,7 @@ impl SightIndex {
         distance: f64,
     ) -> Sight {
         let limit = self.params.limit_cm;
+        let (os, ts) = (self.seen(o), self.seen(t));
         let env = union_rect(&o.rect, &t.rect);
         // Every point between the two units lies within `reach` of the line joining their
         // rectangles' centres, so nothing farther from it can be in the way.
@@ -1305,9 +1307,8 @@ impl SightIndex {
                     if !matches!(f.shape, Shape::Area(_)) {
                         continue;
                     }
-                    let opaque = f.class == SightTerrain::HighArea
-                        && !self.seen(o).touches(fi)
-                        && !self.seen(t).touches(fi);
+                    let opaque =
+                        f.class == SightTerrain::HighArea && !os.touches(fi) && !ts.touches(fi);
                     areas.push(AreaRef {
                         feature: fi,
                         opaque,
@@ -1372,7 +1373,7 @@ impl SightIndex {
             units: &units,
             hills: &hills,
             areas: &areas,
-            looks_down: self.seen(o).level >= 1 && self.seen(o).level > self.seen(t).level,
+            looks_down: os.level >= 1 && os.level > ts.level,
             explain: false,
         };
         let explained = Scene {
@@ -1387,15 +1388,13 @@ impl SightIndex {
         if opaque {
             // The hull of the two sets is the hull of their hulls' corners: made once per unit
             // for the usual sets (all of the target's points, the observer's in its arc).
-            let from: &[Point] = if sources.len() == self.seen(o).arc_points.len() {
-                o.arc_hull
-                    .get_or_init(|| hull_corners(&self.seen(o).arc_points))
+            let from: &[Point] = if sources.len() == os.arc_points.len() {
+                o.arc_hull.get_or_init(|| hull_corners(&os.arc_points))
             } else {
                 sources
             };
-            let to: &[Point] = if targets.len() == self.seen(t).samples.len() {
-                t.samples_hull
-                    .get_or_init(|| hull_corners(&self.seen(t).samples))
+            let to: &[Point] = if targets.len() == ts.samples.len() {
+                t.samples_hull.get_or_init(|| hull_corners(&ts.samples))
             } else {
                 targets
             };
@@ -1421,11 +1420,8 @@ impl SightIndex {
         // A point on the side facing the observer is usually clear of the outline, which one
         // of its edges proves at once; the order of the tests changes no answer.
         let (c, toward) = (
-            self.seen(t).centroid,
-            (
-                from.x - self.seen(t).centroid.x,
-                from.y - self.seen(t).centroid.y,
-            ),
+            ts.centroid,
+            (from.x - ts.centroid.x, from.y - ts.centroid.y),
         );
         let near = kept(targets, |q| {
             let probe = SegmentProbe::new(Segment::new(from, q).trimmed(TRIM_CM).line());
@@ -1598,28 +1594,33 @@ impl SightIndex {
     fn hill_rule(&self, m: usize, o: &PieceSight, t: &PieceSight) -> Option<HillRule> {
         let massif = self.massifs.get(m)?;
         let base = massif.base;
-        let o_on = self.seen(o).massif == Some(m);
-        let t_on = self.seen(t).massif == Some(m);
+        let (os, ts) = (self.seen(o), self.seen(t));
+        let o_on = os.massif == Some(m);
+        let t_on = ts.massif == Some(m);
         if !o_on && !t_on {
             return Some(HillRule::Opaque { base });
         }
-        if o_on && t_on && self.seen(o).level == self.seen(t).level {
+        if o_on && t_on && os.level == ts.level {
             return Some(HillRule::SameLevel { base });
         }
         // VIS-14 (b): on the same hill the lower is "on lower ground"; otherwise the one off it.
         let upper_is_observer = if o_on && t_on {
-            self.seen(o).level > self.seen(t).level
+            os.level > ts.level
         } else {
             o_on
         };
-        let (upper, lower) = if upper_is_observer { (o, t) } else { (t, o) };
-        let top = self.top_contour(massif, self.seen(upper).centroid)?;
+        let (upper, lower, lower_seen) = if upper_is_observer {
+            (os, t, ts)
+        } else {
+            (ts, o, os)
+        };
+        let top = self.top_contour(massif, upper.centroid)?;
         let crest = crest_line(top, lower.footprint.facing_deg)?;
         Some(HillRule::Crest {
             base,
             crest,
             upper_is_observer,
-            lower_ref: self.seen(lower).centroid,
+            lower_ref: lower_seen.centroid,
         })
     }
 
