@@ -41,17 +41,18 @@ fn orient(p: Coord<f64>, q: Coord<f64>, r: Coord<f64>) -> i8 {
     }
 }
 
-/// The two outermost of `points` as seen from `a` (clockwise-most first) when every point lies
-/// certainly inside the wedge they bound, which is certainly narrower than a half turn: each
-/// point other than the two is strictly counter-clockwise of `a → first` and strictly clockwise
-/// of `a → second`. `None` when that cannot be told in `f64` (a point on a boundary ray, on
-/// `a`, or points spread over a half turn or more): the caller then has no fan to reason about.
-pub fn fan_extremes(a: Point, points: &[Point]) -> Option<(Point, Point)> {
-    let c = |p: Point| Coord { x: p.x, y: p.y };
-    let ca = c(a);
-    let (mut lo, mut hi) = (*points.first()?, *points.first()?);
-    for &p in points {
-        let cross = |q: Point| (q.x - a.x) * (p.y - a.y) - (q.y - a.y) * (p.x - a.x);
+/// Two points bounding a wedge from an apex, clockwise-most first ([`shadow`]).
+pub type Wedge = (Coord<f64>, Coord<f64>);
+
+/// The two vertices of a convex ring that bound it as seen from `a` outside it (clockwise-most
+/// first), when the wedge they span is certainly narrower than a half turn; see
+/// [`in_shadow`]. In `f64` the two may fall a little short of the true extremes: any two
+/// points of a convex shape bound a wedge every ray of which (strictly inside) crosses the
+/// chord between them, so the shape, and a smaller wedge only proves less.
+pub fn shadow(a: Point, ring: &[Coord<f64>]) -> Option<Wedge> {
+    let (mut lo, mut hi) = (*ring.first()?, *ring.first()?);
+    for &p in ring {
+        let cross = |q: Coord<f64>| (q.x - a.x) * (p.y - a.y) - (q.y - a.y) * (p.x - a.x);
         if cross(lo) < 0.0 {
             lo = p;
         }
@@ -59,13 +60,28 @@ pub fn fan_extremes(a: Point, points: &[Point]) -> Option<(Point, Point)> {
             hi = p;
         }
     }
-    if orient(ca, c(lo), c(hi)) != 1 {
-        return None;
-    }
-    let inside = points.iter().all(|&p| {
-        p == lo || p == hi || (orient(ca, c(lo), c(p)) == 1 && orient(ca, c(p), c(hi)) == 1)
-    });
-    inside.then_some((lo, hi))
+    (orient(Coord { x: a.x, y: a.y }, lo, hi) == 1).then_some((lo, hi))
+}
+
+/// A piece of the polyline `chain` that the segment `a → b` certainly crosses: the ends of
+/// each lie strictly either side of the other's line.
+pub fn crossed_piece(a: Point, b: Point, chain: &[Coord<f64>]) -> Option<(Coord<f64>, Coord<f64>)> {
+    let (ca, cb) = (Coord { x: a.x, y: a.y }, Coord { x: b.x, y: b.y });
+    chain.windows(2).find_map(|w| {
+        let [p, q] = w else {
+            return None;
+        };
+        let (o1, o2) = (orient(ca, cb, *p), orient(ca, cb, *q));
+        let (o3, o4) = (orient(*p, *q, ca), orient(*p, *q, cb));
+        (o1 != 0 && o2 == -o1 && o3 != 0 && o4 == -o3).then_some((*p, *q))
+    })
+}
+
+/// Is `b` certainly strictly inside the wedge from `a` that [`shadow`] gave?
+#[inline]
+pub fn in_shadow(a: Point, (lo, hi): Wedge, b: Point) -> bool {
+    let (ca, cb) = (Coord { x: a.x, y: a.y }, Coord { x: b.x, y: b.y });
+    orient(ca, lo, cb) == 1 && orient(ca, cb, hi) == 1
 }
 
 /// [`orient`] of many points against one directed segment `a → b` with `d = b − a` worked
@@ -942,44 +958,6 @@ mod tests {
         assert_eq!(orient(a, b, Coord { x: 0.3, y: 0.2 }), -1);
     }
 
-    #[test]
-    fn vis_02_fan_extremes_finds_the_outer_points() {
-        let a = Point::new(0.0, 0.0);
-        let pts = [
-            Point::new(10.0, 0.0),
-            Point::new(10.0, -2.0),
-            Point::new(12.0, 1.0),
-            Point::new(10.0, 3.0),
-        ];
-        assert_eq!(
-            fan_extremes(a, &pts),
-            Some((Point::new(10.0, -2.0), Point::new(10.0, 3.0)))
-        );
-    }
-
-    #[test]
-    fn vis_02_fan_extremes_refuses_what_it_cannot_tell() {
-        let a = Point::new(0.0, 0.0);
-        // A point on an outer ray.
-        let on_ray = [
-            Point::new(10.0, -2.0),
-            Point::new(20.0, -4.0),
-            Point::new(10.0, 3.0),
-        ];
-        assert_eq!(fan_extremes(a, &on_ray), None);
-        // Spread over half a turn or more.
-        let wide = [
-            Point::new(10.0, 0.0),
-            Point::new(0.0, 10.0),
-            Point::new(-10.0, -1.0),
-        ];
-        assert_eq!(fan_extremes(a, &wide), None);
-        // The apex among the points.
-        let apex = [Point::new(10.0, 0.0), a, Point::new(10.0, 3.0)];
-        assert_eq!(fan_extremes(a, &apex), None);
-        assert_eq!(fan_extremes(a, &[]), None);
-    }
-
     /// A rectangle's corners, edge midpoints and centre (as a stand's sample points), its
     /// outline and its box.
     fn rectangle(c: Point, w: f64, d: f64, turn: f64) -> (Vec<Point>, Polygon<f64>, Rect) {
@@ -994,14 +972,17 @@ mod tests {
         (samples, poly, rect)
     }
 
-    /// VIS-02 (`SightIndex::closes_fan`): a convex blocker clear of both ends by more than
-    /// the margin that meets the two outer segments of a fan meets every segment of it
-    /// (trimmed as line of sight trims them). 20,000 seeded layouts, of which many hundreds
-    /// must be closed fans for the check to mean anything.
+    /// VIS-02 (`SightIndex::shadow`): a convex blocker clear of both ends by more than the
+    /// margin that meets one segment from an apex to a target point meets the segment to every
+    /// target point strictly inside its shadow from the apex (trimmed as line of sight trims
+    /// them), and so does the straight piece of a wall that such a segment crosses. 20,000
+    /// seeded layouts, of which many thousands of shadowed points must be checked for the test
+    /// to mean anything; some points must lie outside the shadows too.
     #[test]
-    fn vis_02_a_blocker_across_both_outer_segments_blocks_the_whole_fan() {
+    fn vis_02_a_blocker_across_one_segment_blocks_its_whole_shadow() {
         let mut next = xorshift(0x5eed_fa11);
-        let mut closed = 0;
+        let (mut shadowed, mut outside) = (0, 0);
+        let trimmed = |a: Point, b: Point| Segment::new(a, b).trimmed(1e-3).line();
         for _ in 0..20_000 {
             let a = Point::new(0.0, next(-10.0, 10.0));
             let (tc, tw, td, tt) = (
@@ -1020,27 +1001,62 @@ mod tests {
             let (_, blocker, b_rect) = rectangle(bc, bw, bd, bt);
             let turn = convex_turn(&blocker.exterior().0);
             let apex = Rect { min: a, max: a };
-            if turn == 0
-                || rect_gap(&b_rect, &apex) <= 0.01
-                || rect_gap(&b_rect, &target_rect) <= 0.01
-            {
-                continue;
-            }
-            let Some((lo, hi)) = fan_extremes(a, &targets) else {
-                continue;
-            };
-            let blocks = |b: Point| {
-                let seg = Segment::new(a, b).trimmed(1e-3);
-                SegmentProbe::new(seg.line()).meets_convex(&blocker, &b_rect, turn)
-            };
-            if blocks(lo) && blocks(hi) {
-                closed += 1;
+            let clear = |r: &Rect| rect_gap(r, &apex) > 0.01 && rect_gap(r, &target_rect) > 0.01;
+            let blocks =
+                |b: Point| SegmentProbe::new(trimmed(a, b)).meets_convex(&blocker, &b_rect, turn);
+            if turn != 0 && clear(&b_rect) && targets.iter().any(|&b| blocks(b)) {
+                let Some(w) = shadow(a, &blocker.exterior().0) else {
+                    panic!("{a:?}: no shadow of {blocker:?}");
+                };
                 for &b in &targets {
-                    assert!(blocks(b), "{a:?} to {b:?}: blocker {blocker:?}");
+                    if in_shadow(a, w, b) {
+                        shadowed += 1;
+                        assert!(blocks(b), "{a:?} to {b:?}: blocker {blocker:?}");
+                    } else {
+                        outside += 1;
+                    }
+                }
+            }
+            // A wall: one straight piece of a polyline, crossed by a segment to a target.
+            let (p, q) = (
+                Coord {
+                    x: next(12.0, 28.0),
+                    y: next(-25.0, 25.0),
+                },
+                Coord {
+                    x: next(12.0, 28.0),
+                    y: next(-25.0, 25.0),
+                },
+            );
+            let chain = [
+                Coord {
+                    x: p.x - 5.0,
+                    y: p.y + 30.0,
+                },
+                p,
+                q,
+            ];
+            let piece_rect = Rect {
+                min: Point::new(p.x.min(q.x), p.y.min(q.y)),
+                max: Point::new(p.x.max(q.x), p.y.max(q.y)),
+            };
+            let crossed = targets
+                .iter()
+                .find_map(|&b| crossed_piece(a, b, &chain).filter(|&c| c == (p, q)));
+            if let (Some((p, q)), true) = (crossed, clear(&piece_rect)) {
+                let Some(w) = shadow(a, &[p, q]) else {
+                    continue;
+                };
+                for &b in &targets {
+                    if in_shadow(a, w, b) {
+                        shadowed += 1;
+                        assert!(trimmed(a, b).intersects(&Line::new(p, q)), "{a:?} to {b:?}");
+                    }
                 }
             }
         }
-        assert!(closed > 500, "only {closed} closed fans");
+        assert!(shadowed > 5_000, "only {shadowed} shadowed points");
+        assert!(outside > 1_000, "only {outside} points outside the shadows");
     }
 
     /// A seeded xorshift drawing numbers in `lo..hi`, for the random layouts of these tests.

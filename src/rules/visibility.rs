@@ -81,7 +81,7 @@ use super::geometry::{
 use super::state::BattleState;
 use super::state::{PieceId, PieceState};
 use crate::geom::footprint::{coord, heading, rect_of, ring_polygon, EPS};
-use crate::geom::prefilter::{self, convex_turn, point_hull, SegmentProbe};
+use crate::geom::prefilter::{self, convex_turn, point_hull, SegmentProbe, Wedge};
 use crate::geom::segment::{
     footprint_boundary_distance, footprint_polyline_distance, rect_gap, rects_overlap, Segment,
 };
@@ -120,9 +120,9 @@ pub const DUG_IN_REVEAL_CM: f64 = 5.0;
 /// obstacles, so that a sample point on a base touching another unit's corner is not "blocked"
 /// by the touch.
 const TRIM_CM: f64 = 1e-3;
-/// How far a blocker must stand from both units (bounding boxes) for
-/// [`SightIndex::closes_fan`] to reason about it: well over the two trims, so the blocked
-/// chord lies inside every trimmed segment of the fan.
+/// How far a blocker must stand from both units (bounding boxes) for its shadow
+/// ([`SightIndex::shadow`]) to count: well over the two trims, so that where a segment in the
+/// shadow crosses the blocker lies inside the trimmed segment.
 const FAN_MARGIN_CM: f64 = 0.01;
 
 /// VIS-04, OPT-WEATHER-03, OPT-NIGHT-01: the visibility limit at measure scale 1. The weather
@@ -1454,21 +1454,22 @@ impl SightIndex {
         let mut hint: Option<Hint> = None;
         let mut tried = false;
         for &a in sources {
-            // A fan the last blocker is proved to close adds nothing: every segment of it is
-            // blocked, and a blocked segment is neither reported nor the first blocked one
-            // (that one came before the hint existed).
-            if hint.is_some_and(|h| self.closes_fan(scene, h, a, targets)) {
-                continue;
-            }
+            // The targets in the shadow of a blocker that blocked a segment from `a` add
+            // nothing ([`Shadows`]).
+            let mut shadows = Shadows::default();
             for &b in targets {
                 let seg = Segment::new(a, b);
                 if seg.length() > limit {
                     continue;
                 }
                 tried = true;
+                if shadows.hide(a, b) {
+                    continue;
+                }
                 let probe = Probe::new(seg);
                 if let Some(h) = hint {
                     if self.still_blocks(scene, h, &probe, linears) {
+                        shadows.add(h, || self.shadow(scene, h, linears, (a, b)));
                         continue;
                     }
                 }
@@ -1487,6 +1488,9 @@ impl SightIndex {
                     }
                     Err(block) => {
                         hint = block.hint;
+                        if let Some(h) = hint {
+                            shadows.add(h, || self.shadow(scene, h, linears, (a, b)));
+                        }
                         if first.is_none() {
                             first = Some(Sight::blocked(block, &seg, distance));
                         }
@@ -1674,53 +1678,58 @@ impl SightIndex {
         }
     }
 
-    /// Does the blocker `hint` names block every segment from `a` to `targets`? Proved, not
-    /// traced: when the blocker is convex, opaque (a unit, a convex high area or hill neither
-    /// unit touches) and clear of both units' bounding boxes by more than [`FAN_MARGIN_CM`],
-    /// and it blocks the two outermost segments of the fan, then for every target point
-    /// between them the segment crosses the chord joining the blocker's points on the two
-    /// outer segments, which lies inside the blocker (convex), farther than the margin from
-    /// both ends (the units are that far from the blocker), so inside the trimmed segment;
-    /// the target point lies beyond the chord because the target's outline (convex, holding
-    /// every target point) cannot cross the blocker. [`prefilter::fan_extremes`] refuses fans
-    /// it cannot tell in `f64`; then the segments are traced one by one as before.
-    fn closes_fan(&self, scene: &Scene, hint: Hint, a: Point, targets: &[Point]) -> bool {
-        if targets.len() < 3 {
-            return false;
-        }
-        let Some((poly, rect, turn, whole_too)) = self.convex_opaque(scene, hint) else {
-            return false;
+    /// The shadow of the blocker `hint` names as seen from the source point `a`, once it has
+    /// blocked the segment `a → b` ([`Shadows`]): for a convex opaque blocker ([`Self::convex_opaque`]
+    /// with a [`convex_turn`]) whose box is clear of both units' by more than
+    /// [`FAN_MARGIN_CM`], the two vertices bounding it from `a` ([`prefilter::shadow`]).
+    ///
+    /// A linear obstacle is no convex shape, but each straight piece of it is: the piece the
+    /// blocked segment `a → b` crosses ([`prefilter::crossed_piece`]) casts the shadow, and
+    /// whether the obstacle blocks at all (VIS-09, VIS-17) is the same for every segment of
+    /// the query ([`Self::linear_facts`]).
+    fn shadow(
+        &self,
+        scene: &Scene,
+        hint: Hint,
+        linears: &[LinearCheck],
+        (a, b): (Point, Point),
+    ) -> Option<Wedge> {
+        let clear = |rect: &Rect| {
+            rect_gap(rect, &scene.o.rect) > FAN_MARGIN_CM
+                && rect_gap(rect, &scene.t.rect) > FAN_MARGIN_CM
         };
-        let (o, t) = (scene.o, scene.t);
-        if turn == 0
-            || rect_gap(&rect, &o.rect) <= FAN_MARGIN_CM
-            || rect_gap(&rect, &t.rect) <= FAN_MARGIN_CM
-        {
-            return false;
+        if let Hint::Linear(i) = hint {
+            let f = self.features.get(linears.get(i)?.feature)?;
+            let Shape::Line { line, .. } = &f.shape else {
+                return None;
+            };
+            let (p, q) = prefilter::crossed_piece(a, b, &line.0)?;
+            let rect = Rect {
+                min: Point::new(p.x.min(q.x), p.y.min(q.y)),
+                max: Point::new(p.x.max(q.x), p.y.max(q.y)),
+            };
+            return clear(&rect)
+                .then(|| prefilter::shadow(a, &[p, q]))
+                .flatten();
         }
-        let Some((lo, hi)) = prefilter::fan_extremes(a, targets) else {
-            return false;
-        };
-        [lo, hi].iter().all(|&b| {
-            let probe = Probe::new(Segment::new(a, b));
-            rects_overlap(&rect, &probe.full.rect)
-                && (!whole_too || probe.full.meets_convex(poly, &rect, turn))
-                && probe.trim.meets_convex(poly, &rect, turn)
-        })
+        let (poly, rect, turn) = self.convex_opaque(scene, hint)?;
+        if turn == 0 || !clear(&rect) {
+            return None;
+        }
+        prefilter::shadow(a, &poly.exterior().0)
     }
 
     /// The shape of an opaque blocker a hint names (a unit, a high area neither unit touches,
-    /// a hill neither unit stands on), with its box, its [`convex_turn`] and whether its whole
-    /// segment must meet it as well as the trimmed one (a hill's base contour).
+    /// a hill neither unit stands on), with its box and its [`convex_turn`].
     fn convex_opaque<'a>(
         &'a self,
         scene: &Scene<'a>,
         hint: Hint,
-    ) -> Option<(&'a Polygon<f64>, Rect, i8, bool)> {
+    ) -> Option<(&'a Polygon<f64>, Rect, i8)> {
         match hint {
             Hint::Unit(i) => {
                 let q = scene.units.get(i)?;
-                Some((&q.outline, q.rect, q.outline_turn, false))
+                Some((&q.outline, q.rect, q.outline_turn))
             }
             Hint::Area(i) => {
                 let area = scene.areas.get(i).filter(|ar| ar.opaque)?;
@@ -1728,7 +1737,7 @@ impl SightIndex {
                 let Shape::Area(poly) = &f.shape else {
                     return None;
                 };
-                Some((poly, f.rect, f.turn, false))
+                Some((poly, f.rect, f.turn))
             }
             Hint::Hill(i) => {
                 let Some(HillRule::Opaque { base }) = scene.hills.get(i) else {
@@ -1738,7 +1747,7 @@ impl SightIndex {
                 let Shape::Area(poly) = &f.shape else {
                     return None;
                 };
-                Some((poly, f.rect, f.turn, true))
+                Some((poly, f.rect, f.turn))
             }
             Hint::Linear(_) => None,
         }
@@ -1903,22 +1912,23 @@ impl SightIndex {
         let Shape::Area(poly) = &f.shape else {
             return Ok(None);
         };
-        if !seg.full.meets_convex(poly, &f.rect, f.turn) {
+        // Ruling (c): whatever meets the footprint of a hill neither unit stands on. The
+        // trimmed segment lies within the whole one, so when it meets the hill the whole one
+        // does; when it does not, the answer is "no part" either way.
+        if let HillRule::Opaque { .. } = *h {
+            if !seg.trim.meets_convex(poly, &f.rect, f.turn) {
+                return Ok(None);
+            }
+        } else if !seg.full.meets_convex(poly, &f.rect, f.turn) {
             return Ok(None);
         }
         match *h {
-            HillRule::Opaque { .. } => {
-                // Ruling (c): whatever meets the footprint of a hill neither unit stands on.
-                if !seg.trim.meets_convex(poly, &f.rect, f.turn) {
-                    return Ok(None);
-                }
-                Err(Block {
-                    rule: "VIS-14",
-                    detail: scene.say(|| format!("the hill {} is in the way", f.blocker.name())),
-                    by: scene.name(|| f.blocker.clone()),
-                    hint: None,
-                })
-            }
+            HillRule::Opaque { .. } => Err(Block {
+                rule: "VIS-14",
+                detail: scene.say(|| format!("the hill {} is in the way", f.blocker.name())),
+                by: scene.name(|| f.blocker.clone()),
+                hint: None,
+            }),
             HillRule::SameLevel { .. } => Ok(Some("VIS-06")),
             HillRule::Crest {
                 crest,
@@ -2149,12 +2159,47 @@ impl Probe {
 }
 
 /// What blocked the last segment, to try first on the next.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Hint {
     Unit(usize),
     Linear(usize),
     Hill(usize),
     Area(usize),
+}
+
+/// The shadows of the blockers that blocked a segment from one source point (VIS-02), so that
+/// the rest of its fan skips the targets inside one. A convex opaque blocker `C`, clear of
+/// both units' boxes by more than [`FAN_MARGIN_CM`], blocked the segment `a → b`: `b` lies in
+/// the closed wedge `C` fills as seen from `a`, and beyond `C`. The target's outline `T`
+/// (convex, holding every target point) misses `C`, so the part of `T` in the wedge (convex,
+/// so connected) lies wholly on one side of `C`: beyond it, where `b` is. So the segment to
+/// any target point strictly inside the wedge ([`prefilter::in_shadow`]) crosses `C`, farther
+/// than the margin from both ends, so inside the trimmed segment: it is blocked by `C` as the
+/// segment to `b` was. A blocked segment is neither reported nor, coming after the first, its
+/// reason, so skipping it changes no answer.
+#[derive(Default)]
+struct Shadows {
+    /// Each blocker asked about, with its shadow when it has one.
+    kept: [Option<(Hint, Option<Wedge>)>; 4],
+}
+
+impl Shadows {
+    fn hide(&self, a: Point, b: Point) -> bool {
+        self.kept
+            .iter()
+            .map_while(|k| *k)
+            .any(|(_, w)| w.is_some_and(|w| prefilter::in_shadow(a, w, b)))
+    }
+
+    /// Remember `h`'s shadow (worked out by `of` the first time `h` blocks from this point).
+    fn add(&mut self, h: Hint, of: impl FnOnce() -> Option<Wedge>) {
+        if self.kept.iter().map_while(|k| *k).any(|(k, _)| k == h) {
+            return;
+        }
+        if let Some(slot) = self.kept.iter_mut().find(|k| k.is_none()) {
+            *slot = Some((h, of()));
+        }
+    }
 }
 
 /// Distance from a point to a segment in plain `f64` (within some 1e-13 cm of `geo`'s).
@@ -2202,10 +2247,20 @@ fn bridges(corridor: &Polygon<f64>, p: &[Point], q: &[Point]) -> Option<(Line<f6
     }
     let same =
         |c: &geo::Coord<f64>, x: &Point| (c.x - x.x).abs() < 1e-9 && (c.y - x.y).abs() < 1e-9;
+    // A point well outside a set's box is near none of its points: most corners are told by
+    // one of the two boxes.
+    let near = |c: &geo::Coord<f64>, pts: &[Point], r: &Rect| {
+        c.x > r.min.x - 1e-8
+            && c.x < r.max.x + 1e-8
+            && c.y > r.min.y - 1e-8
+            && c.y < r.max.y + 1e-8
+            && pts.iter().any(|x| same(c, x))
+    };
+    let (p_box, q_box) = (rect_of(p.iter().copied()), rect_of(q.iter().copied()));
     let mut sides = Vec::with_capacity(n);
     for c in ring.iter().take(n) {
-        let in_p = p.iter().any(|x| same(c, x));
-        let in_q = q.iter().any(|x| same(c, x));
+        let in_p = near(c, p, &p_box);
+        let in_q = near(c, q, &q_box);
         match (in_p, in_q) {
             (true, false) => sides.push(true),
             (false, true) => sides.push(false),
