@@ -77,6 +77,29 @@ pub fn crossed_piece(a: Point, b: Point, chain: &[Coord<f64>]) -> Option<(Coord<
     })
 }
 
+/// The edges of the closed `ring` (by the index of their first corner, at most two) that `s`
+/// lies on as far as `f64` can tell: collinear within rounding and inside the edge's box.
+pub fn edges_holding(ring: &[Coord<f64>], s: Point) -> [Option<u8>; 2] {
+    let c = Coord { x: s.x, y: s.y };
+    let mut out = [None; 2];
+    let mut found = ring.windows(2).enumerate().filter_map(|(i, w)| {
+        let [p, q] = w else {
+            return None;
+        };
+        let inside = c.x >= p.x.min(q.x) - 1e-9
+            && c.x <= p.x.max(q.x) + 1e-9
+            && c.y >= p.y.min(q.y) - 1e-9
+            && c.y <= p.y.max(q.y) + 1e-9;
+        (inside && orient(*p, *q, c) == 0)
+            .then(|| u8::try_from(i).ok())
+            .flatten()
+    });
+    for slot in &mut out {
+        *slot = found.next();
+    }
+    out
+}
+
 /// Is `b` certainly strictly inside the wedge from `a` that [`shadow`] gave?
 #[inline]
 pub fn in_shadow(a: Point, (lo, hi): Wedge, b: Point) -> bool {
@@ -438,9 +461,8 @@ impl SegmentProbe {
     pub fn meets_convex_edges_first(&self, poly: &Polygon<f64>, rect: &Rect, turn: i8) -> bool {
         let ring = &poly.exterior().0;
         if turn != 0 && poly.interiors().is_empty() && ring.len() >= 4 {
-            let (a, b) = (self.line.start, self.line.end);
             let apart = ring.windows(2).any(|w| match w {
-                [p, q] => orient(*p, *q, a) == -turn && orient(*p, *q, b) == -turn,
+                [p, q] => self.beyond_edge(*p, *q, turn),
                 _ => false,
             });
             if apart {
@@ -448,6 +470,13 @@ impl SegmentProbe {
             }
         }
         self.meets_convex(poly, rect, turn)
+    }
+
+    /// Do both ends of the segment lie certainly on the outer side of the edge `p → q` of a
+    /// convex ring that turns `turn` ([`convex_turn`], not 0)? Then the segment misses the
+    /// polygon: the edge's line separates them.
+    pub fn beyond_edge(&self, p: Coord<f64>, q: Coord<f64>, turn: i8) -> bool {
+        turn != 0 && orient(p, q, self.line.start) == -turn && orient(p, q, self.line.end) == -turn
     }
 
     /// As [`Self::meets_polygon`]; `turn` is the exterior's [`convex_turn`] (0: not convex),
@@ -522,19 +551,40 @@ impl SegmentProbe {
                 None => {}
             }
         }
+        // When no corner is on the line, every cut but the two ends is where an edge crosses
+        // from one side of it to the other, and the boundary meets the segment nowhere else:
+        // inside and outside then alternate from one piece to the next, provided no two cuts
+        // fall within the 1e-9 that merges them (and so every piece is kept). The first piece
+        // is asked of `geo`; the others follow.
+        let proper = sides.iter().take(ring.len()).all(|&s| s != 0);
         // From here on exactly as `segment::inside_intervals`.
         cuts.sort_by(f64::total_cmp);
+        let alternate = proper
+            && cuts.first() == Some(&0.0)
+            && cuts.last() == Some(&len)
+            && cuts
+                .windows(2)
+                .all(|w| matches!(w, [x, y] if y - x >= 1e-9));
         cuts.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
         let mut out: Vec<(f64, f64)> = Vec::new();
+        let mut last: Option<bool> = None;
         for w in cuts.windows(2) {
             let (Some(&from), Some(&to)) = (w.first(), w.get(1)) else {
                 continue;
             };
             if to - from < 1e-9 {
+                last = None;
                 continue;
             }
-            let mid = seg.at((from + to) / 2.0);
-            if poly.contains(&geo::Point::new(mid.x, mid.y)) {
+            let inside = match last {
+                Some(was) if alternate => !was,
+                _ => {
+                    let mid = seg.at((from + to) / 2.0);
+                    poly.contains(&geo::Point::new(mid.x, mid.y))
+                }
+            };
+            last = Some(inside);
+            if inside {
                 match out.last_mut() {
                     Some(last) if (last.1 - from).abs() < 1e-9 => last.1 = to,
                     _ => out.push((from, to)),
@@ -699,6 +749,76 @@ pub fn point_hull(points: &[Point]) -> Polygon<f64> {
         let mp: MultiPoint<f64> = points.iter().map(|p| geo::Point::new(p.x, p.y)).collect();
         return mp.convex_hull();
     }
+    monotone_hull(points).unwrap_or_else(|| quick_hull(points))
+}
+
+/// The same hull by Andrew's monotone chain, which sorts the points once instead of
+/// partitioning them again at every level. Both keep the corners where the boundary turns
+/// strictly, with the same exact orientation test; `geo` lists them counter-clockwise, from
+/// the one after the least (by `x`, then `y`) round to the least. Quick hull may also keep a
+/// point that lies on an edge (a tie for the farthest point), so any three points the chain
+/// finds exactly on a line (a point on an edge, a repeat) leave the set to quick hull: a point
+/// on an edge of the hull is always tested against two others on that edge before it goes.
+/// `None` then, and for fewer than three corners.
+fn monotone_hull(points: &[Point]) -> Option<Polygon<f64>> {
+    // By `x`, then `y` (a few dozen points at most: insertion).
+    let before = |p: &Coord<f64>, q: &Coord<f64>| p.x < q.x || (p.x == q.x && p.y < q.y);
+    let mut sorted: Vec<Coord<f64>> = Vec::with_capacity(points.len());
+    for p in points {
+        let c = Coord { x: p.x, y: p.y };
+        if !c.x.is_finite() || !c.y.is_finite() {
+            return None;
+        }
+        let at = sorted
+            .iter()
+            .rposition(|q| !before(&c, q))
+            .map_or(0, |i| i + 1);
+        sorted.insert(at, c);
+    }
+    let mut hull: Vec<Coord<f64>> = Vec::with_capacity(2 * sorted.len() + 1);
+    for pass in 0..2 {
+        let floor = hull.len();
+        let run: Box<dyn Iterator<Item = &Coord<f64>>> = if pass == 0 {
+            Box::new(sorted.iter())
+        } else {
+            Box::new(sorted.iter().rev())
+        };
+        for &p in run {
+            while hull.len() >= floor + 2 {
+                match (hull.get(hull.len() - 2), hull.last()) {
+                    (Some(&a), Some(&b)) => match orient(a, b, p) {
+                        1 => break,
+                        -1 => {
+                            hull.pop();
+                        }
+                        _ => match RobustKernel::orient2d(a, b, p) {
+                            Orientation::CounterClockwise => break,
+                            Orientation::Clockwise => {
+                                hull.pop();
+                            }
+                            Orientation::Collinear => return None,
+                        },
+                    },
+                    _ => break,
+                }
+            }
+            hull.push(p);
+        }
+        // Each chain's last point starts the other.
+        hull.pop();
+    }
+    if hull.len() < 3 {
+        return None;
+    }
+    // Counter-clockwise from the least point: end on it instead.
+    hull.rotate_left(1);
+    let mut ring = LineString::new(hull);
+    ring.close();
+    Some(Polygon::new(ring, vec![]))
+}
+
+/// `geo`'s quick hull, step for step (see [`point_hull`]).
+fn quick_hull(points: &[Point]) -> Polygon<f64> {
     let mut buf: Vec<Coord<f64>> = points.iter().map(|p| Coord { x: p.x, y: p.y }).collect();
     let mut hull: Vec<Coord<f64>> = Vec::with_capacity(buf.len() + 1);
     let mut rest: &mut [Coord<f64>] = &mut buf;
@@ -891,7 +1011,8 @@ mod tests {
             seed ^= seed << 17;
             (seed >> 11) as f64 / (1u64 << 53) as f64
         };
-        for n in 0..400 {
+        let mut chained = 0;
+        for n in 0..4_000 {
             let k = 1 + n % 40;
             let pts: Vec<Point> = (0..k)
                 .map(|_| {
@@ -905,7 +1026,13 @@ mod tests {
                 .collect();
             let mp: MultiPoint<f64> = pts.iter().map(|p| geo::Point::new(p.x, p.y)).collect();
             assert_eq!(point_hull(&pts), mp.convex_hull(), "{pts:?}");
+            if k >= 4 && monotone_hull(&pts).is_some() {
+                chained += 1;
+            }
         }
+        // Most random sets take the monotone chain; the grids (collinear and tied points) go
+        // to quick hull.
+        assert!(chained > 2_000, "only {chained} sets took the chain");
     }
 
     #[test]
@@ -1057,6 +1184,25 @@ mod tests {
         }
         assert!(shadowed > 5_000, "only {shadowed} shadowed points");
         assert!(outside > 1_000, "only {outside} points outside the shadows");
+    }
+
+    /// The edges a point of a ring lies on: a corner two, a point along an edge one, a point
+    /// inside or off the ring none.
+    #[test]
+    fn vis_02_edges_holding_names_the_edges_a_sample_lies_on() {
+        let (sq, _) = square();
+        let ring = &sq.exterior().0;
+        let corner = Point::new(ring[1].x, ring[1].y);
+        let along = Point::new((ring[1].x + ring[2].x) / 2.0, (ring[1].y + ring[2].y) / 2.0);
+        let inside = Point::new((ring[0].x + ring[2].x) / 2.0, (ring[0].y + ring[2].y) / 2.0);
+        assert_eq!(edges_holding(ring, corner), [Some(0), Some(1)]);
+        assert_eq!(edges_holding(ring, along), [Some(1), None]);
+        assert_eq!(edges_holding(ring, inside), [None, None]);
+        let beyond = Point::new(
+            ring[2].x + (ring[2].x - ring[1].x),
+            ring[2].y + (ring[2].y - ring[1].y),
+        );
+        assert_eq!(edges_holding(ring, beyond), [None, None]);
     }
 
     /// A seeded xorshift drawing numbers in `lo..hi`, for the random layouts of these tests.

@@ -374,6 +374,9 @@ struct Seen {
     /// The sample points in the unit's own sight arc (VIS-03), in sample order: the points
     /// every query from this unit starts from.
     arc_points: Vec<Point>,
+    /// Per sample point, the edges of the outline it lies on ([`prefilter::edges_holding`]):
+    /// the edge that shows a target point faces the observer ([`SightIndex::trace`]).
+    sample_edges: Vec<[Option<u8>; 2]>,
     /// The area features (terrain and hills) the outline touches, by index, sorted: "touches
     /// the unit" is asked of the same few features by every query (VIS-07, VIS-11, VIS-12).
     touching: Vec<usize>,
@@ -395,10 +398,16 @@ impl Seen {
             lines: lines_in_contact(features, tree, p, contact),
         });
         let deep = deep_areas(features, tree, p, centroid, &samples, contact);
+        let ring = &p.outline.exterior().0;
+        let sample_edges = samples
+            .iter()
+            .map(|s| prefilter::edges_holding(ring, *s))
+            .collect();
         Seen {
             centroid,
             level,
             massif,
+            sample_edges,
             touching: touching_areas(features, tree, p),
             samples,
             arc_points,
@@ -471,18 +480,18 @@ impl PieceSight {
         }
     }
 
-    /// Distance from a point to the nearest stand (0 inside one).
-    fn to_point(&self, p: Point) -> f64 {
+    /// Is a point within `cm` of a stand (inside one counts)? As "the distance from the point
+    /// to the nearest stand is at most `cm`", asking `geo` only of the stands whose boxes are
+    /// near enough (a box farther than `cm` by more than rounding holds no stand that near).
+    fn within(&self, p: Point, cm: f64) -> bool {
         let gp = geo::Point::new(p.x, p.y);
         let here = Rect { min: p, max: p };
-        let mut best = f64::INFINITY;
-        for (r, poly) in &self.stands {
-            if rect_gap(r, &here) < best {
+        self.stands.iter().any(|(r, poly)| {
+            rect_gap(r, &here) <= cm + 1e-9 && {
                 let d: f64 = Euclidean.distance(&gp, poly);
-                best = best.min(d);
+                d <= cm
             }
-        }
-        best
+        })
     }
 
     /// Distance from a polyline (with its bounding rectangle) to the nearest stand.
@@ -1423,15 +1432,37 @@ impl SightIndex {
             ts.centroid,
             (from.x - ts.centroid.x, from.y - ts.centroid.y),
         );
-        let near = kept(targets, |q| {
-            let probe = SegmentProbe::new(Segment::new(from, q).trimmed(TRIM_CM).line());
-            let facing = (q.x - c.x) * toward.0 + (q.y - c.y) * toward.1 > 0.0;
-            !if facing {
-                probe.meets_convex_edges_first(&t.outline, &t.rect, t.outline_turn)
-            } else {
-                probe.meets_convex(&t.outline, &t.rect, t.outline_turn)
+        // Quicker still: the edge of the outline the point lies on, when the segment comes at
+        // it from outside. `targets` keeps the samples' order, so each point's place among
+        // them is found walking forward.
+        let ring = &t.outline.exterior().0;
+        let mut at = 0;
+        let mut near = Vec::with_capacity(targets.len());
+        for &q in targets {
+            while ts.samples.get(at).is_some_and(|s| *s != q) {
+                at += 1;
             }
-        });
+            let probe = SegmentProbe::new(Segment::new(from, q).trimmed(TRIM_CM).line());
+            let own_edge = ts.sample_edges.get(at).is_some_and(|edges| {
+                edges.iter().flatten().any(|&e| {
+                    let e = usize::from(e);
+                    match (ring.get(e), ring.get(e + 1)) {
+                        (Some(p), Some(r)) => probe.beyond_edge(*p, *r, t.outline_turn),
+                        _ => false,
+                    }
+                })
+            });
+            let facing = (q.x - c.x) * toward.0 + (q.y - c.y) * toward.1 > 0.0;
+            let clear = own_edge
+                || !if facing {
+                    probe.meets_convex_edges_first(&t.outline, &t.rect, t.outline_turn)
+                } else {
+                    probe.meets_convex(&t.outline, &t.rect, t.outline_turn)
+                };
+            if clear {
+                near.push(q);
+            }
+        }
         let near: &[Point] = if near.is_empty() { targets } else { &near };
         self.trace_segments(&scene, &explained, sources, near, distance, &mut linears)
     }
@@ -1673,7 +1704,7 @@ impl SightIndex {
                 .is_some_and(|h| self.check_hill(scene, h, seg).is_err()),
             Hint::Area(i) => scene.areas.get(i).is_some_and(|a| {
                 let mut tally = None;
-                self.check_area(scene, *a, seg, &mut tally).is_err()
+                self.check_area(scene, *a, seg, &mut tally, true).is_err()
             }),
         }
     }
@@ -1806,7 +1837,7 @@ impl SightIndex {
         // VIS-11..VIS-13, VIS-15: area terrain.
         let mut tally: Option<(usize, f64)> = None;
         for (i, a) in scene.areas.iter().enumerate() {
-            match self.check_area(scene, *a, seg, &mut tally) {
+            match self.check_area(scene, *a, seg, &mut tally, false) {
                 Ok(rules) => used.extend(rules),
                 Err(mut b) => {
                     b.hint = Some(Hint::Area(i));
@@ -1959,12 +1990,16 @@ impl SightIndex {
 
     /// VIS-07 (high area crossings), VIS-11, VIS-12, VIS-13 and VIS-15 for one area piece.
     /// `low_crossed` carries the one low piece already crossed (VIS-13) between calls.
+    /// `likely`: the segment probably meets the area (it blocked the last one), so the quick
+    /// "misses" test before the intervals would cost more than it saves; the answer is the
+    /// same either way.
     fn check_area(
         &self,
         scene: &Scene,
         area: AreaRef,
         seg: &Probe,
         low_crossed: &mut Option<(usize, f64)>,
+        likely: bool,
     ) -> Result<Vec<&'static str>, Block> {
         let mut used = Vec::new();
         let fi = area.feature;
@@ -1992,7 +2027,7 @@ impl SightIndex {
         let (o, t) = (scene.o, scene.t);
         let high = f.class == SightTerrain::HighArea;
         // A segment that misses the closed polygon has no inside interval.
-        if !seg.full.meets_convex(poly, &f.rect, f.turn) {
+        if !likely && !seg.full.meets_convex(poly, &f.rect, f.turn) {
             return Ok(used);
         }
         let intervals = seg.full.inside_intervals(poly, &seg.seg);
@@ -2041,7 +2076,7 @@ impl SightIndex {
                 used.push("VIS-12");
             } else if at_o {
                 // VIS-11: the observer at the edge sees out through it; VIS-12 (c).
-                if o.to_point(seg.at(to)) <= self.params.contact_cm {
+                if o.within(seg.at(to), self.params.contact_cm) {
                     used.push("VIS-11");
                 } else if to <= kind_limit + 1e-9 {
                     used.push("VIS-12");
@@ -2057,7 +2092,7 @@ impl SightIndex {
             } else if at_t {
                 // VIS-11: a target at the edge is seen; VIS-12 (a).
                 let depth = len - from;
-                if t.to_point(seg.at(from)) <= self.params.contact_cm {
+                if t.within(seg.at(from), self.params.contact_cm) {
                     used.push("VIS-11");
                 } else if depth <= target_limit + 1e-9 {
                     used.push("VIS-12");
