@@ -47,6 +47,15 @@ impl BoxIndex {
         })
     }
 
+    /// [`BoxIndex::query_in_order`] with each item's rectangle, read from the same pass.
+    pub fn query_in_order_with_rects(&self, r: &Rect) -> impl Iterator<Item = (usize, Rect)> + '_ {
+        let r = *r;
+        self.flat.iter().filter_map(move |(b, i)| {
+            (b.min.x <= r.max.x && r.min.x <= b.max.x && b.min.y <= r.max.y && r.min.y <= b.max.y)
+                .then_some((*i, *b))
+        })
+    }
+
     pub fn len(&self) -> usize {
         self.tree.size()
     }

@@ -534,6 +534,11 @@ pub struct SightIndex {
     pieces: Vec<Arc<PieceSight>>,
     /// Each piece's bounding rectangle, by slot: "which pieces are near" scans these.
     piece_rects: Vec<Rect>,
+    /// Each piece's id, by slot (the pieces are in id order): found by a binary search over
+    /// these rather than over the pieces themselves, each behind its own pointer.
+    piece_ids: Vec<PieceId>,
+    /// Whether each piece blocks sight (VIS-07 (3)), by slot.
+    piece_blocks: Vec<bool>,
     /// The terrain part depends only on the scenario, the engineering works and the defences
     /// removed ([`TerrainKey`]), so a refreshed index shares it.
     features: Arc<Vec<FeatureSight>>,
@@ -814,6 +819,8 @@ impl SightIndex {
         SightIndex {
             params,
             piece_rects: pieces.iter().map(|p| p.rect).collect(),
+            piece_ids: pieces.iter().map(|p| p.id).collect(),
+            piece_blocks: pieces.iter().map(|p| p.blocks).collect(),
             pieces,
             features,
             feature_tree,
@@ -940,7 +947,7 @@ impl SightIndex {
 
     /// Where a piece's part is (the parts are in id order).
     fn slot(&self, id: PieceId) -> Option<usize> {
-        self.pieces.binary_search_by_key(&id, |p| p.id).ok()
+        self.piece_ids.binary_search(&id).ok()
     }
 
     fn get(&self, id: PieceId) -> Option<&PieceSight> {
@@ -1289,24 +1296,30 @@ impl SightIndex {
             d <= within
         };
         let mut units: Vec<&PieceSight> = Vec::with_capacity(16);
+        // What decides is read from the flat lists by slot; only the units kept are looked at.
         units.extend(
             self.pieces_near(&env, 0.0)
-                .filter_map(|j| self.pieces.get(j).map(|q| &**q))
-                .filter(|q| q.blocks && q.id != o.id && q.id != t.id && near_spine(&q.rect)),
+                .filter(|&j| {
+                    self.piece_blocks.get(j) == Some(&true)
+                        && self
+                            .piece_ids
+                            .get(j)
+                            .is_some_and(|&id| id != o.id && id != t.id)
+                        && self.piece_rects.get(j).is_some_and(&near_spine)
+                })
+                .filter_map(|j| self.pieces.get(j).map(|q| &**q)),
         );
         units.sort_by_key(|q| q.id);
         let mut linears: Vec<LinearCheck> = Vec::new();
         let mut areas: Vec<AreaRef> = Vec::new();
         let mut massif_ids: Vec<usize> = Vec::new();
-        let mut feats: Vec<usize> = Vec::with_capacity(32);
-        feats.extend(self.feature_tree.query_in_order(&env));
-        for fi in feats {
+        for (fi, rect) in self.feature_tree.query_in_order_with_rects(&env) {
+            if !near_spine(&rect) {
+                continue;
+            }
             let Some(f) = self.features.get(fi) else {
                 continue;
             };
-            if !near_spine(&f.rect) {
-                continue;
-            }
             match f.class {
                 SightTerrain::Linear => linears.push(LinearCheck {
                     feature: fi,
