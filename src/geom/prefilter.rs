@@ -455,23 +455,6 @@ impl SegmentProbe {
         self.meets_convex(poly, rect, 0)
     }
 
-    /// [`Self::meets_convex`], the same answer, trying first whether one of the polygon's
-    /// edges has both ends of the segment certainly outside it: the quick "no" for a segment
-    /// that comes at a convex shape from outside and stops short of it.
-    pub fn meets_convex_edges_first(&self, poly: &Polygon<f64>, rect: &Rect, turn: i8) -> bool {
-        let ring = &poly.exterior().0;
-        if turn != 0 && poly.interiors().is_empty() && ring.len() >= 4 {
-            let apart = ring.windows(2).any(|w| match w {
-                [p, q] => self.beyond_edge(*p, *q, turn),
-                _ => false,
-            });
-            if apart {
-                return false;
-            }
-        }
-        self.meets_convex(poly, rect, turn)
-    }
-
     /// Do both ends of the segment lie certainly on the outer side of the edge `p → q` of a
     /// convex ring that turns `turn` ([`convex_turn`], not 0)? Then the segment misses the
     /// polygon: the edge's line separates them.
@@ -776,37 +759,30 @@ fn monotone_hull(points: &[Point]) -> Option<Polygon<f64>> {
         sorted.insert(at, c);
     }
     let mut hull: Vec<Coord<f64>> = Vec::with_capacity(2 * sorted.len() + 1);
-    for pass in 0..2 {
+    // One chain (lower, then upper over the points reversed), kept turning counter-clockwise.
+    let mut chain = |run: &mut dyn Iterator<Item = &Coord<f64>>| -> Option<()> {
         let floor = hull.len();
-        let run: Box<dyn Iterator<Item = &Coord<f64>>> = if pass == 0 {
-            Box::new(sorted.iter())
-        } else {
-            Box::new(sorted.iter().rev())
-        };
         for &p in run {
             while hull.len() >= floor + 2 {
-                match (hull.get(hull.len() - 2), hull.last()) {
-                    (Some(&a), Some(&b)) => match orient(a, b, p) {
-                        1 => break,
-                        -1 => {
-                            hull.pop();
-                        }
-                        _ => match RobustKernel::orient2d(a, b, p) {
-                            Orientation::CounterClockwise => break,
-                            Orientation::Clockwise => {
-                                hull.pop();
-                            }
-                            Orientation::Collinear => return None,
-                        },
-                    },
-                    _ => break,
+                let (Some(&a), Some(&b)) = (hull.get(hull.len() - 2), hull.last()) else {
+                    break;
+                };
+                match exact_orientation(a, b, p) {
+                    Orientation::CounterClockwise => break,
+                    Orientation::Clockwise => {
+                        hull.pop();
+                    }
+                    Orientation::Collinear => return None,
                 }
             }
             hull.push(p);
         }
         // Each chain's last point starts the other.
         hull.pop();
-    }
+        Some(())
+    };
+    chain(&mut sorted.iter())?;
+    chain(&mut sorted.iter().rev())?;
     if hull.len() < 3 {
         return None;
     }
@@ -846,12 +822,18 @@ fn quick_hull(points: &[Point]) -> Polygon<f64> {
     Polygon::new(ring, vec![])
 }
 
-fn is_ccw(a: Coord<f64>, b: Coord<f64>, c: Coord<f64>) -> bool {
+/// The orientation of `c` against `a → b`, exactly: [`orient`]'s filter, then `geo`'s exact
+/// kernel when the filter cannot tell.
+fn exact_orientation(a: Coord<f64>, b: Coord<f64>, c: Coord<f64>) -> Orientation {
     match orient(a, b, c) {
-        1 => true,
-        -1 => false,
-        _ => RobustKernel::orient2d(a, b, c) == Orientation::CounterClockwise,
+        1 => Orientation::CounterClockwise,
+        -1 => Orientation::Clockwise,
+        _ => RobustKernel::orient2d(a, b, c),
     }
+}
+
+fn is_ccw(a: Coord<f64>, b: Coord<f64>, c: Coord<f64>) -> bool {
+    exact_orientation(a, b, c) == Orientation::CounterClockwise
 }
 
 fn lex_cmp(p: &Coord<f64>, q: &Coord<f64>) -> std::cmp::Ordering {

@@ -123,7 +123,7 @@ const TRIM_CM: f64 = 1e-3;
 /// How far a blocker must stand from both units (bounding boxes) for its shadow
 /// ([`SightIndex::shadow`]) to count: well over the two trims, so that where a segment in the
 /// shadow crosses the blocker lies inside the trimmed segment.
-const FAN_MARGIN_CM: f64 = 0.01;
+const SHADOW_MARGIN_CM: f64 = 0.01;
 
 /// VIS-04, OPT-WEATHER-03, OPT-NIGHT-01: the visibility limit at measure scale 1. The weather
 /// is given (it changes during a battle, OPT-WEATHER-04); it counts only when the weather rule
@@ -1313,7 +1313,7 @@ impl SightIndex {
         let mut linears: Vec<LinearCheck> = Vec::new();
         let mut areas: Vec<AreaRef> = Vec::new();
         let mut massif_ids: Vec<usize> = Vec::new();
-        for (fi, rect) in self.feature_tree.query_in_order_with_rects(&env) {
+        for (fi, rect) in self.feature_tree.query_in_order(&env) {
             if !near_spine(&rect) {
                 continue;
             }
@@ -1439,15 +1439,10 @@ impl SightIndex {
             sources.iter().map(|p| p.x).sum::<f64>() / sources.len().max(1) as f64,
             sources.iter().map(|p| p.y).sum::<f64>() / sources.len().max(1) as f64,
         );
-        // A point on the side facing the observer is usually clear of the outline, which one
-        // of its edges proves at once; the order of the tests changes no answer.
-        let (c, toward) = (
-            ts.centroid,
-            (from.x - ts.centroid.x, from.y - ts.centroid.y),
-        );
-        // Quicker still: the edge of the outline the point lies on, when the segment comes at
-        // it from outside. `targets` keeps the samples' order, so each point's place among
-        // them is found walking forward.
+        // A point on the side facing the observer is clear of the outline as soon as the edge
+        // it lies on has the whole segment outside it; the exact test decides the rest, and
+        // the order of the tests changes no answer. `targets` keeps the samples' order, so
+        // each point's place among them is found walking forward.
         let ring = &t.outline.exterior().0;
         let mut at = 0;
         let mut near = Vec::with_capacity(targets.len());
@@ -1465,14 +1460,7 @@ impl SightIndex {
                     }
                 })
             });
-            let facing = (q.x - c.x) * toward.0 + (q.y - c.y) * toward.1 > 0.0;
-            let clear = own_edge
-                || !if facing {
-                    probe.meets_convex_edges_first(&t.outline, &t.rect, t.outline_turn)
-                } else {
-                    probe.meets_convex(&t.outline, &t.rect, t.outline_turn)
-                };
-            if clear {
+            if own_edge || !probe.meets_convex(&t.outline, &t.rect, t.outline_turn) {
                 near.push(q);
             }
         }
@@ -1725,7 +1713,7 @@ impl SightIndex {
     /// The shadow of the blocker `hint` names as seen from the source point `a`, once it has
     /// blocked the segment `a → b` ([`Shadows`]): for a convex opaque blocker ([`Self::convex_opaque`]
     /// with a [`convex_turn`]) whose box is clear of both units' by more than
-    /// [`FAN_MARGIN_CM`], the two vertices bounding it from `a` ([`prefilter::shadow`]).
+    /// [`SHADOW_MARGIN_CM`], the two vertices bounding it from `a` ([`prefilter::shadow`]).
     ///
     /// A linear obstacle is no convex shape, but each straight piece of it is: the piece the
     /// blocked segment `a → b` crosses ([`prefilter::crossed_piece`]) casts the shadow, and
@@ -1739,8 +1727,8 @@ impl SightIndex {
         (a, b): (Point, Point),
     ) -> Option<Wedge> {
         let clear = |rect: &Rect| {
-            rect_gap(rect, &scene.o.rect) > FAN_MARGIN_CM
-                && rect_gap(rect, &scene.t.rect) > FAN_MARGIN_CM
+            rect_gap(rect, &scene.o.rect) > SHADOW_MARGIN_CM
+                && rect_gap(rect, &scene.t.rect) > SHADOW_MARGIN_CM
         };
         if let Hint::Linear(i) = hint {
             let f = self.features.get(linears.get(i)?.feature)?;
@@ -1748,10 +1736,7 @@ impl SightIndex {
                 return None;
             };
             let (p, q) = prefilter::crossed_piece(a, b, &line.0)?;
-            let rect = Rect {
-                min: Point::new(p.x.min(q.x), p.y.min(q.y)),
-                max: Point::new(p.x.max(q.x), p.y.max(q.y)),
-            };
+            let rect = rect_of([Point::new(p.x, p.y), Point::new(q.x, q.y)]);
             return clear(&rect)
                 .then(|| prefilter::shadow(a, &[p, q]))
                 .flatten();
@@ -2217,7 +2202,7 @@ enum Hint {
 
 /// The shadows of the blockers that blocked a segment from one source point (VIS-02), so that
 /// the rest of its fan skips the targets inside one. A convex opaque blocker `C`, clear of
-/// both units' boxes by more than [`FAN_MARGIN_CM`], blocked the segment `a → b`: `b` lies in
+/// both units' boxes by more than [`SHADOW_MARGIN_CM`], blocked the segment `a → b`: `b` lies in
 /// the closed wedge `C` fills as seen from `a`, and beyond `C`. The target's outline `T`
 /// (convex, holding every target point) misses `C`, so the part of `T` in the wedge (convex,
 /// so connected) lies wholly on one side of `C`: beyond it, where `b` is. So the segment to
