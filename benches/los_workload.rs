@@ -5,6 +5,12 @@
 //! that `cargo bench --no-run` builds it; count with
 //! `valgrind --tool=callgrind --toggle-collect='los_workload::run*' target/release/deps/los_workload-*`
 //! (`run_index` alone: the index build).
+//!
+//! Two more modes, for a machine too noisy for criterion's medians to compare (environment
+//! variables): `LOS_TIMES=1` times the 1,000 queries 600 times and prints the least, the 10th
+//! percentile and the median; `LOS_KINDS=1` times each query 200 times and prints the time by
+//! kind of answer (visible, and the rule and kind of blocker when hidden). `LOS_KIND="false
+//! VIS-07 unit"` keeps only the queries of that kind (for a count of just those).
 
 #[path = "../tests/support/los_reference.rs"]
 mod los_reference;
@@ -12,14 +18,26 @@ mod los_reference;
 mod los_table;
 
 use los_reference::RefIndex;
-use powderhorn::rules::visibility::SightIndex;
+use powderhorn::rules::visibility::{Blocker, Sight, SightIndex};
 use powderhorn::rules::{Ctx, PieceId};
+use std::collections::BTreeMap;
 use std::hint::black_box;
+use std::time::Instant;
 
 #[inline(never)]
 fn run(index: &SightIndex, qs: &[(PieceId, PieceId)]) -> usize {
     qs.iter()
         .filter(|(o, t)| index.sight(*o, *t).visible)
+        .count()
+}
+
+/// The same queries as `run`, once, to fill the index's lazily built per-piece data, so that a
+/// count toggled on `run` alone sees the steady state the criterion bench measures.
+#[inline(never)]
+fn warm(index: &SightIndex, qs: &[(PieceId, PieceId)]) -> usize {
+    // Counts the hidden pairs, so that the compiler cannot fold it into `run`.
+    qs.iter()
+        .filter(|(o, t)| !index.sight(*o, *t).visible)
         .count()
 }
 
@@ -40,6 +58,18 @@ fn run_index(ctx: &Ctx, reference: bool) -> Option<RefIndex> {
     }
 }
 
+/// The kind of an answer, for `LOS_KINDS` and `LOS_KIND`: visible or not, the rule, and what
+/// is in the way.
+fn kind(s: &Sight) -> String {
+    let by = match &s.by {
+        Some(Blocker::Piece { .. }) => "unit",
+        Some(Blocker::Feature { .. }) => "feature",
+        Some(Blocker::Defense { .. }) => "defence",
+        None => "-",
+    };
+    format!("{} {} {by}", s.visible, s.rule)
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
@@ -52,8 +82,14 @@ fn main() {
         sight: None,
     };
     let index = SightIndex::new(&ctx);
-    let qs = los_table::bench_queries(&t, &index, 42, true);
+    let mut qs = los_table::bench_queries(&t, &index, 42, true);
+    if let Ok(only) = std::env::var("LOS_KIND") {
+        qs.retain(|(o, t)| kind(&index.sight(*o, *t)) == only);
+    }
     let built = run_index(&ctx, reference);
+    if built.is_none() {
+        black_box(warm(black_box(&index), black_box(&qs)));
+    }
     let mut seen = 0;
     for _ in 0..n {
         seen = match &built {
@@ -62,4 +98,43 @@ fn main() {
         };
     }
     println!("{} queries, {seen} visible", qs.len());
+    if std::env::var("LOS_TIMES").is_ok() {
+        let mut times: Vec<f64> = (0..600)
+            .map(|_| {
+                let t0 = Instant::now();
+                black_box(run(black_box(&index), black_box(&qs)));
+                t0.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let at = |q: usize| times.get(q).copied().unwrap_or(f64::NAN);
+        println!(
+            "least {:.3} ms, 10th percentile {:.3} ms, median {:.3} ms",
+            at(0),
+            at(60),
+            at(300)
+        );
+    }
+    if std::env::var("LOS_KINDS").is_ok() {
+        const ROUNDS: usize = 200;
+        let mut kinds: BTreeMap<String, (usize, f64)> = BTreeMap::new();
+        for _ in 0..ROUNDS {
+            for (o, t) in &qs {
+                let t0 = Instant::now();
+                let s = index.sight(*o, *t);
+                let dt = t0.elapsed().as_secs_f64();
+                let e = kinds.entry(kind(&s)).or_default();
+                e.0 += 1;
+                e.1 += dt;
+            }
+        }
+        for (k, (n, t)) in kinds {
+            println!(
+                "{k:28} {:5} queries, {:.3} ms a round, {:.2} µs each",
+                n / ROUNDS,
+                t * 1e3 / ROUNDS as f64,
+                t * 1e6 / n as f64
+            );
+        }
+    }
 }

@@ -32,13 +32,14 @@ fn orient(p: Coord<f64>, q: Coord<f64>, r: Coord<f64>) -> i8 {
     let right = (p.y - r.y) * (q.x - r.x);
     let det = left - right;
     let bound = ORIENT_ERR * (left.abs() + right.abs());
-    if det > bound {
-        1
-    } else if det < -bound {
-        -1
-    } else {
-        0
-    }
+    certain_sign(det, bound)
+}
+
+/// `1` when `det > bound`, `-1` when `det < -bound`, else `0`, worked out without a branch: the
+/// sides of a shape's corners against a line of sight follow no pattern a predictor can learn.
+#[inline]
+fn certain_sign(det: f64, bound: f64) -> i8 {
+    i8::from(det > bound) - i8::from(det < -bound)
 }
 
 /// Two points bounding a wedge from an apex, clockwise-most first ([`shadow`]).
@@ -117,13 +118,7 @@ fn side_of(a: Coord<f64>, d: Coord<f64>, r: Coord<f64>) -> i8 {
     let right = d.y * (r.x - a.x);
     let det = left - right;
     let bound = ORIENT_ERR * (left.abs() + right.abs());
-    if det > bound {
-        1
-    } else if det < -bound {
-        -1
-    } else {
-        0
-    }
+    certain_sign(det, bound)
 }
 
 /// Twice the signed area of a closed ring (shoelace): positive when it turns counter-clockwise.
@@ -364,11 +359,10 @@ impl SegmentProbe {
         let mut prev: Option<(Coord<f64>, i8)> = None;
         for &p in ring {
             let o = side_of(a, d, p);
-            match o {
-                1 => left = true,
-                -1 => right = true,
-                _ => on = true,
-            }
+            // `|=`, not a `match`: no branch on the side (see [`certain_sign`]).
+            left |= o == 1;
+            right |= o == -1;
+            on |= o == 0;
             if let (true, Some((q, sq))) = (small, prev) {
                 if sq != 0 && o != 0 && sq != o {
                     let (oa, ob) = (orient(q, p, a), orient(q, p, b));
@@ -418,11 +412,10 @@ impl SegmentProbe {
         let mut prev: Option<(Coord<f64>, i8)> = None;
         for &q in chain {
             let o2 = side_of(a, d, q);
-            match o2 {
-                1 => left = true,
-                -1 => right = true,
-                _ => on = true,
-            }
+            // `|=`, not a `match`: no branch on the side (see [`certain_sign`]).
+            left |= o2 == 1;
+            right |= o2 == -1;
+            on |= o2 == 0;
             let Some((p, o1)) = prev.replace((q, o2)) else {
                 continue;
             };
@@ -507,7 +500,9 @@ impl SegmentProbe {
             *s = side_of(a, d, p);
         }
         let len = seg.length();
-        let mut cuts: Vec<f64> = vec![0.0, len];
+        // Room for the usual few cuts, so that the pushes below do not grow it.
+        let mut cuts: Vec<f64> = Vec::with_capacity(8);
+        cuts.extend([0.0, len]);
         for (w, s) in ring.windows(2).zip(sides.windows(2)) {
             let ([p, q], [s0, s1]) = (w, s) else {
                 continue;
@@ -549,7 +544,7 @@ impl SegmentProbe {
                 .windows(2)
                 .all(|w| matches!(w, [x, y] if y - x >= 1e-9));
         cuts.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
-        let mut out: Vec<(f64, f64)> = Vec::new();
+        let mut out: Vec<(f64, f64)> = Vec::with_capacity(cuts.len() / 2);
         let mut last: Option<bool> = None;
         for w in cuts.windows(2) {
             let (Some(&from), Some(&to)) = (w.first(), w.get(1)) else {

@@ -81,6 +81,7 @@ use super::geometry::{
 use super::state::BattleState;
 use super::state::{PieceId, PieceState};
 use crate::geom::footprint::{coord, heading, rect_of, ring_polygon, EPS};
+use crate::geom::index::FlatBoxes;
 use crate::geom::prefilter::{self, convex_turn, point_hull, SegmentProbe, Wedge};
 use crate::geom::segment::{
     footprint_boundary_distance, footprint_polyline_distance, rect_gap, rects_overlap, Segment,
@@ -532,8 +533,10 @@ pub struct SightIndex {
     /// Shared with the earlier index a [`SightCache`] refreshed this one from, where the piece
     /// is unchanged.
     pieces: Vec<Arc<PieceSight>>,
-    /// Each piece's bounding rectangle, by slot: "which pieces are near" scans these.
+    /// Each piece's bounding rectangle, by slot, and the same in flat arrays: "which pieces
+    /// are near" scans these ([`FlatBoxes`]).
     piece_rects: Vec<Rect>,
+    piece_boxes: FlatBoxes,
     /// Each piece's id, by slot (the pieces are in id order): found by a binary search over
     /// these rather than over the pieces themselves, each behind its own pointer.
     piece_ids: Vec<PieceId>,
@@ -819,6 +822,7 @@ impl SightIndex {
         SightIndex {
             params,
             piece_rects: pieces.iter().map(|p| p.rect).collect(),
+            piece_boxes: FlatBoxes::new(pieces.iter().map(|p| &p.rect)),
             piece_ids: pieces.iter().map(|p| p.id).collect(),
             piece_blocks: pieces.iter().map(|p| p.blocks).collect(),
             pieces,
@@ -958,12 +962,7 @@ impl SightIndex {
     /// order: the boxes of a few hundred pieces are scanned faster than an R-tree is rebuilt
     /// after every move, and every caller's answer is independent of the order.
     fn pieces_near<'a>(&'a self, r: &Rect, d: f64) -> impl Iterator<Item = usize> + 'a {
-        let grown = grow(r, d);
-        self.piece_rects
-            .iter()
-            .enumerate()
-            .filter(move |(_, rect)| rects_overlap(&grown, rect))
-            .map(|(i, _)| i)
+        self.piece_boxes.meeting(&grow(r, d))
     }
 
     /// Each piece's base hull and box, with the state they were laid out from, for the pieces
@@ -1105,7 +1104,7 @@ impl SightIndex {
             return Sight {
                 visible: true,
                 rule: "VIS-02",
-                detail: format!("{} sees itself", o.name),
+                detail: sentence(&[&o.name, " sees itself"]),
                 by: None,
                 segment: None,
                 distance_cm: 0.0,
@@ -1130,7 +1129,7 @@ impl SightIndex {
         if targets.is_empty() {
             return Sight::hidden(
                 "VIS-03",
-                format!("{} is outside {}'s sight arc", t.name, o.name),
+                sentence(&[&t.name, " is outside ", &o.name, "'s sight arc"]),
                 None,
                 distance,
             );
@@ -1144,7 +1143,7 @@ impl SightIndex {
                 if let Some(fi) = self.behind_linear(t, os.centroid) {
                     return Sight::hidden(
                         "VIS-17",
-                        format!("{} is dug in behind {}", t.name, self.feature_name(fi)),
+                        sentence(&[&t.name, " is dug in behind ", &self.feature_name(fi)]),
                         self.features.get(fi).map(|f| f.blocker.clone()),
                         distance,
                     );
@@ -1310,9 +1309,10 @@ impl SightIndex {
                 .filter_map(|j| self.pieces.get(j).map(|q| &**q)),
         );
         units.sort_by_key(|q| q.id);
-        let mut linears: Vec<LinearCheck> = Vec::new();
-        let mut areas: Vec<AreaRef> = Vec::new();
-        let mut massif_ids: Vec<usize> = Vec::new();
+        // Room for the usual few of each, so that the pushes below do not grow them.
+        let mut linears: Vec<LinearCheck> = Vec::with_capacity(8);
+        let mut areas: Vec<AreaRef> = Vec::with_capacity(8);
+        let mut massif_ids: Vec<usize> = Vec::with_capacity(4);
         for (fi, rect) in self.feature_tree.query_in_order(&env) {
             if !near_spine(&rect) {
                 continue;
@@ -1382,7 +1382,7 @@ impl SightIndex {
                 let upper = if upper_is_observer { o } else { t };
                 return Sight::hidden(
                     "VIS-14",
-                    format!("{} is behind the crest of {}", upper.name, f.blocker.name()),
+                    sentence(&[&upper.name, " is behind the crest of ", f.blocker.name()]),
                     Some(f.blocker.clone()),
                     distance,
                 );
@@ -1511,7 +1511,7 @@ impl SightIndex {
                         return Sight {
                             visible: true,
                             rule: "VIS-02",
-                            detail: format!("{} sees {}", o.name, t.name),
+                            detail: sentence(&[&o.name, " sees ", &t.name]),
                             by: None,
                             segment: Some((seg.a, seg.b)),
                             distance_cm: distance,
@@ -1543,7 +1543,7 @@ impl SightIndex {
             ),
             None => Sight::hidden(
                 "VIS-02",
-                format!("{} cannot see {}", o.name, t.name),
+                sentence(&[&o.name, " cannot see ", &t.name]),
                 None,
                 distance,
             ),
@@ -1801,7 +1801,7 @@ impl SightIndex {
             if self.unit_blocks(q, seg) {
                 return Err(Block {
                     rule: "VIS-07",
-                    detail: scene.say(|| format!("{} is in the way", q.name)),
+                    detail: scene.say(|| sentence(&[&q.name, " is in the way"])),
                     by: scene.name(|| Blocker::Piece {
                         id: q.id,
                         name: q.name.clone(),
@@ -1869,7 +1869,7 @@ impl SightIndex {
         if dug_in_against {
             return Err(Block {
                 rule: "VIS-17",
-                detail: scene.say(|| format!("{} is dug in behind {}", t.name, f.blocker.name())),
+                detail: scene.say(|| sentence(&[&t.name, " is dug in behind ", f.blocker.name()])),
                 by: scene.name(|| f.blocker.clone()),
                 hint: None,
             });
@@ -1954,7 +1954,7 @@ impl SightIndex {
         match *h {
             HillRule::Opaque { .. } => Err(Block {
                 rule: "VIS-14",
-                detail: scene.say(|| format!("the hill {} is in the way", f.blocker.name())),
+                detail: scene.say(|| sentence(&["the hill ", f.blocker.name(), " is in the way"])),
                 by: scene.name(|| f.blocker.clone()),
                 hint: None,
             }),
@@ -1977,7 +1977,7 @@ impl SightIndex {
                 Err(Block {
                     rule: "VIS-14",
                     detail: scene.say(|| {
-                        format!("{} is behind the crest of {}", upper.name, f.blocker.name())
+                        sentence(&[&upper.name, " is behind the crest of ", f.blocker.name()])
                     }),
                     by: scene.name(|| f.blocker.clone()),
                     hint: None,
@@ -2015,7 +2015,7 @@ impl SightIndex {
             if seg.trim.meets_convex(poly, &f.rect, f.turn) {
                 return Err(Block {
                     rule: "VIS-07",
-                    detail: scene.say(|| format!("{} is in the way", f.blocker.name())),
+                    detail: scene.say(|| sentence(&[f.blocker.name(), " is in the way"])),
                     by: scene.name(|| f.blocker.clone()),
                     hint: None,
                 });
@@ -2106,7 +2106,7 @@ impl SightIndex {
             } else if high {
                 return Err(block(
                     "VIS-07",
-                    scene.say(|| format!("{what} is in the way")),
+                    scene.say(|| sentence(&[what, " is in the way"])),
                 ));
             } else {
                 crossing += to - from;
@@ -2117,7 +2117,9 @@ impl SightIndex {
             if low_crossed.is_some() {
                 return Err(block(
                     "VIS-13",
-                    scene.say(|| format!("the line crosses a second piece of low terrain, {what}")),
+                    scene.say(|| {
+                        sentence(&["the line crosses a second piece of low terrain, ", what])
+                    }),
                 ));
             }
             if crossing > LOW_CROSSING_CM * scale + 1e-9 {
@@ -2236,6 +2238,16 @@ impl Shadows {
 }
 
 /// Distance from a point to a segment in plain `f64` (within some 1e-13 cm of `geo`'s).
+/// A detail sentence made of its parts, in a string of exactly their length: `format!` guesses
+/// short and grows the string as it writes, and line of sight writes one for every answer.
+fn sentence(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        out.push_str(p);
+    }
+    out
+}
+
 fn point_segment_distance(c: Point, l: &Line<f64>) -> f64 {
     let (dx, dy) = (l.end.x - l.start.x, l.end.y - l.start.y);
     let len2 = dx * dx + dy * dy;
