@@ -739,8 +739,18 @@ pub fn point_hull(points: &[Point]) -> Polygon<f64> {
 /// on an edge of the hull is always tested against two others on that edge before it goes.
 /// `None` then, and for fewer than three corners.
 fn monotone_hull(points: &[Point]) -> Option<Polygon<f64>> {
-    // By `x`, then `y` (a few dozen points at most: insertion).
-    let before = |p: &Coord<f64>, q: &Coord<f64>| p.x < q.x || (p.x == q.x && p.y < q.y);
+    chain_hull(&sorted_coords(points)?)
+}
+
+/// By `x`, then `y`: the order [`chain_hull`] walks.
+fn before(p: &Coord<f64>, q: &Coord<f64>) -> bool {
+    p.x < q.x || (p.x == q.x && p.y < q.y)
+}
+
+/// The points sorted by `x`, then `y`, as the monotone chain takes them; `None` when one is not
+/// finite (quick hull takes those).
+pub fn sorted_coords(points: &[Point]) -> Option<Vec<Coord<f64>>> {
+    // A few dozen points at most: insertion.
     let mut sorted: Vec<Coord<f64>> = Vec::with_capacity(points.len());
     for p in points {
         let c = Coord { x: p.x, y: p.y };
@@ -753,6 +763,36 @@ fn monotone_hull(points: &[Point]) -> Option<Polygon<f64>> {
             .map_or(0, |i| i + 1);
         sorted.insert(at, c);
     }
+    Some(sorted)
+}
+
+/// [`point_hull`] of `all`, the points of two sets whose sorted orders ([`sorted_coords`]) are
+/// `a` and `b` (so that a set kept from query to query is sorted once): the chain walks the
+/// merge of the two orders, which is the sorted order of `all`, and quick hull, when the chain
+/// gives way to it, takes `all` as it comes, as [`point_hull`] does.
+pub fn merged_hull(all: &[Point], a: &[Coord<f64>], b: &[Coord<f64>]) -> Polygon<f64> {
+    if all.len() < 4 || a.len() + b.len() != all.len() {
+        return point_hull(all);
+    }
+    let mut merged: Vec<Coord<f64>> = Vec::with_capacity(all.len());
+    let (mut i, mut j) = (0, 0);
+    while let (Some(p), Some(q)) = (a.get(i), b.get(j)) {
+        // Ties from `a` first, as the insertion into `a`'s points then `b`'s would place them.
+        if before(q, p) {
+            merged.push(*q);
+            j += 1;
+        } else {
+            merged.push(*p);
+            i += 1;
+        }
+    }
+    merged.extend_from_slice(a.get(i..).unwrap_or(&[]));
+    merged.extend_from_slice(b.get(j..).unwrap_or(&[]));
+    chain_hull(&merged).unwrap_or_else(|| quick_hull(all))
+}
+
+/// The monotone chain over points already sorted by [`before`] (see [`monotone_hull`]).
+fn chain_hull(sorted: &[Coord<f64>]) -> Option<Polygon<f64>> {
     let mut hull: Vec<Coord<f64>> = Vec::with_capacity(2 * sorted.len() + 1);
     // One chain (lower, then upper over the points reversed), kept turning counter-clockwise.
     let mut chain = |run: &mut dyn Iterator<Item = &Coord<f64>>| -> Option<()> {
@@ -978,6 +1018,8 @@ mod tests {
         }
     }
 
+    /// VIS-02's corridor: [`point_hull`] and [`merged_hull`] (the same hull from two sets each
+    /// sorted apart) are `geo`'s hull vertex for vertex.
     #[test]
     fn point_hull_is_geos_hull_vertex_for_vertex() {
         // Random sets, grids (collinear and tied points) and repeats.
@@ -1002,10 +1044,18 @@ mod tests {
                 })
                 .collect();
             let mp: MultiPoint<f64> = pts.iter().map(|p| geo::Point::new(p.x, p.y)).collect();
-            assert_eq!(point_hull(&pts), mp.convex_hull(), "{pts:?}");
+            let hull = mp.convex_hull();
+            assert_eq!(point_hull(&pts), hull, "{pts:?}");
             if k >= 4 && monotone_hull(&pts).is_some() {
                 chained += 1;
             }
+            // Split anywhere into two sets sorted apart: the merged hull is the same.
+            let cut = n % (k + 1);
+            let (a, b) = pts.split_at(cut);
+            let (Some(sa), Some(sb)) = (sorted_coords(a), sorted_coords(b)) else {
+                panic!("finite points always sort");
+            };
+            assert_eq!(merged_hull(&pts, &sa, &sb), hull, "{pts:?} split at {cut}");
         }
         // Most random sets take the monotone chain; the grids (collinear and tied points) go
         // to quick hull.

@@ -66,9 +66,14 @@ pub fn rects_overlap(a: &Rect, b: &Rect) -> bool {
 
 /// The gap between two rectangles (0 when they overlap): a cheap lower bound on edge distance.
 pub fn rect_gap(a: &Rect, b: &Rect) -> f64 {
+    rect_gap_squared(a, b).sqrt()
+}
+
+/// The square of [`rect_gap`] (what orders pairs of rectangles by their gap, without a root).
+pub fn rect_gap_squared(a: &Rect, b: &Rect) -> f64 {
     let dx = (b.min.x - a.max.x).max(a.min.x - b.max.x).max(0.0);
     let dy = (b.min.y - a.max.y).max(a.min.y - b.max.y).max(0.0);
-    (dx * dx + dy * dy).sqrt()
+    dx * dx + dy * dy
 }
 
 /// The pieces of `seg` strictly inside `poly`, as distance intervals `(from, to)` measured from

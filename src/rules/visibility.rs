@@ -82,9 +82,12 @@ use super::state::BattleState;
 use super::state::{PieceId, PieceState};
 use crate::geom::footprint::{coord, heading, rect_of, ring_polygon, EPS};
 use crate::geom::index::FlatBoxes;
-use crate::geom::prefilter::{self, convex_turn, point_hull, SegmentProbe, Wedge};
+use crate::geom::prefilter::{
+    self, convex_turn, merged_hull, point_hull, sorted_coords, SegmentProbe, Wedge,
+};
 use crate::geom::segment::{
-    footprint_boundary_distance, footprint_polyline_distance, rect_gap, rects_overlap, Segment,
+    footprint_boundary_distance, footprint_polyline_distance, rect_gap, rect_gap_squared,
+    rects_overlap, Segment,
 };
 use crate::geom::{crest_line, BoxIndex, CrestLine, Footprint, Point, Rect, StandKind};
 use crate::model::{
@@ -338,8 +341,8 @@ struct PieceSight {
     /// The corners of the convex hull of the samples ([`Seen::samples`]), and of the samples in
     /// the unit's own sight arc: the corridor of a query whose points are these sets is the
     /// hull of these corners (see [`SightIndex::trace`]). Made when a query first needs them.
-    samples_hull: OnceLock<Vec<Point>>,
-    arc_hull: OnceLock<Vec<Point>>,
+    samples_hull: OnceLock<Corners>,
+    arc_hull: OnceLock<Corners>,
     /// VIS-09: the linear features (by index, sorted) the unit is in base contact with, made
     /// when a query first asks ([`SightIndex::linear_contacts`]).
     linear_contact: OnceLock<Vec<usize>>,
@@ -434,19 +437,22 @@ struct Deep {
 impl PieceSight {
     /// §1.5 edge-to-edge distance (as `geom::edge_distance`, on the stands made once).
     fn gap(&self, other: &PieceSight) -> f64 {
-        // The nearest pair of rectangles first, then only pairs that could beat it.
-        let mut best_pair: Option<(f64, usize, usize)> = None;
+        // The nearest pair of rectangles first, then only pairs that could beat it. Any first
+        // pair gives the same answer (the least distance over every pair that could be less
+        // than it), so the squares of the gaps pick it, without a branch per pair.
+        if self.stands.is_empty() || other.stands.is_empty() {
+            return 0.0;
+        }
+        let (mut least, mut bi, mut bj) = (f64::INFINITY, 0, 0);
         for (i, (ra, _)) in self.stands.iter().enumerate() {
             for (j, (rb, _)) in other.stands.iter().enumerate() {
-                let g = rect_gap(ra, rb);
-                if best_pair.is_none_or(|(b, _, _)| g < b) {
-                    best_pair = Some((g, i, j));
-                }
+                let g = rect_gap_squared(ra, rb);
+                let nearer = g < least;
+                least = if nearer { g } else { least };
+                bi = if nearer { i } else { bi };
+                bj = if nearer { j } else { bj };
             }
         }
-        let Some((_, bi, bj)) = best_pair else {
-            return 0.0;
-        };
         // `geo`'s polygon distance, to the bit: worked out directly for stands whose boxes
         // are apart ([`prefilter::apart_ring_distance`]); `geo` decides stands that may meet,
         // unless two bounds under the distance show the pair cannot beat `best` (so the
@@ -1410,20 +1416,26 @@ impl SightIndex {
         if opaque {
             // The hull of the two sets is the hull of their hulls' corners: made once per unit
             // for the usual sets (all of the target's points, the observer's in its arc).
-            let from: &[Point] = if sources.len() == os.arc_points.len() {
-                o.arc_hull.get_or_init(|| hull_corners(&os.arc_points))
+            // Each set also sorted for the hull's monotone chain, the kept ones once.
+            let (from, from_sorted) = if sources.len() == os.arc_points.len() {
+                let c = o.arc_hull.get_or_init(|| Corners::of(&os.arc_points));
+                (&c.points[..], c.sorted.as_deref().map(Cow::Borrowed))
             } else {
-                sources
+                (sources, sorted_coords(sources).map(Cow::Owned))
             };
-            let to: &[Point] = if targets.len() == ts.samples.len() {
-                t.samples_hull.get_or_init(|| hull_corners(&ts.samples))
+            let (to, to_sorted) = if targets.len() == ts.samples.len() {
+                let c = t.samples_hull.get_or_init(|| Corners::of(&ts.samples));
+                (&c.points[..], c.sorted.as_deref().map(Cow::Borrowed))
             } else {
-                targets
+                (targets, sorted_coords(targets).map(Cow::Owned))
             };
             let mut all = Vec::with_capacity(from.len() + to.len());
             all.extend_from_slice(from);
             all.extend_from_slice(to);
-            let corridor = point_hull(&all);
+            let corridor = match (from_sorted, to_sorted) {
+                (Some(a), Some(b)) => merged_hull(&all, &a, &b),
+                _ => point_hull(&all),
+            };
             if self.separated(&scene, sources, targets, &corridor) {
                 if let Some(first) = pairs(sources, targets, limit).next() {
                     let probe = Probe::new(first);
@@ -2290,16 +2302,17 @@ fn bridges(corridor: &Polygon<f64>, p: &[Point], q: &[Point]) -> Option<(Line<f6
     if n < 3 {
         return None;
     }
+    // `&` and a fold, not `&&` and `any`: every comparison made, without a branch on each.
     let same =
-        |c: &geo::Coord<f64>, x: &Point| (c.x - x.x).abs() < 1e-9 && (c.y - x.y).abs() < 1e-9;
+        |c: &geo::Coord<f64>, x: &Point| ((c.x - x.x).abs() < 1e-9) & ((c.y - x.y).abs() < 1e-9);
     // A point well outside a set's box is near none of its points: most corners are told by
     // one of the two boxes.
     let near = |c: &geo::Coord<f64>, pts: &[Point], r: &Rect| {
-        c.x > r.min.x - 1e-8
-            && c.x < r.max.x + 1e-8
-            && c.y > r.min.y - 1e-8
-            && c.y < r.max.y + 1e-8
-            && pts.iter().any(|x| same(c, x))
+        (c.x > r.min.x - 1e-8)
+            & (c.x < r.max.x + 1e-8)
+            & (c.y > r.min.y - 1e-8)
+            & (c.y < r.max.y + 1e-8)
+            && pts.iter().fold(false, |found, x| found | same(c, x))
     };
     let (p_box, q_box) = (rect_of(p.iter().copied()), rect_of(q.iter().copied()));
     let mut sides = Vec::with_capacity(n);
@@ -2638,6 +2651,22 @@ fn lines_in_contact(
 }
 
 /// The corners of the convex hull of `points` (the ring without its closing point).
+/// The corners of a point set's convex hull ([`hull_corners`]), and the same sorted for the
+/// monotone chain ([`sorted_coords`]; `None` when one is not finite).
+#[derive(Debug, Clone)]
+struct Corners {
+    points: Vec<Point>,
+    sorted: Option<Vec<geo::Coord<f64>>>,
+}
+
+impl Corners {
+    fn of(points: &[Point]) -> Corners {
+        let points = hull_corners(points);
+        let sorted = sorted_coords(&points);
+        Corners { points, sorted }
+    }
+}
+
 fn hull_corners(points: &[Point]) -> Vec<Point> {
     let hull = point_hull(points);
     let ring = &hull.exterior().0;
