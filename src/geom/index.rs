@@ -21,15 +21,16 @@ pub struct FlatBoxes {
 }
 
 impl FlatBoxes {
-    pub fn new<'a>(rects: impl IntoIterator<Item = &'a Rect>) -> FlatBoxes {
-        let mut b = FlatBoxes::default();
-        for r in rects {
-            b.min_x.push(r.min.x);
-            b.min_y.push(r.min.y);
-            b.max_x.push(r.max.x);
-            b.max_y.push(r.max.y);
+    pub fn new(rects: &[Rect]) -> FlatBoxes {
+        // One straight copy per coordinate: line of sight remakes the pieces' boxes after every
+        // move.
+        let coordinate = |f: fn(&Rect) -> f64| rects.iter().map(f).collect::<Vec<f64>>();
+        FlatBoxes {
+            min_x: coordinate(|r| r.min.x),
+            min_y: coordinate(|r| r.min.y),
+            max_x: coordinate(|r| r.max.x),
+            max_y: coordinate(|r| r.max.y),
         }
-        b
     }
 
     pub fn len(&self) -> usize {
@@ -138,7 +139,7 @@ impl BoxIndex {
         BoxIndex {
             tree: RTree::bulk_load(entries),
             items: flat.iter().map(|(_, i)| *i).collect(),
-            flat: FlatBoxes::new(flat.iter().map(|(r, _)| r)),
+            flat: FlatBoxes::new(&flat.iter().map(|(r, _)| *r).collect::<Vec<Rect>>()),
         }
     }
 

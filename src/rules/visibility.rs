@@ -825,10 +825,11 @@ impl SightIndex {
         massifs: Arc<Vec<Massif>>,
         terrain_key: TerrainKey,
     ) -> SightIndex {
+        let piece_rects: Vec<Rect> = pieces.iter().map(|p| p.rect).collect();
         SightIndex {
             params,
-            piece_rects: pieces.iter().map(|p| p.rect).collect(),
-            piece_boxes: FlatBoxes::new(pieces.iter().map(|p| &p.rect)),
+            piece_boxes: FlatBoxes::new(&piece_rects),
+            piece_rects,
             piece_ids: pieces.iter().map(|p| p.id).collect(),
             piece_blocks: pieces.iter().map(|p| p.blocks).collect(),
             pieces,
@@ -2249,7 +2250,6 @@ impl Shadows {
     }
 }
 
-/// Distance from a point to a segment in plain `f64` (within some 1e-13 cm of `geo`'s).
 /// A detail sentence made of its parts, in a string of exactly their length: `format!` guesses
 /// short and grows the string as it writes, and line of sight writes one for every answer.
 fn sentence(parts: &[&str]) -> String {
@@ -2260,6 +2260,7 @@ fn sentence(parts: &[&str]) -> String {
     out
 }
 
+/// Distance from a point to a segment in plain `f64` (within some 1e-13 cm of `geo`'s).
 fn point_segment_distance(c: Point, l: &Line<f64>) -> f64 {
     let (dx, dy) = (l.end.x - l.start.x, l.end.y - l.start.y);
     let len2 = dx * dx + dy * dy;
