@@ -1005,7 +1005,8 @@ impl SightIndex {
             .iter()
             .zip(&self.pieces)
             .filter(move |(at, _)| {
-                at.is_some_and(|q| q.x >= lo.x && q.x <= hi.x && q.y >= lo.y && q.y <= hi.y)
+                // `&`, not `&&`: no branch per comparison (see `rects_overlap`).
+                at.is_some_and(|q| (q.x >= lo.x) & (q.x <= hi.x) & (q.y >= lo.y) & (q.y <= hi.y))
             })
             .map(|(_, p)| (&p.source, &p.hull, p.rect))
     }
