@@ -470,12 +470,38 @@ impl PieceSight {
             (Some((_, a)), Some((_, b))) => dist(a, b, f64::INFINITY),
             _ => f64::INFINITY,
         };
+        // A second bound under a pair's distance: how far apart the two stands lie along the
+        // line from this unit's box centre to the other's (a unit vector `u`: the distance is
+        // at least the gap between their projections on it). Tilted stands have loose boxes,
+        // and this bound is what rules most of their pairs out. A pair is passed over only
+        // when the bound beats `best` by far more than its rounding, so no pair that could be
+        // nearer is.
+        let (from, to) = (rect_centre(&self.rect), rect_centre(&other.rect));
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        let length = dx.hypot(dy);
+        let u = Point::new(dx / length, dy / length);
+        let apart_along = |a: &Polygon<f64>, b: &Polygon<f64>, best: f64| {
+            let along = |c: &geo::Coord<f64>| c.x * u.x + c.y * u.y;
+            let far_a = a
+                .exterior()
+                .0
+                .iter()
+                .map(along)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let near_b = b
+                .exterior()
+                .0
+                .iter()
+                .map(along)
+                .fold(f64::INFINITY, f64::min);
+            near_b - far_a > best + 1e-9
+        };
         for (i, (ra, pa)) in self.stands.iter().enumerate() {
             for (j, (rb, pb)) in other.stands.iter().enumerate() {
                 if best <= 0.0 {
                     return 0.0;
                 }
-                if (i, j) != (bi, bj) && rect_gap(ra, rb) < best {
+                if (i, j) != (bi, bj) && rect_gap(ra, rb) < best && !apart_along(pa, pb, best) {
                     best = best.min(dist(pa, pb, best));
                 }
             }
