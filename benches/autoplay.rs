@@ -11,6 +11,8 @@
 
 #[path = "../tests/support/large_battle.rs"]
 mod large_battle;
+#[path = "../tests/support/passes.rs"]
+mod passes;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use large_battle::{large_scenario, SEED};
@@ -57,21 +59,10 @@ fn bench_autoplay(c: &mut Criterion) {
     // `AUTOPLAY_TIMES=1`: time 200 battles and print the least, the 10th percentile and the
     // median, for a machine too noisy for criterion's ten samples to compare two builds.
     if std::env::var("AUTOPLAY_TIMES").is_ok() {
-        let mut times: Vec<f64> = (0..200)
-            .map(|_| {
-                let t0 = std::time::Instant::now();
-                black_box(play(black_box(&scenario), &lists));
-                t0.elapsed().as_secs_f64() * 1e3
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        let at = |q: usize| times.get(q).copied().unwrap_or(f64::NAN);
-        eprintln!(
-            "autoplay_large: least {:.2} ms, 10th percentile {:.2} ms, median {:.2} ms",
-            at(0),
-            at(20),
-            at(100)
-        );
+        let times = passes::percentiles(200, || {
+            black_box(play(black_box(&scenario), &lists));
+        });
+        eprintln!("autoplay_large: {times}");
         return;
     }
     let mut group = c.benchmark_group("autoplay");

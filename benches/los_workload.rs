@@ -16,6 +16,8 @@
 mod los_reference;
 #[path = "../tests/support/los_table.rs"]
 mod los_table;
+#[path = "../tests/support/passes.rs"]
+mod passes;
 
 use los_reference::RefIndex;
 use powderhorn::rules::visibility::{Blocker, Sight, SightIndex};
@@ -99,20 +101,11 @@ fn main() {
     }
     println!("{} queries, {seen} visible", qs.len());
     if std::env::var("LOS_TIMES").is_ok() {
-        let mut times: Vec<f64> = (0..600)
-            .map(|_| {
-                let t0 = Instant::now();
-                black_box(run(black_box(&index), black_box(&qs)));
-                t0.elapsed().as_secs_f64() * 1e3
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        let at = |q: usize| times.get(q).copied().unwrap_or(f64::NAN);
         println!(
-            "least {:.3} ms, 10th percentile {:.3} ms, median {:.3} ms",
-            at(0),
-            at(60),
-            at(300)
+            "{}",
+            passes::percentiles(600, || {
+                black_box(run(black_box(&index), black_box(&qs)));
+            })
         );
     }
     if std::env::var("LOS_KINDS").is_ok() {
