@@ -339,10 +339,11 @@ fn hulls_meet(a: &Polygon<f64>, b: &[Point]) -> bool {
             let (Some(&start), Some(&end)) = (w.first(), w.get(1)) else {
                 return false;
             };
-            start.x.max(end.x) >= x0
-                && start.x.min(end.x) <= x1
-                && start.y.max(end.y) >= y0
-                && start.y.min(end.y) <= y1
+            // The four box comparisons with `&` (no branch each, see `rects_overlap`).
+            (start.x.max(end.x) >= x0)
+                & (start.x.min(end.x) <= x1)
+                & (start.y.max(end.y) >= y0)
+                & (start.y.min(end.y) <= y1)
                 && la.intersects(&geo::Line::new(start, end))
         })
     })
@@ -934,10 +935,11 @@ impl<'s> Scene<'s> {
             }
             let reach = reach_of(other.stands);
             let far = other.pose.is_none_or(|p| {
-                p.at.x < area.min.x - reach
-                    || p.at.x > area.max.x + reach
-                    || p.at.y < area.min.y - reach
-                    || p.at.y > area.max.y + reach
+                // `|`, not `||`: no branch per comparison (see `rects_overlap`).
+                (p.at.x < area.min.x - reach)
+                    | (p.at.x > area.max.x + reach)
+                    | (p.at.y < area.min.y - reach)
+                    | (p.at.y > area.max.y + reach)
             });
             if far {
                 return None;
