@@ -2,6 +2,7 @@
 //! hundred stands and terrain features costs a tree walk instead of a scan. Items are stored by
 //! the caller's index into its own vectors; the tree holds only their bounding rectangles.
 
+use super::segment::rects_overlap;
 use super::Rect;
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{RTree, AABB};
@@ -49,8 +50,8 @@ impl FlatBoxes {
         })
     }
 
-    /// The positions, increasing, of the rectangles that meet `r` (touching counts): the same
-    /// comparisons as [`super::rects_overlap`], so the same answers.
+    /// The positions, increasing, of the rectangles that meet `r` (touching counts), by
+    /// [`rects_overlap`] (which has no branch).
     pub fn meeting(&self, r: &Rect) -> Meeting<'_> {
         Meeting {
             boxes: self,
@@ -75,9 +76,11 @@ impl FlatBoxes {
         );
         let mut mask = 0u64;
         for (j, (((a, b), c), d)) in x0.iter().zip(y0).zip(x1).zip(y1).enumerate() {
-            // `&`, not `&&`: all four comparisons, no branch.
-            let hit = (*a <= r.max.x) & (r.min.x <= *c) & (*b <= r.max.y) & (r.min.y <= *d);
-            mask |= u64::from(hit) << j;
+            let b = Rect {
+                min: super::Point::new(*a, *b),
+                max: super::Point::new(*c, *d),
+            };
+            mask |= u64::from(rects_overlap(r, &b)) << j;
         }
         mask
     }
@@ -136,10 +139,11 @@ impl BoxIndex {
             .map(|(r, i)| GeomWithData::new(Rectangle::from_aabb(aabb(r)), *i))
             .collect();
         flat.sort_by_key(|(_, i)| *i);
+        let (rects, items): (Vec<Rect>, Vec<usize>) = flat.into_iter().unzip();
         BoxIndex {
             tree: RTree::bulk_load(entries),
-            items: flat.iter().map(|(_, i)| *i).collect(),
-            flat: FlatBoxes::new(&flat.iter().map(|(r, _)| *r).collect::<Vec<Rect>>()),
+            flat: FlatBoxes::new(&rects),
+            items,
         }
     }
 
@@ -196,7 +200,6 @@ mod tests {
     /// 64-box masks and their last partial one, touching and degenerate boxes included.
     #[test]
     fn flat_boxes_meet_as_rects_overlap_does() {
-        use super::super::segment::rects_overlap;
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {
             seed ^= seed << 13;

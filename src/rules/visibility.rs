@@ -1445,18 +1445,8 @@ impl SightIndex {
             // The hull of the two sets is the hull of their hulls' corners: made once per unit
             // for the usual sets (all of the target's points, the observer's in its arc).
             // Each set also sorted for the hull's monotone chain, the kept ones once.
-            let (from, from_sorted) = if sources.len() == os.arc_points.len() {
-                let c = o.arc_hull.get_or_init(|| Corners::of(&os.arc_points));
-                (&c.points[..], c.sorted.as_deref().map(Cow::Borrowed))
-            } else {
-                (sources, sorted_coords(sources).map(Cow::Owned))
-            };
-            let (to, to_sorted) = if targets.len() == ts.samples.len() {
-                let c = t.samples_hull.get_or_init(|| Corners::of(&ts.samples));
-                (&c.points[..], c.sorted.as_deref().map(Cow::Borrowed))
-            } else {
-                (targets, sorted_coords(targets).map(Cow::Owned))
-            };
+            let (from, from_sorted) = Corners::for_set(sources, &os.arc_points, &o.arc_hull);
+            let (to, to_sorted) = Corners::for_set(targets, &ts.samples, &t.samples_hull);
             let mut all = Vec::with_capacity(from.len() + to.len());
             all.extend_from_slice(from);
             all.extend_from_slice(to);
@@ -2678,7 +2668,9 @@ fn lines_in_contact(
         .collect()
 }
 
-/// The corners of the convex hull of `points` (the ring without its closing point).
+/// A point set sorted for the monotone chain ([`sorted_coords`]), kept or made for the query.
+type SortedSet<'a> = Cow<'a, [geo::Coord<f64>]>;
+
 /// The corners of a point set's convex hull ([`hull_corners`]), and the same sorted for the
 /// monotone chain ([`sorted_coords`]; `None` when one is not finite).
 #[derive(Debug, Clone)]
@@ -2693,8 +2685,25 @@ impl Corners {
         let sorted = sorted_coords(&points);
         Corners { points, sorted }
     }
+
+    /// A query's point set for its corridor, with the same sorted: a unit's kept corners
+    /// (`kept`, made from `whole` on first use) when the set is all of `whole`, else the set
+    /// itself, sorted now.
+    fn for_set<'a>(
+        set: &'a [Point],
+        whole: &[Point],
+        kept: &'a OnceLock<Corners>,
+    ) -> (&'a [Point], Option<SortedSet<'a>>) {
+        if set.len() == whole.len() {
+            let c = kept.get_or_init(|| Corners::of(whole));
+            (&c.points[..], c.sorted.as_deref().map(Cow::Borrowed))
+        } else {
+            (set, sorted_coords(set).map(Cow::Owned))
+        }
+    }
 }
 
+/// The corners of the convex hull of `points` (the ring without its closing point).
 fn hull_corners(points: &[Point]) -> Vec<Point> {
     let hull = point_hull(points);
     let ring = &hull.exterior().0;
