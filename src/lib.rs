@@ -2,7 +2,8 @@
 //! and printed rosters and base labels for black-powder-era tabletop wargames.
 //!
 //! Layering (ARCHITECTURE.md): `geom` ← `model` ← `rules` ← `campaign` form the pure core;
-//! `store` and `export` build on it; `app`, `ui` and `cli` sit on top. `tests/layering.rs`
+//! `store` and `export` build on it; `session` (a stored battle in play) on the store and the
+//! engine; `app`, `ui` and `cli` sit on top. `tests/layering.rs`
 //! fails the build if the pure core imports a GUI, SQLite, the file system, a clock or a thread RNG.
 
 /// Every binary that links Powderhorn (the app, the tests, the benches) allocates through
@@ -20,5 +21,6 @@ pub mod export;
 pub mod geom;
 pub mod model;
 pub mod rules;
+pub mod session;
 pub mod store;
 pub mod ui;

@@ -93,15 +93,72 @@ impl AutoplayRun {
     }
 }
 
+/// How far [`play`] goes before it hands the table back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Until {
+    /// The end of the current phase.
+    Phase,
+    /// The end of the current player turn.
+    Turn,
+    /// The end of the battle (or a decision that belongs to a person).
+    End,
+}
+
+/// The side an action is decided by: the side of the piece it names, the side it names, or
+/// the active side (ending a phase, fighting a combat). Closing a charge's response window is
+/// the charged side's decision.
+pub fn action_side(state: &BattleState, action: &Action) -> usize {
+    match action {
+        Action::Concede { side }
+        | Action::RemoveDefense { side, .. }
+        | Action::DeclareObjective { side, .. } => *side,
+        Action::CloseResponse { target } => target.side(),
+        Action::EndPhase | Action::ResolveCharge { .. } | Action::RollStartingWeather => {
+            state.turn.active
+        }
+        other => other.piece().map_or(state.turn.active, PieceId::side),
+    }
+}
+
+/// Called after every action the opponent performs, with the battle as it now stands; false
+/// stops the opponent at once (a Stop button, or a store that could not record the action).
+pub type AfterAction<'h> = dyn FnMut(&Battle) -> bool + 'h;
+
 /// Book-keeping of one game in progress: the limits, the refusals and the actions so far.
-pub struct Driver<'a> {
+pub struct Driver<'a, 'h> {
     limits: &'a Limits,
     refusals: Vec<Refusal>,
     actions: usize,
     stopped: Option<String>,
+    /// The sides the opponent decides for; an action of another side is never attempted.
+    sides: [bool; 2],
+    after: &'a mut AfterAction<'h>,
+    /// The hook said stop.
+    halted: bool,
 }
 
-impl Driver<'_> {
+impl Driver<'_, '_> {
+    /// Performs one action through the battle and the hook; refused actions are not logged
+    /// here. `None` when it was not attempted (another side's decision, or halted).
+    fn perform(&mut self, battle: &mut Battle, action: &Action) -> Option<Result<(), String>> {
+        let side = action_side(battle.state(), action).min(1);
+        if self.halted || !self.sides[side] {
+            return None;
+        }
+        match battle.perform(action.clone()) {
+            Ok(_) => {
+                self.actions += 1;
+                if !(self.after)(battle) {
+                    self.halted = true;
+                    self.stopped = Some("stopped before the end".into());
+                }
+                Some(Ok(()))
+            }
+            Err(e) => Some(Err(e.to_string())),
+        }
+    }
+
     /// Performs one action; a refusal is logged. True when it was carried out.
     fn attempt(&mut self, battle: &mut Battle, action: Action) -> bool {
         let t = battle.state().turn;
@@ -115,9 +172,9 @@ impl Driver<'_> {
             Action::Fire { firers, .. } => firers.first().copied(),
             _ => None,
         };
-        match battle.perform(action.clone()) {
-            Ok(_) => {
-                self.actions += 1;
+        match self.perform(battle, &action) {
+            None => false,
+            Some(Ok(_)) => {
                 if let Some((target, charger)) = charge {
                     self.close_window(battle, target, charger);
                 }
@@ -126,15 +183,44 @@ impl Driver<'_> {
                 }
                 true
             }
-            Err(e) => {
+            Some(Err(error)) => {
                 self.refusals.push(Refusal {
                     game_turn: t.game_turn,
                     phase: t.phase,
                     action,
-                    error: e.to_string(),
+                    error,
                 });
                 false
             }
+        }
+    }
+
+    /// The decisions `side` must take now in the other side's player turn: answer the charges
+    /// made on its units (INIT-09..INIT-15, CHG-08 (b)) and the opportunity fire the last move
+    /// or shot under an order allows (FIRE-30..FIRE-33).
+    fn answer(&mut self, battle: &mut Battle, side: usize) {
+        let open: Vec<(PieceId, PieceId)> = battle
+            .state()
+            .charges
+            .combats
+            .iter()
+            .filter(|c| c.window_open && c.target.side() == side)
+            .filter_map(|c| c.chargers.first().map(|ch| (c.target, ch.piece)))
+            .collect();
+        for (target, charger) in open {
+            self.close_window(battle, target, charger);
+        }
+        let t = battle.state().turn;
+        if t.phase != Phase::Command || t.active == side {
+            return;
+        }
+        let mover = battle.entries().last().and_then(|e| match &e.action {
+            Action::Move { piece, .. } => Some(*piece),
+            Action::Fire { firers, .. } => firers.first().copied(),
+            _ => None,
+        });
+        if let Some(target) = mover.filter(|m| m.side() != side) {
+            self.opportunity_fire(battle, target);
         }
     }
 
@@ -222,18 +308,71 @@ impl Driver<'_> {
 
 /// Plays `battle` to its end with the policy for both sides.
 pub fn autoplay(battle: &mut Battle, limits: &Limits) -> AutoplayRun {
+    play(battle, limits, [true, true], Until::End, &mut |_| true)
+}
+
+/// A charge on a unit of a side the opponent does not play, waiting for its answer.
+fn waiting_for_person(battle: &Battle, sides: [bool; 2]) -> Option<String> {
+    battle
+        .state()
+        .charges
+        .combats
+        .iter()
+        .find(|c| c.window_open && !sides[c.target.side().min(1)])
+        .map(|c| {
+            let name = battle
+                .state()
+                .piece(c.target)
+                .map_or_else(|| c.target.to_string(), |p| p.name.clone());
+            format!(
+                "waiting for side {} to answer the charge on {name}",
+                c.target.side()
+            )
+        })
+}
+
+/// Plays the sides marked in `sides` with the policy, from where the battle stands, until
+/// `until` is reached, the battle ends, or a decision belongs to a side the opponent does not
+/// play (a person's player turn, or a charge on a person's unit): then it stops and says why in
+/// [`AutoplayRun::stopped`]. In a person's player turn it first takes the decisions that
+/// belong to the opponent's side then (answering charges, opportunity fire). `after` is
+/// called after every action performed; false stops at once.
+pub fn play(
+    battle: &mut Battle,
+    limits: &Limits,
+    sides: [bool; 2],
+    until: Until,
+    after: &mut AfterAction<'_>,
+) -> AutoplayRun {
     let mut d = Driver {
         limits,
         refusals: Vec::new(),
         actions: 0,
         stopped: None,
+        sides,
+        after,
+        halted: false,
     };
+    let start = battle.state().turn;
     while !Driver::over(battle) {
         if d.actions >= limits.max_actions {
             d.stopped = Some(format!("stopped after {} actions", d.actions));
             break;
         }
+        if d.halted {
+            break;
+        }
         let t = battle.state().turn;
+        if !sides[t.active.min(1)] {
+            let other = 1 - t.active.min(1);
+            if sides[other] {
+                d.answer(battle, other);
+            }
+            if d.stopped.is_none() {
+                d.stopped = Some(format!("waiting for side {} to play its turn", t.active));
+            }
+            break;
+        }
         match t.phase {
             Phase::Initiative => {
                 if should_concede(&battle.ctx(), t.active) {
@@ -257,7 +396,11 @@ pub fn autoplay(battle: &mut Battle, limits: &Limits) -> AutoplayRun {
         }
         // SEQ-04: anything still pending is fought before the phase ends.
         d.resolve_pending(battle);
-        if Driver::over(battle) {
+        if Driver::over(battle) || d.halted {
+            break;
+        }
+        if let Some(why) = waiting_for_person(battle, sides) {
+            d.stopped = Some(why);
             break;
         }
         if !d.attempt(battle, Action::EndPhase) {
@@ -266,6 +409,15 @@ pub fn autoplay(battle: &mut Battle, limits: &Limits) -> AutoplayRun {
                 .last()
                 .map_or_else(String::new, |r| r.error.clone());
             d.stopped = Some(format!("the phase could not be ended: {why}"));
+            break;
+        }
+        let now = battle.state().turn;
+        let done = match until {
+            Until::Phase => true,
+            Until::Turn => now.player_turn != start.player_turn,
+            Until::End => false,
+        };
+        if done {
             break;
         }
     }
@@ -567,22 +719,24 @@ pub fn execute_order(
         units: declared.iter().map(|(o, _)| o.clone()).collect(),
     };
     let t = battle.state().turn;
-    let roll = match battle.perform(order.clone()) {
-        Ok(events) => events.iter().find_map(|e| match e {
-            Event::OrderRolled(r) => Some(r.outcome),
-            _ => None,
+    let roll = match d.perform(battle, &order) {
+        None => return outcome,
+        Some(Ok(())) => battle.entries().last().and_then(|e| {
+            e.events.iter().find_map(|e| match e {
+                Event::OrderRolled(r) => Some(r.outcome),
+                _ => None,
+            })
         }),
-        Err(e) => {
+        Some(Err(error)) => {
             d.refusals.push(Refusal {
                 game_turn: t.game_turn,
                 phase: t.phase,
                 action: order,
-                error: e.to_string(),
+                error,
             });
             return outcome;
         }
     };
-    d.actions += 1;
     let Some(roll) = roll.filter(|r| r.issued()) else {
         return outcome;
     };

@@ -54,5 +54,7 @@ pub mod tactics;
 #[cfg(test)]
 mod tests;
 
-pub use autoplay::{autoplay, execute_order, AutoplayRun, Limits, Refusal};
+pub use autoplay::{
+    action_side, autoplay, execute_order, play, AfterAction, AutoplayRun, Limits, Refusal, Until,
+};
 pub use policy::{OrderGroup, PlannedUnit};

@@ -7,6 +7,7 @@
 //! command panics on any input. May depend on everything below it; nothing depends on it.
 
 mod autoplay;
+mod battle;
 
 use crate::model::army::{shipped_lists, ArmyList};
 use crate::model::scenario::{parse_scenario, scenario_to_json, Scenario};
@@ -52,7 +53,7 @@ pub enum Command {
         #[command(subcommand)]
         command: ScenarioCommand,
     },
-    /// Battles run headless from battle files (docs/battle-file.md).
+    /// Battles: stored battle sessions played step by step, and battle files (docs/battle-file.md).
     Battle {
         #[command(subcommand)]
         command: BattleCommand,
@@ -145,6 +146,9 @@ pub enum BattleCommand {
         #[arg(long, value_name = "T")]
         max_turns: Option<u32>,
     },
+    /// Stored battle sessions: new, list, show, act, undo, redo, ai, play, export.
+    #[command(flatten)]
+    Session(battle::SessionCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -288,6 +292,9 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
             };
             autoplay::run(scenario, s, lists, &opts, out)
         }
+        Command::Battle {
+            command: BattleCommand::Session(command),
+        } => battle::run(cli, command, out),
         Command::Export { command } => run_export(cli, command, out),
     }
 }

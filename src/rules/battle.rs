@@ -27,6 +27,10 @@ pub struct LogEntry {
     pub events: Vec<Event>,
     /// Dice drawn while resolving this action.
     pub dice_used: usize,
+    /// The dice a person rolled on the table and typed in for this action, in the order used
+    /// (a battle with physical dice); `None` when they came from the battle's own source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand_dice: Option<Vec<u8>>,
 }
 
 /// The log a store saves and a replay reads (ARCHITECTURE.md "event-sourced and replayable").
@@ -200,7 +204,8 @@ impl Battle {
     }
 
     /// Checks, resolves and applies one action. On any error nothing changes — neither the
-    /// state, nor the log, nor the dice stream.
+    /// state, nor the log, nor the dice stream. A battle with physical dice takes its dice with
+    /// each action ([`Battle::perform_with_dice`]); here it refuses any action that rolls.
     pub fn perform(&mut self, action: Action) -> Result<&[Event], ActionError> {
         let before = self.dice.used();
         let saved = self.dice.boxed_clone();
@@ -220,6 +225,97 @@ impl Battle {
             }
         };
         let dice_used = self.dice.used() - before;
+        Ok(self.commit(action, events, dice_used, None))
+    }
+
+    /// Performs an action with dice rolled on a real table, in the order the rules ask for them
+    /// (a battle whose dice source is [`DiceSource::Physical`]). The dice must be exactly those
+    /// the action uses: too few, too many or a value that is no d6 result is refused with what
+    /// the action needs and what for, and nothing changes.
+    pub fn perform_with_dice(
+        &mut self,
+        action: Action,
+        dice: &[u8],
+    ) -> Result<&[Event], ActionError> {
+        if self.log.dice != DiceSource::Physical {
+            return Err(RuleError::new(
+                "SEQ-01",
+                "this battle rolls its own dice; typed-in dice are for a battle played with physical dice",
+            )
+            .into());
+        }
+        dice::check_entered(dice)?;
+        self.sight.owner_state(&self.state);
+        let ctx = Ctx {
+            scenario: &self.scenario,
+            lists: &self.lists,
+            state: &self.state,
+            sight: Some(&self.sight),
+        };
+        let mut script = dice::ScriptedDice::new(dice.to_vec())?;
+        let events = match resolve(&ctx, &action, &mut script) {
+            Ok(ev) => ev,
+            Err(ActionError::Dice(dice::DiceError::Exhausted { .. })) => {
+                // Too few: a dry run with stand-ins past the dice given says what it needs.
+                let mut probe = dice::ProbeDice::new(dice);
+                let _ = resolve(&ctx, &action, &mut probe);
+                return Err(dice::DiceError::Needed {
+                    given: dice.len(),
+                    needs: dice::group_purposes(&probe.purposes),
+                }
+                .into());
+            }
+            Err(e) => return Err(e),
+        };
+        let used = script.used();
+        if used != dice.len() {
+            let mut probe = dice::ProbeDice::new(dice);
+            let _ = resolve(&ctx, &action, &mut probe);
+            return Err(dice::DiceError::TooMany {
+                given: dice.len(),
+                used,
+                needs: dice::group_purposes(&probe.purposes),
+            }
+            .into());
+        }
+        // The physical source only counts the dice of the battle.
+        self.dice = dice::open(&DiceSource::Physical, self.dice_position() + used)?;
+        Ok(self.commit(action, events, used, Some(dice.to_vec())))
+    }
+
+    /// What an action would draw dice for, after the dice `given` (a dry run: stand-in dice
+    /// past those given, so later counts are an estimate where they depend on earlier rolls).
+    /// Nothing changes. A refusal under the rules is returned as it is.
+    pub fn dice_needed(
+        &self,
+        action: &Action,
+        given: &[u8],
+    ) -> Result<Vec<(String, usize)>, ActionError> {
+        self.sight.owner_state(&self.state);
+        let ctx = Ctx {
+            scenario: &self.scenario,
+            lists: &self.lists,
+            state: &self.state,
+            sight: Some(&self.sight),
+        };
+        let mut probe = dice::ProbeDice::new(given);
+        resolve(&ctx, action, &mut probe)?;
+        Ok(dice::group_purposes(&probe.purposes))
+    }
+
+    /// How many dice the actions in effect have used: where the dice stream stands.
+    pub fn dice_position(&self) -> usize {
+        self.entries().iter().map(|e| e.dice_used).sum()
+    }
+
+    /// Applies a resolved action's events and records it (the redo tail goes).
+    fn commit(
+        &mut self,
+        action: Action,
+        events: Vec<Event>,
+        dice_used: usize,
+        hand_dice: Option<Vec<u8>>,
+    ) -> &[Event] {
         apply_all(&mut self.state, &events);
         // Which pieces may look different to sight now (None: any).
         let mut touched: Option<Vec<PieceId>> = Some(Vec::new());
@@ -239,13 +335,49 @@ impl Battle {
             action,
             events,
             dice_used,
+            hand_dice,
         });
         self.log.cursor = self.log.entries.len();
-        Ok(self
-            .log
+        self.log
             .entries
             .last()
-            .map_or(&[][..], |e| e.events.as_slice()))
+            .map_or(&[][..], |e| e.events.as_slice())
+    }
+
+    /// A battle rebuilt from a stored log without resolving anything again: the events of the
+    /// entries in effect are applied to the scenario's opening state, the dice stream is placed
+    /// after the dice they used, and the undone entries stay ready for redo. What a resumed
+    /// battle is.
+    pub fn restore(
+        scenario: Scenario,
+        lists: Vec<ArmyList>,
+        log: BattleLog,
+    ) -> Result<Battle, SetupError> {
+        let fresh = Battle::new(scenario, lists, log.dice.clone(), log.first_player)?
+            .with_orders(log.orders);
+        let Battle {
+            scenario,
+            lists,
+            initial,
+            ..
+        } = fresh;
+        let cursor = log.cursor.min(log.entries.len());
+        let mut state = initial.clone();
+        let mut used = 0;
+        for e in log.entries.get(..cursor).unwrap_or(&[]) {
+            apply_all(&mut state, &e.events);
+            used += e.dice_used;
+        }
+        let dice = dice::open(&log.dice, used).map_err(|e| SetupError::Dice(e.to_string()))?;
+        Ok(Battle {
+            scenario,
+            lists,
+            initial,
+            state,
+            log: BattleLog { cursor, ..log },
+            dice,
+            sight: SightCache::default(),
+        })
     }
 
     /// Drops the last action in effect (it stays in the log for redo). False if none.
@@ -267,8 +399,14 @@ impl Battle {
         apply_all(&mut self.state, &entry.events);
         self.sight.owner_changed();
         self.log.cursor += 1;
-        for _ in 0..used {
-            let _ = self.dice.d6("redo");
+        if self.log.dice == DiceSource::Physical {
+            if let Ok(d) = dice::open(&DiceSource::Physical, self.dice_position()) {
+                self.dice = d;
+            }
+        } else {
+            for _ in 0..used {
+                let _ = self.dice.d6("redo");
+            }
         }
         true
     }

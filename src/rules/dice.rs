@@ -15,8 +15,12 @@ use serde::{Deserialize, Serialize};
 pub enum DiceSource {
     /// A seeded ChaCha8 stream.
     Seed(u64),
-    /// Dice in the order they are to be used (physical dice typed in, or a test's script).
+    /// Dice in the order they are to be used (a test's script, or a battle file exported from
+    /// a battle played with physical dice).
     Script(Vec<u8>),
+    /// Dice rolled on a real table and typed in action by action (the referee's mode): the
+    /// source itself holds none; each action brings its own ([`crate::rules::Battle::perform_with_dice`]).
+    Physical,
 }
 
 /// The dice ran out or a scripted value is not a die.
@@ -26,6 +30,65 @@ pub enum DiceError {
     Exhausted { used: usize, purpose: String },
     #[error("scripted die #{index} is {value}, which is not a d6 result (1–6)")]
     NotADie { index: usize, value: u8 },
+    /// A battle played with physical dice asked for a die nobody entered.
+    #[error("{}", needed_message(*given, needs))]
+    Needed {
+        /// Dice entered for the action.
+        given: usize,
+        /// What the action draws, in order, as (purpose, count), for the dice entered and as
+        /// many more as it asks for (later rolls may depend on earlier ones: an estimate past
+        /// the dice given).
+        needs: Vec<(String, usize)>,
+    },
+    /// More dice were entered than the action used.
+    #[error(
+        "{given} dice were entered but the action uses only {used}: {}; enter exactly those",
+        needs_list(needs)
+    )]
+    TooMany {
+        given: usize,
+        used: usize,
+        needs: Vec<(String, usize)>,
+    },
+}
+
+fn needs_list(needs: &[(String, usize)]) -> String {
+    let parts: Vec<String> = needs
+        .iter()
+        .map(|(p, n)| {
+            if *n == 1 {
+                format!("1 die for {p}")
+            } else {
+                format!("{n} dice for {p}")
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        "no dice".to_string()
+    } else {
+        parts.join(", then ")
+    }
+}
+
+fn needed_message(given: usize, needs: &[(String, usize)]) -> String {
+    let total: usize = needs.iter().map(|(_, n)| n).sum();
+    format!(
+        "this action needs {total} dice ({}); {given} {} entered — roll the rest and enter all {total}",
+        needs_list(needs),
+        if given == 1 { "was" } else { "were" }
+    )
+}
+
+/// Groups the purposes of dice drawn one by one into (purpose, count) runs, in order.
+pub fn group_purposes(purposes: &[String]) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for p in purposes {
+        match out.last_mut() {
+            Some((q, n)) if q == p => *n += 1,
+            _ => out.push((p.clone(), 1)),
+        }
+    }
+    out
 }
 
 /// A source of d6 results.
@@ -140,12 +203,93 @@ impl Dice for ScriptedDice {
     }
 }
 
+/// The dice of a battle played on a real table: it holds none. Asking it for a die is an
+/// error that names what the die is for; the battle brings each action's dice itself.
+#[derive(Debug, Clone, Default)]
+pub struct PhysicalDice {
+    used: usize,
+}
+
+impl Dice for PhysicalDice {
+    fn d6(&mut self, purpose: &str) -> Result<u8, DiceError> {
+        Err(DiceError::Needed {
+            given: 0,
+            needs: vec![(purpose.to_string(), 1)],
+        })
+    }
+
+    fn used(&self) -> usize {
+        self.used
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Dice> {
+        Box::new(self.clone())
+    }
+}
+
+/// A probe for dry runs: the dice given first, then as many stand-in dice as asked for (1s,
+/// which miss, so the count is the fewest dice the action can need after those given),
+/// recording what each die was drawn for. It never runs out, so a dry run answers "legal under
+/// the rules" and tells how many dice and for what.
+#[derive(Debug, Clone)]
+pub struct ProbeDice {
+    given: std::sync::Arc<[u8]>,
+    /// What each die drawn so far was for.
+    pub purposes: Vec<String>,
+}
+
+impl ProbeDice {
+    /// The stand-in value of a die beyond those given.
+    pub const STAND_IN: u8 = 1;
+
+    pub fn new(given: &[u8]) -> ProbeDice {
+        ProbeDice {
+            given: given.into(),
+            purposes: Vec::new(),
+        }
+    }
+}
+
+impl Dice for ProbeDice {
+    fn d6(&mut self, purpose: &str) -> Result<u8, DiceError> {
+        let v = self
+            .given
+            .get(self.purposes.len())
+            .copied()
+            .unwrap_or(Self::STAND_IN);
+        self.purposes.push(purpose.to_string());
+        Ok(v)
+    }
+
+    fn used(&self) -> usize {
+        self.purposes.len()
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Dice> {
+        Box::new(self.clone())
+    }
+}
+
+/// Checks typed-in dice: each must be a d6 result.
+pub fn check_entered(values: &[u8]) -> Result<(), DiceError> {
+    match values
+        .iter()
+        .enumerate()
+        .find(|(_, v)| !(1..=6).contains(*v))
+    {
+        Some((index, &value)) => Err(DiceError::NotADie { index, value }),
+        None => Ok(()),
+    }
+}
+
 /// A live dice source built from a [`DiceSource`], positioned after `skip` dice (used when a
 /// battle is rebuilt after undo: the stream continues where the kept actions left it).
 pub fn open(source: &DiceSource, skip: usize) -> Result<Box<dyn Dice>, DiceError> {
     let mut dice: Box<dyn Dice> = match source {
         DiceSource::Seed(seed) => Box::new(SeededDice::new(*seed)),
         DiceSource::Script(values) => Box::new(ScriptedDice::new(values.clone())?),
+        // Nothing to skip: the dice of kept actions were entered with them.
+        DiceSource::Physical => return Ok(Box::new(PhysicalDice { used: skip })),
     };
     for _ in 0..skip {
         dice.d6("replay")?;

@@ -39,7 +39,9 @@ mod rows;
 mod scenarios;
 mod schema;
 
-pub use battles::BattleRecord;
+pub use battles::{
+    fold_log, Actor, BattleProgress, BattleRecord, BattleSetup, BattleStatus, LogRecord, PlayMode,
+};
 pub use error::StoreError;
 pub use open::lock_path;
 pub use schema::{APPLICATION_ID, LATEST_SCHEMA, MIGRATIONS_SQL, MIGRATION_1_SQL, MIGRATION_2_SQL};
@@ -497,46 +499,46 @@ impl Store {
 
     // ----- battles ----------------------------------------------------------------------------
 
-    /// Starts a battle of a stored scenario. The battle keeps a copy of the scenario as it is
-    /// now, so later edits never change how its log replays. Returns the battle's id.
-    pub fn create_battle(
-        &mut self,
-        scenario: &ScenarioId,
-        seed: u64,
-        rules_version: &str,
-    ) -> Result<i64, StoreError> {
+    /// Starts a battle. The battle keeps a copy of the scenario and army lists as they are now,
+    /// so later edits never change how its log replays. Returns the battle's id.
+    pub fn create_battle(&mut self, setup: &BattleSetup) -> Result<i64, StoreError> {
         let tx = self.write_tx()?;
-        let s = scenarios::read(&tx, scenario)?
-            .ok_or_else(|| StoreError::NotFound(format!("scenario '{scenario}'")))?;
-        let id = battles::create(&tx, &s, seed, rules_version)?;
+        let id = battles::create(&tx, setup)?;
         tx.commit()?;
         Ok(id)
     }
 
-    /// Appends one log entry (an action and the events it produced, as JSON) at the end of the
-    /// battle's log and returns its sequence number: its index in the log, 0 for the first.
-    pub fn append_battle_entry(
+    /// Appends one entry (an action with its events, an undo or a redo) at the end of the
+    /// battle's log and records where the battle stands, in one transaction. Returns the
+    /// entry's sequence number: its index in the log, 0 for the first.
+    pub fn append_battle_record(
         &mut self,
         battle: i64,
-        action_json: &str,
-        events_json: &str,
+        record: &LogRecord,
+        progress: &BattleProgress,
     ) -> Result<u32, StoreError> {
         let tx = self.write_tx()?;
-        let seq = battles::append(&tx, battle, action_json, events_json)?;
+        let seq = battles::append(&tx, battle, record, progress)?;
         tx.commit()?;
         Ok(seq)
     }
 
-    /// The battle's log as (sequence number, action JSON, events JSON), in order.
-    pub fn battle_entries(&self, battle: i64) -> Result<Vec<(u32, String, String)>, StoreError> {
+    /// The battle's whole log, in order.
+    pub fn battle_records(&self, battle: i64) -> Result<Vec<LogRecord>, StoreError> {
         let tx = self.conn.unchecked_transaction()?;
-        battles::entries(&tx, battle)
+        battles::records(&tx, battle)
     }
 
-    /// A stored battle's header: scenario snapshot, seed, rules version, entry count.
+    /// A stored battle's row.
     pub fn battle(&self, battle: i64) -> Result<BattleRecord, StoreError> {
         let tx = self.conn.unchecked_transaction()?;
         battles::read(&tx, battle)?.ok_or_else(|| StoreError::NotFound(format!("battle {battle}")))
+    }
+
+    /// Every stored battle's row, oldest first.
+    pub fn battles(&self) -> Result<Vec<BattleRecord>, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        battles::all(&tx)
     }
 
     /// Every battle's id, oldest first.

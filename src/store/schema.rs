@@ -18,15 +18,19 @@ pub const MIGRATION_5_SQL: &str =
     include_str!("../../db/migrations/0005_scenario_measure_scale.sql");
 /// Version 6: the FAO flag of an HQ (ART-10).
 pub const MIGRATION_6_SQL: &str = include_str!("../../db/migrations/0006_hq_fao.sql");
+/// Version 7: typed battle sessions (mode, dice, orders, status, result) and a log with undo
+/// and redo entries.
+pub const MIGRATION_7_SQL: &str = include_str!("../../db/migrations/0007_battle_sessions.sql");
 
 /// Every migration as (file name, SQL), oldest first; version N is the state after the Nth.
-pub const MIGRATIONS_SQL: [(&str, &str); 6] = [
+pub const MIGRATIONS_SQL: [(&str, &str); 7] = [
     ("0001_core.sql", MIGRATION_1_SQL),
     ("0002_user_rows_and_battles.sql", MIGRATION_2_SQL),
     ("0003_unit_pikes.sql", MIGRATION_3_SQL),
     ("0004_unit_morale_grade.sql", MIGRATION_4_SQL),
     ("0005_scenario_measure_scale.sql", MIGRATION_5_SQL),
     ("0006_hq_fao.sql", MIGRATION_6_SQL),
+    ("0007_battle_sessions.sql", MIGRATION_7_SQL),
 ];
 
 /// The schema version this build writes (and the newest it can open).
@@ -42,6 +46,7 @@ const STEPS: &[M<'static>] = &[
     M::up(MIGRATION_4_SQL),
     M::up(MIGRATION_5_SQL),
     M::up(MIGRATION_6_SQL),
+    M::up(MIGRATION_7_SQL),
 ];
 
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(STEPS);

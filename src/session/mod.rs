@@ -1,0 +1,425 @@
+//! A battle session: one stored battle, played action by action, with every action committed
+//! to the store as it happens.
+//!
+//! The session owns a [`Battle`] (the engine) and knows the battle's row in the store; the
+//! store is handed to each call, so the window and the command line share one open database.
+//! What it promises:
+//! - **The store is the truth.** Each performed action, undo and redo is one entry of the
+//!   battle's append-only log, written in one transaction with the battle's progress (turn,
+//!   phase, status, result). When a write fails, the session rebuilds itself from the store, so
+//!   what the player sees is always what is stored; a crash loses at most the action in flight.
+//! - **Undo and redo are entries, not deletions**: the stored log is the whole audit trail of
+//!   the table, and [`Session::resume`] rebuilds exactly the battle and the redo stack the
+//!   player left (`store::fold_log`, `Battle::restore`: events applied, nothing rolled again).
+//! - **Physical dice**: a referee's battle takes the dice rolled on the table with each action;
+//!   wrong dice are refused with what the action needs, and nothing changes.
+//! - **The solo opponent** decides through the same door as a person; each of its actions is
+//!   stored as it is made.
+//!
+//! Layering: above `rules`, `ai` and `store`; below `app` and `cli`. No egui.
+
+use crate::ai::{self, AutoplayRun, Limits, Until};
+use crate::model::army::ArmyList;
+use crate::model::scenario::Scenario;
+use crate::model::validate::{validate_scenario, Violation};
+use crate::rules::action::Action;
+use crate::rules::battle::{Battle, BattleLog, LogEntry};
+use crate::rules::command::OrdersMode;
+use crate::rules::dice::DiceSource;
+use crate::rules::error::ActionError;
+use crate::rules::event::Event;
+use crate::rules::state::{Phase, SetupError};
+use crate::rules::victory::BattleResult;
+use crate::store::{
+    fold_log, Actor, BattleProgress, BattleRecord, BattleSetup, BattleStatus, LogRecord, PlayMode,
+    Store, StoreError,
+};
+use serde_json::{json, Value};
+
+/// Why a session call did nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The rules refused the action (or its dice); nothing changed, nothing was stored.
+    #[error(transparent)]
+    Action(#[from] ActionError),
+    /// The battle cannot start or be rebuilt.
+    #[error("the battle cannot be set up: {0}")]
+    Setup(#[from] SetupError),
+    /// The scenario has problems a battle cannot start with.
+    #[error("the battle cannot start:\n{}", list(.0))]
+    Refused(Vec<String>),
+    /// The scenario breaks army-building rules; the battle starts only when asked to go ahead.
+    #[error("the scenario breaks army-building rules (start anyway to play it as it is):\n{}", list(.0))]
+    Warnings(Vec<String>),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The stored log does not make a battle (written by a newer build, or changed by hand).
+    #[error("battle {id}: the stored log cannot be replayed: {why}")]
+    Log { id: i64, why: String },
+}
+
+fn list(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|s| format!("  - {s}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// How a new battle is played.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewBattle {
+    pub dice: DiceSource,
+    pub orders: OrdersMode,
+    pub first_player: usize,
+    pub mode: PlayMode,
+    /// Start although the scenario breaks army-building rules (they are listed as warnings).
+    pub go_ahead: bool,
+}
+
+/// The army-building problems of a scenario, shown before a battle starts (warnings: the
+/// battle starts when asked to go ahead).
+pub fn start_warnings(scenario: &Scenario, lists: &[ArmyList]) -> Vec<Violation> {
+    validate_scenario(scenario, lists)
+}
+
+/// One battle in play.
+pub struct Session {
+    record: BattleRecord,
+    battle: Battle,
+}
+
+/// The lists a scenario's sides use, in side order (what a battle keeps a copy of).
+fn lists_of(scenario: &Scenario, lists: &[ArmyList]) -> Vec<ArmyList> {
+    let mut out: Vec<ArmyList> = Vec::new();
+    for side in &scenario.sides {
+        if out.iter().any(|l| l.id == side.army_list) {
+            continue;
+        }
+        if let Some(l) = lists.iter().find(|l| l.id == side.army_list) {
+            out.push(l.clone());
+        }
+    }
+    out
+}
+
+impl Session {
+    /// Starts and stores a new battle of `scenario`. Placement or geometry errors refuse it;
+    /// army-building violations refuse it unless `go_ahead` (they are the warnings a player
+    /// sees first).
+    pub fn start(
+        store: &mut Store,
+        scenario: Scenario,
+        lists: &[ArmyList],
+        new: &NewBattle,
+    ) -> Result<Session, SessionError> {
+        let used = lists_of(&scenario, lists);
+        let warnings = start_warnings(&scenario, &used);
+        if !warnings.is_empty() && !new.go_ahead {
+            return Err(SessionError::Warnings(
+                warnings.iter().map(ToString::to_string).collect(),
+            ));
+        }
+        let first = new.first_player.min(1);
+        // Set the battle up first: a scenario the engine refuses is never stored.
+        let battle = Battle::new(scenario.clone(), used.clone(), new.dice.clone(), first)?
+            .with_orders(new.orders);
+        let setup = BattleSetup {
+            scenario,
+            lists: used,
+            dice: new.dice.clone(),
+            orders: new.orders,
+            first_player: first,
+            mode: new.mode,
+            rules_version: crate::rules::RULES_VERSION.to_string(),
+        };
+        let id = store.create_battle(&setup)?;
+        let record = store.battle(id)?;
+        Ok(Session { record, battle })
+    }
+
+    /// Rebuilds a stored battle exactly as it was left: the actions in effect, the redo stack
+    /// and the dice stream's position. Nothing is rolled or resolved again.
+    pub fn resume(store: &Store, id: i64) -> Result<Session, SessionError> {
+        let record = store.battle(id)?;
+        let lists = match &record.lists {
+            Some(l) => l.clone(),
+            None => lists_of(&record.scenario, &store.army_lists()?),
+        };
+        let records = store.battle_records(id)?;
+        let (entries, cursor) = fold_log(&records).map_err(|why| SessionError::Log { id, why })?;
+        let log = BattleLog {
+            format: crate::rules::battle::LOG_FORMAT,
+            rules_version: record.rules_version.clone(),
+            dice: record.dice.clone(),
+            first_player: record.first_player,
+            entries,
+            cursor,
+            orders: record.orders,
+        };
+        let battle = Battle::restore(record.scenario.clone(), lists, log)?;
+        Ok(Session { record, battle })
+    }
+
+    pub fn id(&self) -> i64 {
+        self.record.id
+    }
+
+    /// The battle's stored row as of the last write.
+    pub fn record(&self) -> &BattleRecord {
+        &self.record
+    }
+
+    pub fn battle(&self) -> &Battle {
+        &self.battle
+    }
+
+    pub fn mode(&self) -> PlayMode {
+        self.record.mode
+    }
+
+    /// The result, once the battle ended.
+    pub fn result(&self) -> Option<BattleResult> {
+        result_of(&self.battle)
+    }
+
+    /// Where the battle stands now, as stored with each entry.
+    fn progress(&self) -> BattleProgress {
+        let t = self.battle.state().turn;
+        let over = t.phase == Phase::Over;
+        BattleProgress {
+            game_turn: t.game_turn,
+            phase: t.phase,
+            active: t.active,
+            status: if over {
+                BattleStatus::Ended
+            } else {
+                BattleStatus::InProgress
+            },
+            result: if over { self.result() } else { None },
+        }
+    }
+
+    /// Writes one entry; on failure the session goes back to what the store holds.
+    fn persist(&mut self, store: &mut Store, record: &LogRecord) -> Result<(), SessionError> {
+        let progress = self.progress();
+        match store.append_battle_record(self.record.id, record, &progress) {
+            Ok(_) => {
+                self.record.entries += 1;
+                self.record.game_turn = progress.game_turn;
+                self.record.phase = progress.phase;
+                self.record.active = progress.active;
+                self.record.status = progress.status;
+                self.record.result = progress.result;
+                Ok(())
+            }
+            Err(e) => {
+                // Nothing of this action is stored: show what is.
+                if let Ok(again) = Session::resume(store, self.record.id) {
+                    *self = again;
+                }
+                Err(e.into())
+            }
+        }
+    }
+
+    fn last_entry(&self) -> Option<LogEntry> {
+        self.battle.entries().last().cloned()
+    }
+
+    /// Performs one action (the battle's own dice) and stores it. A refusal changes and
+    /// stores nothing.
+    pub fn perform(
+        &mut self,
+        store: &mut Store,
+        action: Action,
+        actor: Actor,
+    ) -> Result<Vec<Event>, SessionError> {
+        let events = self.battle.perform(action)?.to_vec();
+        self.store_last(store, actor)?;
+        Ok(events)
+    }
+
+    /// Performs one action with dice rolled on the table (a battle with physical dice).
+    pub fn perform_with_dice(
+        &mut self,
+        store: &mut Store,
+        action: Action,
+        dice: &[u8],
+        actor: Actor,
+    ) -> Result<Vec<Event>, SessionError> {
+        let events = self.battle.perform_with_dice(action, dice)?.to_vec();
+        self.store_last(store, actor)?;
+        Ok(events)
+    }
+
+    fn store_last(&mut self, store: &mut Store, actor: Actor) -> Result<(), SessionError> {
+        let Some(entry) = self.last_entry() else {
+            return Ok(());
+        };
+        self.persist(store, &LogRecord::Action { entry, actor })
+    }
+
+    /// Takes back the last action in effect (stored as an undo entry). False if none.
+    pub fn undo(&mut self, store: &mut Store) -> Result<bool, SessionError> {
+        if !self.battle.undo() {
+            return Ok(false);
+        }
+        self.persist(store, &LogRecord::Undo)?;
+        Ok(true)
+    }
+
+    /// Puts back the last action taken back (stored as a redo entry). False if none.
+    pub fn redo(&mut self, store: &mut Store) -> Result<bool, SessionError> {
+        if !self.battle.redo() {
+            return Ok(false);
+        }
+        self.persist(store, &LogRecord::Redo)?;
+        Ok(true)
+    }
+
+    /// Takes back actions until the last action a person decided is undone too (solo play:
+    /// the computer's answers to it go with it). False if there is none.
+    pub fn undo_to_player(&mut self, store: &mut Store) -> Result<bool, SessionError> {
+        let records = store.battle_records(self.record.id)?;
+        let actors = actors_in_effect(&records);
+        let Some(last_player) = actors.iter().rposition(|a| *a != Actor::Computer) else {
+            return Ok(false);
+        };
+        while self.battle.entries().len() > last_player {
+            if !self.undo(store)? {
+                break;
+            }
+        }
+        Ok(true)
+    }
+
+    /// The solo opponent decides for `sides` (both in an all-computer game) until `until`, the
+    /// battle's end, or a decision that belongs to a person; each action is stored as it is
+    /// made. `keep_going` is asked after each action (a Stop button); the run's `stopped` says
+    /// why it handed back.
+    pub fn play_ai(
+        &mut self,
+        store: &mut Store,
+        sides: [bool; 2],
+        until: Until,
+        keep_going: &mut dyn FnMut(&Battle) -> bool,
+    ) -> Result<AutoplayRun, SessionError> {
+        let id = self.record.id;
+        let mut stored = self.battle.entries().len();
+        let mut failure: Option<SessionError> = None;
+        let mut progress = self.record.clone();
+        let run = {
+            let mut after = |b: &Battle| -> bool {
+                // Every entry the opponent added since the last call (one per call).
+                let entries = b.entries();
+                let new = entries.get(stored..).unwrap_or(&[]);
+                for entry in new {
+                    let t = b.state().turn;
+                    let over = t.phase == Phase::Over;
+                    let p = BattleProgress {
+                        game_turn: t.game_turn,
+                        phase: t.phase,
+                        active: t.active,
+                        status: if over {
+                            BattleStatus::Ended
+                        } else {
+                            BattleStatus::InProgress
+                        },
+                        result: if over { result_of(b) } else { None },
+                    };
+                    let rec = LogRecord::Action {
+                        entry: entry.clone(),
+                        actor: Actor::Computer,
+                    };
+                    if let Err(e) = store.append_battle_record(id, &rec, &p) {
+                        failure = Some(e.into());
+                        return false;
+                    }
+                    progress.entries += 1;
+                    progress.game_turn = p.game_turn;
+                    progress.phase = p.phase;
+                    progress.active = p.active;
+                    progress.status = p.status;
+                    progress.result = p.result;
+                }
+                stored = entries.len();
+                keep_going(b)
+            };
+            ai::play(
+                &mut self.battle,
+                &Limits::default(),
+                sides,
+                until,
+                &mut after,
+            )
+        };
+        self.record = progress;
+        if let Some(e) = failure {
+            // The last action is in memory but not stored: go back to the store.
+            if let Ok(again) = Session::resume(store, id) {
+                *self = again;
+            }
+            return Err(e);
+        }
+        Ok(run)
+    }
+
+    /// The battle as a battle file (docs/battle-file.md): the scenario inline, the dice (the
+    /// seed, or the dice entered by hand as a script), and the actions in effect. Replaying it
+    /// gives exactly the events of the battle as it stands.
+    pub fn battle_file(&self) -> Value {
+        let entries = self.battle.entries();
+        let dice = match &self.record.dice {
+            DiceSource::Seed(s) => json!({ "seed": s }),
+            DiceSource::Script(v) => json!({ "script": v }),
+            DiceSource::Physical => {
+                let all: Vec<u8> = entries
+                    .iter()
+                    .flat_map(|e| e.hand_dice.iter().flatten().copied())
+                    .collect();
+                json!({ "script": all })
+            }
+        };
+        json!({
+            "format": crate::rules::file::BATTLE_FILE_FORMAT,
+            "scenario": self.battle.scenario(),
+            "dice": dice,
+            "first_player": self.record.first_player,
+            "orders": self.record.orders,
+            "actions": entries.iter().map(|e| &e.action).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// The actor of each entry in effect, in order.
+fn actors_in_effect(records: &[LogRecord]) -> Vec<Actor> {
+    let mut actors: Vec<Actor> = Vec::new();
+    let mut cursor = 0usize;
+    for r in records {
+        match r {
+            LogRecord::Action { actor, .. } => {
+                actors.truncate(cursor);
+                actors.push(*actor);
+                cursor = actors.len();
+            }
+            LogRecord::Undo => cursor = cursor.saturating_sub(1),
+            LogRecord::Redo => cursor = (cursor + 1).min(actors.len()),
+        }
+    }
+    actors.truncate(cursor);
+    actors
+}
+
+/// The verdict in a battle's events, once it ended.
+pub fn result_of(battle: &Battle) -> Option<BattleResult> {
+    battle
+        .entries()
+        .iter()
+        .rev()
+        .flat_map(|e| e.events.iter().rev())
+        .find_map(|e| match e {
+            Event::BattleResult(r) => Some(r.clone()),
+            _ => None,
+        })
+}
