@@ -89,5 +89,94 @@ fn bench_replay(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_replay);
+/// Issue #16 item 10: a stored battle session. `session_resume_5000_events`: rebuild the
+/// 5,000-event battle above from its stored log in SQLite (read the rows, fold undo/redo,
+/// apply the events): target ≤ 100 ms. `session_perform_and_commit`: one action of a real
+/// autoplayed Ebelsberg battle (orders, moves, fire, charges, phase ends, in its own order)
+/// performed and committed to a WAL database file in its own transaction: target ≤ 2 ms.
+fn bench_session(c: &mut Criterion) {
+    use powderhorn::ai::{autoplay, Limits};
+    use powderhorn::session::{NewBattle, Session};
+    use powderhorn::store::{Actor, PlayMode, Store};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = Store::open(&dir.path().join("bench.sqlite")).expect("store");
+    let (battle, actions) = build();
+    let new = |dice, orders| NewBattle {
+        dice,
+        orders,
+        first_player: 0,
+        mode: PlayMode::Hotseat,
+        go_ahead: true,
+    };
+    let mut s = Session::start(
+        &mut store,
+        battle.scenario().clone(),
+        battle.lists(),
+        &new(
+            DiceSource::Seed(1809),
+            powderhorn::rules::command::OrdersMode::Free,
+        ),
+    )
+    .expect("session");
+    for a in &actions {
+        s.perform(&mut store, a.clone(), Actor::Player)
+            .expect("the log's actions replay");
+    }
+    let id = s.id();
+    let n: usize = s.battle().entries().iter().map(|e| e.events.len()).sum();
+    assert!(n >= 5_000, "the stored log has {n} events");
+    c.bench_function("session_resume_5000_events", |b| {
+        b.iter(|| {
+            black_box(
+                Session::resume(&store, id)
+                    .expect("resumes")
+                    .battle()
+                    .state()
+                    .turn,
+            )
+        })
+    });
+
+    // A real game's actions, performed again one by one in a fresh session when used up.
+    let scenario = samples::scenarios().expect("sample")[0].clone();
+    let lists = shipped_lists().expect("lists");
+    let mut game =
+        Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(1809), 0).expect("setup");
+    autoplay(&mut game, &Limits::default());
+    let played: Vec<Action> = game.entries().iter().map(|e| e.action.clone()).collect();
+    eprintln!("perform-and-commit sequence: {} actions", played.len());
+    let start = |store: &mut Store| {
+        Session::start(
+            store,
+            scenario.clone(),
+            &lists,
+            &new(
+                DiceSource::Seed(1809),
+                powderhorn::rules::command::OrdersMode::Full,
+            ),
+        )
+        .expect("session")
+    };
+    let mut s = start(&mut store);
+    let mut next = 0usize;
+    c.bench_function("session_perform_and_commit", |b| {
+        b.iter_custom(|iters| {
+            let mut total = std::time::Duration::ZERO;
+            for _ in 0..iters {
+                if next == played.len() {
+                    s = start(&mut store);
+                    next = 0;
+                }
+                let a = played[next].clone();
+                next += 1;
+                let t = std::time::Instant::now();
+                let _ = black_box(s.perform(&mut store, a, Actor::Player));
+                total += t.elapsed();
+            }
+            total
+        })
+    });
+}
+
+criterion_group!(benches, bench_replay, bench_session);
 criterion_main!(benches);

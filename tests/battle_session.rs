@@ -623,3 +623,89 @@ fn battle_commands_exit_codes_and_export_equals_show() {
     assert_eq!(code, 1);
     assert!(out.contains("1 to 6"), "{out}");
 }
+
+// ----- the opponent on a worker thread ----------------------------------------------------------
+
+/// The window's way to let the computer play (issue #17 item 6): the opponent plays a copy of
+/// the battle on a worker thread and sends each action back; the session records them one by
+/// one. The result is the same battle, event for event, as the opponent playing in place, and
+/// Stop leaves a stored battle that resumes as it is.
+#[test]
+fn the_opponent_on_a_worker_thread_plays_the_same_battle_and_stops_cleanly() {
+    use powderhorn::ai::{autoplay, Limits};
+    use powderhorn::rules::Battle;
+    use powderhorn::session::worker::{FromOpponent, Opponent};
+    use std::time::Duration;
+
+    let mut direct = Battle::new(ebelsberg(), lists(), DiceSource::Seed(44), 0).expect("sets up");
+    autoplay(&mut direct, &Limits::default());
+
+    let mut store = Store::open_in_memory().expect("store");
+    let mut s = Session::start(
+        &mut store,
+        ebelsberg(),
+        &lists(),
+        &new(DiceSource::Seed(44), PlayMode::Computer),
+    )
+    .expect("starts");
+    let mut op = Opponent::spawn(
+        s.battle().fork().expect("fork"),
+        [true, true],
+        Until::End,
+        Duration::ZERO,
+    );
+    let mut received = 0;
+    while !op.is_finished() {
+        for m in op.poll() {
+            if let FromOpponent::Entry(e) = m {
+                s.commit_entry(&mut store, e).expect("recorded");
+                received += 1;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    op.join();
+    assert_eq!(received, direct.entries().len());
+    assert_eq!(s.battle().log().entries, direct.log().entries);
+    assert_eq!(s.battle().state(), direct.state());
+    assert_eq!(s.record().status, BattleStatus::Ended);
+    let back = Session::resume(&store, s.id()).expect("resumes");
+    assert_eq!(back.battle().state(), direct.state());
+
+    // Stop after a few actions: what was recorded is a battle that resumes as it stands.
+    let mut s = Session::start(
+        &mut store,
+        ebelsberg(),
+        &lists(),
+        &new(DiceSource::Seed(45), PlayMode::Computer),
+    )
+    .expect("starts");
+    let mut op = Opponent::spawn(
+        s.battle().fork().expect("fork"),
+        [true, true],
+        Until::End,
+        Duration::from_millis(20),
+    );
+    let mut got = 0;
+    while !op.is_finished() {
+        for m in op.poll() {
+            if let FromOpponent::Entry(e) = m {
+                s.commit_entry(&mut store, e).expect("recorded");
+                got += 1;
+                if got == 5 {
+                    op.stop();
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    op.join();
+    assert!(
+        (5..=6).contains(&got),
+        "{got} actions arrived after Stop at 5"
+    );
+    assert!(s.battle().state().turn.phase != Phase::Over);
+    let back = Session::resume(&store, s.id()).expect("resumes");
+    assert_eq!(back.battle().state(), s.battle().state());
+    assert_eq!(back.battle().entries().len(), got);
+}

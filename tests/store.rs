@@ -976,13 +976,28 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
         store.list_summaries().expect("summaries").len(),
         shipped_lists().expect("parse").len() + 1
     );
-    // And the new tables work on the migrated file.
+    // And the battle tables work on the migrated file.
     let battle = store
-        .create_battle(&expected.id, 7, "bptc-test")
+        .create_battle(&powderhorn::store::BattleSetup {
+            scenario: expected.clone(),
+            lists: Vec::new(),
+            dice: powderhorn::rules::DiceSource::Seed(7),
+            orders: powderhorn::rules::command::OrdersMode::Full,
+            first_player: 0,
+            mode: powderhorn::store::PlayMode::Hotseat,
+            rules_version: "bptc-test".into(),
+        })
         .expect("battle on a migrated db");
+    let progress = powderhorn::store::BattleProgress {
+        game_turn: 0,
+        phase: powderhorn::rules::Phase::Deployment,
+        active: 0,
+        status: powderhorn::store::BattleStatus::InProgress,
+        result: None,
+    };
     assert_eq!(
         store
-            .append_battle_entry(battle, "{}", "[]")
+            .append_battle_record(battle, &powderhorn::store::LogRecord::Undo, &progress)
             .expect("append"),
         0
     );
@@ -1170,55 +1185,104 @@ fn a_second_store_on_the_same_file_is_locked_out_at_once() {
 
 #[test]
 fn battle_events_are_append_only() {
+    use powderhorn::ai::{play, Limits, Until};
+    use powderhorn::rules::command::OrdersMode;
+    use powderhorn::rules::{Battle, DiceSource};
+    use powderhorn::store::{
+        Actor, BattleProgress, BattleSetup, BattleStatus, LogRecord, PlayMode,
+    };
     let dir = tempfile::tempdir().expect("tempdir");
     let db = db_in(&dir);
     let mut store = Store::open(&db).expect("create");
-    let scenario = rich_scenario();
+    // A real battle: the sample's first player turn, played by the solo opponent.
+    let scenario = powderhorn::model::samples::scenarios()
+        .expect("samples")
+        .into_iter()
+        .next()
+        .expect("a sample");
     store.save_scenario(&scenario).expect("save");
+    let lists = store.army_lists().expect("lists");
+    let mut b = Battle::new(
+        scenario.clone(),
+        lists.clone(),
+        DiceSource::Seed(u64::MAX - 3),
+        0,
+    )
+    .expect("sets up");
+    play(
+        &mut b,
+        &Limits::default(),
+        [true, true],
+        Until::Turn,
+        &mut |_| true,
+    );
+    play(
+        &mut b,
+        &Limits::default(),
+        [true, true],
+        Until::Turn,
+        &mut |_| true,
+    );
+    let played: Vec<_> = b.entries().to_vec();
+    assert!(played.len() >= 3, "a player turn has several actions");
+    assert!(played.iter().any(|e| e.dice_used > 0), "and rolls dice");
     let battle = store
-        .create_battle(&scenario.id, u64::MAX - 3, "bptc-1.0")
+        .create_battle(&BattleSetup {
+            scenario: scenario.clone(),
+            lists: lists.clone(),
+            dice: DiceSource::Seed(u64::MAX - 3),
+            orders: OrdersMode::Full,
+            first_player: 0,
+            mode: PlayMode::Solo { computer: 1 },
+            rules_version: "bptc-1.0".into(),
+        })
         .expect("create battle");
-    let entries = [
-        (r#"{"deploy":{"unit":1}}"#, r#"[{"deployed":1}]"#),
-        (
-            r#"{"fire":{"unit":1,"target":11}}"#,
-            r#"[{"dice":[6,2]},{"hits":1}]"#,
-        ),
-        (r#"{"end_phase":null}"#, "[]"),
-    ];
-    for (i, (a, e)) in entries.iter().enumerate() {
-        let seq = store.append_battle_entry(battle, a, e).expect("append");
+    let t = b.state().turn;
+    let progress = BattleProgress {
+        game_turn: t.game_turn,
+        phase: t.phase,
+        active: t.active,
+        status: BattleStatus::InProgress,
+        result: None,
+    };
+    let records: Vec<LogRecord> = played
+        .iter()
+        .map(|e| LogRecord::Action {
+            entry: e.clone(),
+            actor: Actor::Computer,
+        })
+        .chain([LogRecord::Undo, LogRecord::Redo])
+        .collect();
+    for (i, r) in records.iter().enumerate() {
+        let seq = store
+            .append_battle_record(battle, r, &progress)
+            .expect("append");
         assert_eq!(seq as usize, i);
     }
-    let log = store.battle_entries(battle).expect("entries");
-    assert_eq!(log.len(), 3);
-    for (i, (seq, a, e)) in log.iter().enumerate() {
-        assert_eq!(*seq as usize, i);
-        assert_eq!((a.as_str(), e.as_str()), entries[i]);
-    }
+    assert_eq!(store.battle_records(battle).expect("entries"), records);
 
-    // The battle keeps the scenario as it was.
+    // The battle keeps the scenario and lists as they were.
     let mut edited = scenario.clone();
     edited.name = "edited later".to_string();
     store.save_scenario(&edited).expect("edit the scenario");
     let record = store.battle(battle).expect("battle record");
     assert_eq!(record.scenario, scenario);
-    assert_eq!(record.seed, u64::MAX - 3);
+    assert_eq!(record.lists.as_deref(), Some(&lists[..]));
+    assert_eq!(record.dice, DiceSource::Seed(u64::MAX - 3));
+    assert_eq!(record.mode, PlayMode::Solo { computer: 1 });
     assert_eq!(record.rules_version, "bptc-1.0");
-    assert_eq!(record.entries, 3);
+    assert_eq!(record.entries, records.len());
+    assert_eq!(record.game_turn, t.game_turn);
+    assert_eq!(record.phase, t.phase);
     assert_eq!(store.battle_ids().expect("ids"), vec![battle]);
 
-    // Not JSON, or no such battle: refused by the API.
+    // No such battle: refused by the API.
     assert!(matches!(
-        store.append_battle_entry(battle, "{not json", "[]"),
-        Err(StoreError::Invalid(_))
-    ));
-    assert!(matches!(
-        store.append_battle_entry(battle + 100, "{}", "[]"),
+        store.append_battle_record(battle + 100, &LogRecord::Undo, &progress),
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        store.battle_entries(battle + 100),
+        store.battle_records(battle + 100),
         Err(StoreError::NotFound(_))
     ));
 
@@ -1240,18 +1304,18 @@ fn battle_events_are_append_only() {
     );
     assert!(replace.is_err(), "rewriting entry 0 by REPLACE refused");
     let gap = raw.execute(
-        "INSERT INTO battle_events (battle_id, seq, action_json, events_json) VALUES (?1, 9, '{}', '[]')",
+        "INSERT INTO battle_events (battle_id, seq, action_json, events_json) VALUES (?1, 999, '{}', '[]')",
         [battle],
     );
     assert!(gap.is_err(), "a gap in the log refused");
+    let kind = raw.execute(
+        "INSERT INTO battle_events (battle_id, seq, action_json, events_json, kind)
+         VALUES (?1, (SELECT MAX(seq) + 1 FROM battle_events WHERE battle_id = ?1), 'null', '[]', 'rewind')",
+        [battle],
+    );
+    assert!(kind.is_err(), "an entry of no known kind refused");
     drop(raw);
-    assert_eq!(store.battle_entries(battle).expect("entries"), {
-        entries
-            .iter()
-            .enumerate()
-            .map(|(i, (a, e))| (i as u32, a.to_string(), e.to_string()))
-            .collect::<Vec<_>>()
-    });
+    assert_eq!(store.battle_records(battle).expect("entries"), records);
 }
 
 // ----- pragmas and row conversion ---------------------------------------------------------------

@@ -344,6 +344,36 @@ impl Battle {
             .map_or(&[][..], |e| e.events.as_slice())
     }
 
+    /// Records an entry resolved on a copy of this battle (the solo opponent plays on a worker
+    /// thread, [`Battle::fork`]): its events are applied as they are, nothing is resolved or
+    /// rolled again, and the dice stream moves past the dice it used. The redo tail goes, as
+    /// with any new action.
+    pub fn push_entry(&mut self, entry: LogEntry) -> &[Event] {
+        let used = entry.dice_used;
+        if self.log.dice == DiceSource::Physical {
+            if let Ok(d) = dice::open(&DiceSource::Physical, self.dice_position() + used) {
+                self.dice = d;
+            }
+        } else {
+            for _ in 0..used {
+                let _ = self.dice.d6("played elsewhere");
+            }
+        }
+        let LogEntry {
+            action,
+            events,
+            dice_used,
+            hand_dice,
+        } = entry;
+        self.commit(action, events, dice_used, hand_dice)
+    }
+
+    /// An independent copy of this battle as it stands (its log, redo stack and dice stream's
+    /// position), for a worker thread. Nothing is resolved again.
+    pub fn fork(&self) -> Result<Battle, SetupError> {
+        Battle::restore(self.scenario.clone(), self.lists.clone(), self.log.clone())
+    }
+
     /// A battle rebuilt from a stored log without resolving anything again: the events of the
     /// entries in effect are applied to the scenario's opening state, the dice stream is placed
     /// after the dice they used, and the undone entries stay ready for redo. What a resumed

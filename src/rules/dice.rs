@@ -91,8 +91,9 @@ pub fn group_purposes(purposes: &[String]) -> Vec<(String, usize)> {
     out
 }
 
-/// A source of d6 results.
-pub trait Dice {
+/// A source of d6 results. `Send`, so a battle can be played on a worker thread (the solo
+/// opponent in the window).
+pub trait Dice: Send {
     /// One d6, for the purpose named (used in error messages; the caller records the roll).
     fn d6(&mut self, purpose: &str) -> Result<u8, DiceError>;
 

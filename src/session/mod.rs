@@ -36,6 +36,8 @@ use crate::store::{
 };
 use serde_json::{json, Value};
 
+pub mod worker;
+
 /// Why a session call did nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -258,6 +260,14 @@ impl Session {
             return Ok(());
         };
         self.persist(store, &LogRecord::Action { entry, actor })
+    }
+
+    /// Records an action the solo opponent resolved on a copy of the battle (a worker thread,
+    /// [`worker::Opponent`]): its events are applied as they are and stored, marked as the
+    /// computer's.
+    pub fn commit_entry(&mut self, store: &mut Store, entry: LogEntry) -> Result<(), SessionError> {
+        self.battle.push_entry(entry);
+        self.store_last(store, Actor::Computer)
     }
 
     /// Takes back the last action in effect (stored as an undo entry). False if none.
