@@ -20,6 +20,7 @@
 //! Layering: `app` may use everything (`model`, `store`, `ui`, `eframe`, `rfd`); nothing but
 //! `main.rs` and the tests depend on it.
 
+pub mod battle;
 pub mod edit;
 pub mod files;
 pub mod history;
@@ -80,6 +81,10 @@ pub struct App {
     printing: Option<PrintRun>,
     last_print: Option<PrintReport>,
     style_installed: bool,
+    /// The stored battles (the Battles list).
+    battles: Vec<crate::ui::battle::BattleRow>,
+    /// The battle open on the Battles page.
+    battle: Option<battle::BattleRun>,
     /// Visual state of the pages (which page, selection, form drafts).
     pub ui_state: UiState,
 }
@@ -130,8 +135,20 @@ impl App {
             printing: None,
             last_print: None,
             style_installed: false,
+            battles: Vec::new(),
+            battle: None,
             ui_state: UiState::default(),
         }
+    }
+
+    /// The battle open on the Battles page.
+    pub fn battle_run(&self) -> Option<&battle::BattleRun> {
+        self.battle.as_ref()
+    }
+
+    /// Whether the computer is playing in the open battle.
+    pub fn opponent_running(&self) -> bool {
+        self.battle.as_ref().is_some_and(|b| b.opponent.is_some())
     }
 
     /// The store, for tests and the command line.
@@ -183,6 +200,7 @@ impl App {
             self.dialog_done(outcome, ui.ctx());
         }
         self.poll_print();
+        self.poll_opponent(ui.ctx());
         let can_undo = self
             .open
             .as_ref()
@@ -213,6 +231,9 @@ impl App {
                     progress: r.job.progress(),
                     stopping: r.job.is_cancelled(),
                 }),
+                battles: &self.battles,
+                battle: self.battle.as_ref().map(|b| &b.panel),
+                opponent: self.battle.as_ref().and_then(|b| b.opponent_status()),
             };
             ui::show(ui, &view, &mut self.ui_state)
         };
@@ -254,6 +275,155 @@ impl App {
         self.reload_lists();
         self.reload_scenarios();
         self.reload_campaigns();
+        self.reload_battles();
+    }
+
+    fn reload_battles(&mut self) {
+        let Some(store) = &self.store else { return };
+        match store.battles() {
+            Ok(rows) => self.battles = rows.iter().map(battle::row_of).collect(),
+            Err(e) => self.fail(format!("Cannot read the stored battles: {e}")),
+        }
+    }
+
+    /// Records the computer's actions that arrived since the last frame.
+    fn poll_opponent(&mut self, ctx: &egui::Context) {
+        let (Some(run), Some(store)) = (self.battle.as_mut(), self.store.as_mut()) else {
+            return;
+        };
+        if run.opponent.is_none() {
+            return;
+        }
+        let outcome = run.poll(store);
+        // Keep drawing while it plays, so each action shows as it comes.
+        ctx.request_repaint_after(std::time::Duration::from_millis(30));
+        match outcome {
+            Ok(true) if run.opponent.is_none() => self.reload_battles(),
+            Ok(_) => {}
+            Err(e) => {
+                self.fail(format!(
+                    "The computer's last action could not be stored, so it stopped: {e}"
+                ));
+                self.reload_battles();
+            }
+        }
+    }
+
+    /// Applies the Battles page's commands.
+    fn apply_battle(&mut self, command: AppCommand) {
+        use crate::session::{NewBattle, Session, SessionError};
+        let Some(store) = self.store.as_mut() else {
+            return;
+        };
+        let pace = self.ui_state.pace_ms;
+        let refused = |e: &SessionError| match e {
+            SessionError::Action(a) => format!("Refused: {a}"),
+            other => other.to_string(),
+        };
+        match command {
+            AppCommand::StartBattle(req) => {
+                let scenario = match store.load_scenario(&req.scenario) {
+                    Ok(s) => s,
+                    Err(e) => return self.fail(format!("Cannot open the scenario: {e}")),
+                };
+                let mode = match (req.computer, req.referee) {
+                    (Some(c), _) => crate::store::PlayMode::Solo { computer: c.min(1) },
+                    (None, true) => crate::store::PlayMode::Referee,
+                    (None, false) => crate::store::PlayMode::Hotseat,
+                };
+                let dice = if req.physical {
+                    crate::rules::DiceSource::Physical
+                } else {
+                    crate::rules::DiceSource::Seed(req.seed.unwrap_or_else(fresh_seed))
+                };
+                let new = NewBattle {
+                    dice,
+                    orders: if req.full_orders {
+                        crate::rules::command::OrdersMode::Full
+                    } else {
+                        crate::rules::command::OrdersMode::Free
+                    },
+                    first_player: req.first_player,
+                    mode,
+                    go_ahead: req.go_ahead,
+                };
+                match Session::start(store, scenario, &self.lists, &new) {
+                    Ok(s) => {
+                        let name = s.record().scenario.name.clone();
+                        self.battle = Some(battle::BattleRun::new(s, pace));
+                        self.inform(format!("Battle of '{name}' started and stored."));
+                        self.reload_battles();
+                    }
+                    Err(e) => self.fail(refused(&e)),
+                }
+            }
+            AppCommand::OpenBattle(id) => {
+                if let Some(mut old) = self.battle.take() {
+                    old.stop_opponent();
+                }
+                match Session::resume(store, id) {
+                    Ok(s) => self.battle = Some(battle::BattleRun::new(s, pace)),
+                    Err(e) => self.fail(format!("Cannot resume battle {id}: {e}")),
+                }
+            }
+            AppCommand::CloseBattle => {
+                if let Some(mut old) = self.battle.take() {
+                    old.stop_opponent();
+                }
+                self.reload_battles();
+            }
+            AppCommand::BattleAction(action) => {
+                let dice = parse_dice(&self.ui_state.start.dice);
+                let Some(run) = self.battle.as_mut() else {
+                    return;
+                };
+                let outcome = match dice {
+                    Ok(d) => run.act(store, action, &d).map_err(|e| refused(&e)),
+                    Err(why) => Err(why),
+                };
+                match outcome {
+                    Ok(_) => {
+                        self.ui_state.start.dice.clear();
+                        self.reload_battles();
+                    }
+                    Err(e) => self.fail(e),
+                }
+            }
+            AppCommand::BattleUndo | AppCommand::BattleRedo => {
+                let undo = matches!(command, AppCommand::BattleUndo);
+                let Some(run) = self.battle.as_mut() else {
+                    return;
+                };
+                let r = if undo {
+                    run.undo(store)
+                } else {
+                    run.redo(store)
+                };
+                match r {
+                    Ok(_) => self.reload_battles(),
+                    Err(e) => self.fail(refused(&e)),
+                }
+            }
+            AppCommand::OpponentPlay => {
+                let Some(run) = self.battle.as_mut() else {
+                    return;
+                };
+                if let Err(e) = run.start_opponent() {
+                    self.fail(format!("The computer cannot start: {e}"));
+                }
+            }
+            AppCommand::OpponentStop => {
+                if let Some(run) = self.battle.as_mut() {
+                    run.stop_opponent();
+                }
+            }
+            AppCommand::OpponentPace(ms) => {
+                if let Some(run) = self.battle.as_mut() {
+                    run.set_pace(ms);
+                }
+            }
+            _ => {}
+        }
     }
 
     fn reload_lists(&mut self) {
@@ -329,6 +499,15 @@ impl App {
             return; // the database could not be opened: nothing may be written
         }
         match command {
+            c @ (AppCommand::StartBattle(_)
+            | AppCommand::OpenBattle(_)
+            | AppCommand::CloseBattle
+            | AppCommand::BattleAction(_)
+            | AppCommand::BattleUndo
+            | AppCommand::BattleRedo
+            | AppCommand::OpponentPlay
+            | AppCommand::OpponentStop
+            | AppCommand::OpponentPace(_)) => self.apply_battle(c),
             AppCommand::OpenScenario(id) => self.open_scenario_by_id(&id),
             AppCommand::Edit(e) => self.edit(&e),
             AppCommand::Undo => self.undo(),
@@ -784,4 +963,32 @@ pub fn run_gui(db: &Path) -> anyhow::Result<()> {
         }),
     )
     .map_err(|e| anyhow::anyhow!("cannot open the Powderhorn window: {e}"))
+}
+
+/// A seed for a battle started without one (shown with the battle, so it can be replayed).
+fn fresh_seed() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(1809, |d| {
+            d.as_nanos() as u64 ^ u64::from(std::process::id())
+        })
+}
+
+/// Dice typed in as "3,5,1" (spaces allowed): the message says which entry is wrong.
+fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    for (i, part) in text.split([',', ' ']).filter(|p| !p.is_empty()).enumerate() {
+        let v: u8 = part.trim().parse().map_err(|_| {
+            format!(
+                "Die {} is '{part}', which is not a number: type the dice as numbers 1 to 6, e.g. 3,5,1",
+                i + 1
+            )
+        })?;
+        if !(1..=6).contains(&v) {
+            return Err(format!("Die {} is {v}: a d6 shows 1 to 6", i + 1));
+        }
+        out.push(v);
+    }
+    Ok(out)
 }

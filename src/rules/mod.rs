@@ -27,6 +27,7 @@ pub mod file;
 pub mod firing;
 pub mod flank;
 pub mod geometry;
+pub mod gist;
 pub mod gunnery;
 pub mod morale;
 pub mod movement;

@@ -57,6 +57,22 @@ pub enum AppCommand {
     SaveCampaign(Campaign),
     OpenCampaign(CampaignId),
     DismissMessage(usize),
+    /// Start and store a new battle, then show it.
+    StartBattle(super::battle::StartRequest),
+    /// Resume a stored battle where it was left.
+    OpenBattle(i64),
+    /// Back to the list of battles (the battle stays stored as it is).
+    CloseBattle,
+    /// Perform an action in the open battle (with the dice typed in, for physical dice).
+    BattleAction(crate::rules::Action),
+    BattleUndo,
+    BattleRedo,
+    /// Let the computer take its decisions now, one action at a time.
+    OpponentPlay,
+    /// Stop the computer after the action in hand.
+    OpponentStop,
+    /// The pause after each of the computer's actions, in ms.
+    OpponentPace(u64),
 }
 
 /// What to print from a scenario, with the same options as `powderhorn export`

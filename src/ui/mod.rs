@@ -16,6 +16,7 @@
 //! options popup and the progress bar of a PDF being written.
 
 pub mod army_lists;
+pub mod battle;
 pub mod campaigns;
 pub mod commands;
 pub mod oob;
@@ -39,14 +40,16 @@ pub enum Page {
     #[default]
     OrdersOfBattle,
     Scenarios,
+    Battles,
     Campaigns,
 }
 
 impl Page {
-    pub const ALL: [Page; 4] = [
+    pub const ALL: [Page; 5] = [
         Page::ArmyLists,
         Page::OrdersOfBattle,
         Page::Scenarios,
+        Page::Battles,
         Page::Campaigns,
     ];
     pub fn label(self) -> &'static str {
@@ -54,6 +57,7 @@ impl Page {
             Page::ArmyLists => "Army lists",
             Page::OrdersOfBattle => "Orders of battle",
             Page::Scenarios => "Scenarios",
+            Page::Battles => "Battles",
             Page::Campaigns => "Campaigns",
         }
     }
@@ -126,6 +130,12 @@ pub struct View<'a> {
     pub dialog_open: bool,
     /// The background job running, if any (one at a time).
     pub job: Option<JobStatus<'a>>,
+    /// The stored battles, oldest first.
+    pub battles: &'a [battle::BattleRow],
+    /// The battle open on the Battles page.
+    pub battle: Option<&'a battle::BattlePanel>,
+    /// The solo opponent at work on it.
+    pub opponent: Option<battle::OpponentStatus>,
 }
 
 impl View<'_> {
@@ -146,7 +156,7 @@ impl View<'_> {
 
 /// Visual state the UI keeps between frames; owned by the app, changed only by the UI (and by
 /// the app to select what a command created).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct UiState {
     pub page: Page,
     pub list: Option<ListId>,
@@ -158,7 +168,30 @@ pub struct UiState {
     pub scenario_pick: Option<ScenarioId>,
     /// The print options popup.
     pub print: print::PrintForm,
+    /// The start form of the Battles page (and the dice typed in for the next action).
+    pub start: battle::StartForm,
+    /// The pause after each of the computer's actions.
+    pub pace_ms: u64,
     pending: Option<Pending>,
+}
+
+impl Default for UiState {
+    fn default() -> Self {
+        UiState {
+            page: Page::default(),
+            list: None,
+            list_filter: String::new(),
+            troop_draft: Default::default(),
+            selection: Default::default(),
+            new_scenario: Default::default(),
+            confirm_delete: None,
+            scenario_pick: None,
+            print: Default::default(),
+            start: Default::default(),
+            pace_ms: 400,
+            pending: None,
+        }
+    }
 }
 
 /// Draws the whole window into `ui` and returns what the user asked for this frame.
@@ -209,6 +242,7 @@ pub fn show(ui: &mut Ui, view: &View<'_>, state: &mut UiState) -> Vec<AppCommand
         Page::ArmyLists => army_lists::page(ui, view, state, &mut out),
         Page::OrdersOfBattle => oob::page(ui, view, state, &mut out),
         Page::Scenarios => scenarios::page(ui, view, state, &mut out),
+        Page::Battles => battle::page(ui, view, state, &mut out),
         Page::Campaigns => campaigns::page(ui, view, state, &mut out),
     }
     print::popup(ui, view, state, &mut out);
@@ -232,7 +266,19 @@ fn shortcuts(ctx: &egui::Context, view: &View<'_>, state: &mut UiState, out: &mu
         if !pressed {
             continue;
         }
+        let on_battle = state.page == Page::Battles && view.battle.is_some();
+        let battle_idle = view.opponent.is_none();
         match verb {
+            Verb::Undo if on_battle => {
+                if battle_idle && view.battle.is_some_and(|b| b.can_undo) {
+                    out.send(AppCommand::BattleUndo);
+                }
+            }
+            Verb::Redo if on_battle => {
+                if battle_idle && view.battle.is_some_and(|b| b.can_redo) {
+                    out.send(AppCommand::BattleRedo);
+                }
+            }
             Verb::Undo if view.can_undo => out.send(AppCommand::Undo),
             Verb::Redo if view.can_redo => out.send(AppCommand::Redo),
             Verb::NewScenario => state.page = Page::Scenarios,
@@ -408,9 +454,10 @@ fn store_problem_page(ui: &mut Ui, problem: &StoreProblem) {
 #[cfg(test)]
 mod tests {
     /// The UI's sources, up to their tests.
-    const SOURCES: [(&str, &str); 8] = [
+    const SOURCES: [(&str, &str); 9] = [
         ("mod.rs", include_str!("mod.rs")),
         ("army_lists.rs", include_str!("army_lists.rs")),
+        ("battle.rs", include_str!("battle.rs")),
         ("campaigns.rs", include_str!("campaigns.rs")),
         ("commands.rs", include_str!("commands.rs")),
         ("oob.rs", include_str!("oob.rs")),

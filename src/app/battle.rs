@@ -1,0 +1,349 @@
+//! The battle in the window: the open [`Session`], the solo opponent at work on a worker
+//! thread, and the [`BattlePanel`] the Battles page draws, rebuilt after every change.
+//!
+//! Every action goes through the session, which stores it at once; the opponent's actions
+//! arrive from its worker one at a time and are recorded the same way, so closing the window
+//! at any moment loses at most the action in flight and "Resume" continues exactly there.
+
+use crate::ai::Until;
+use crate::rules::command::OrdersMode;
+use crate::rules::dice::DiceSource;
+use crate::rules::event::Event;
+use crate::rules::state::Phase;
+use crate::rules::Action;
+use crate::session::worker::{FromOpponent, Opponent};
+use crate::session::{Session, SessionError};
+use crate::store::{Actor, BattleRecord, BattleStatus, PlayMode, Store};
+use crate::ui::battle::{BattlePanel, BattleRow, DiceLine, OpponentStatus, UnitLine};
+use std::time::Duration;
+
+/// The battle open in the window.
+pub struct BattleRun {
+    pub session: Session,
+    pub panel: BattlePanel,
+    pub opponent: Option<Opponent>,
+    pub pace_ms: u64,
+}
+
+impl BattleRun {
+    pub fn new(session: Session, pace_ms: u64) -> BattleRun {
+        let panel = panel_of(&session);
+        BattleRun {
+            session,
+            panel,
+            opponent: None,
+            pace_ms,
+        }
+    }
+
+    pub fn refresh(&mut self) {
+        self.panel = panel_of(&self.session);
+        self.panel.computer_to_play &= self.opponent.is_none();
+    }
+
+    pub fn opponent_status(&self) -> Option<OpponentStatus> {
+        self.opponent.as_ref().map(|o| OpponentStatus {
+            stopping: o.is_stopping(),
+            pace_ms: self.pace_ms,
+        })
+    }
+
+    /// Records what the opponent sent since the last frame. An error (a store that refused the
+    /// write) stops the opponent; the session has gone back to what is stored.
+    pub fn poll(&mut self, store: &mut Store) -> Result<bool, SessionError> {
+        let Some(op) = self.opponent.as_mut() else {
+            return Ok(false);
+        };
+        let mut changed = false;
+        let mut failure = None;
+        for m in op.poll() {
+            if let FromOpponent::Entry(entry) = m {
+                if failure.is_none() {
+                    match self.session.commit_entry(store, entry) {
+                        Ok(()) => changed = true,
+                        Err(e) => {
+                            op.stop();
+                            failure = Some(e);
+                        }
+                    }
+                }
+            }
+        }
+        if op.is_finished() || failure.is_some() {
+            if let Some(op) = self.opponent.take() {
+                op.join();
+            }
+            changed = true;
+        }
+        if changed {
+            self.refresh();
+        }
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(changed),
+        }
+    }
+
+    /// Starts the opponent on the computer's side(s), from where the battle stands.
+    pub fn start_opponent(&mut self) -> Result<(), SessionError> {
+        if self.opponent.is_some() {
+            return Ok(());
+        }
+        let sides = self.session.mode().computer_sides();
+        let fork = self.session.battle().fork()?;
+        self.opponent = Some(Opponent::spawn(
+            fork,
+            sides,
+            Until::End,
+            Duration::from_millis(self.pace_ms),
+        ));
+        self.refresh();
+        Ok(())
+    }
+
+    pub fn stop_opponent(&mut self) {
+        if let Some(op) = &self.opponent {
+            op.stop();
+        }
+    }
+
+    pub fn set_pace(&mut self, ms: u64) {
+        self.pace_ms = ms;
+        if let Some(op) = &self.opponent {
+            op.set_pace(Duration::from_millis(ms));
+        }
+    }
+
+    /// Performs a person's action (with the dice typed in, for physical dice).
+    pub fn act(
+        &mut self,
+        store: &mut Store,
+        action: Action,
+        dice: &[u8],
+    ) -> Result<Vec<Event>, SessionError> {
+        let r = if self.session.record().dice == DiceSource::Physical {
+            self.session
+                .perform_with_dice(store, action, dice, Actor::Referee)
+        } else {
+            self.session.perform(store, action, Actor::Player)
+        };
+        self.refresh();
+        r
+    }
+
+    /// Undo: in solo play back to the person's own last decision (the computer's answers to
+    /// it go too).
+    pub fn undo(&mut self, store: &mut Store) -> Result<bool, SessionError> {
+        let r = match self.session.mode() {
+            PlayMode::Solo { .. } => self.session.undo_to_player(store),
+            _ => self.session.undo(store),
+        };
+        self.refresh();
+        r
+    }
+
+    pub fn redo(&mut self, store: &mut Store) -> Result<bool, SessionError> {
+        let r = self.session.redo(store);
+        self.refresh();
+        r
+    }
+}
+
+/// A row of the Battles list.
+pub fn row_of(b: &BattleRecord) -> BattleRow {
+    BattleRow {
+        id: b.id,
+        scenario: b.scenario.name.clone(),
+        mode: b.mode.label(),
+        game_turn: b.game_turn,
+        ended: b.status == BattleStatus::Ended,
+        result: result_words(b).join("; "),
+        updated: b.updated_at.clone().unwrap_or_else(|| b.created_at.clone()),
+    }
+}
+
+fn side_names(b: &BattleRecord) -> [String; 2] {
+    let name = |i: usize| {
+        b.scenario
+            .sides
+            .get(i)
+            .map_or_else(|| format!("Side {}", i + 1), |s| s.name.clone())
+    };
+    [name(0), name(1)]
+}
+
+/// The verdict in words: who won and how, and each side's VPs.
+fn result_words(b: &BattleRecord) -> Vec<String> {
+    let Some(r) = &b.result else {
+        return Vec::new();
+    };
+    let names = side_names(b);
+    let name = |i: usize| names.get(i).cloned().unwrap_or_default();
+    let mut out = vec![match r.winner {
+        Some(w) => format!("{} wins: {}", name(w), r.category.label()),
+        None => "A draw".to_string(),
+    }];
+    for (i, s) in r.sides.iter().enumerate() {
+        out.push(format!("{}: {} VPs", name(i), s.vp));
+    }
+    out
+}
+
+fn dice_words(d: &DiceSource) -> String {
+    match d {
+        DiceSource::Seed(s) => format!("seeded dice ({s})"),
+        DiceSource::Script(v) => format!("a script of {} dice", v.len()),
+        DiceSource::Physical => "physical dice".to_string(),
+    }
+}
+
+/// Everything the page shows of a session.
+pub fn panel_of(session: &Session) -> BattlePanel {
+    let rec = session.record();
+    let battle = session.battle();
+    let st = battle.state();
+    let t = st.turn;
+    let names = side_names(rec);
+    let active_name = names.get(t.active).cloned().unwrap_or_default();
+    let turn = match t.phase {
+        Phase::Deployment => format!("Deployment · {active_name} first"),
+        Phase::Over => format!("Over after game turn {}", t.game_turn),
+        p => format!(
+            "Game turn {} · {active_name} · {} phase",
+            t.game_turn,
+            p.label()
+        ),
+    };
+    let mut waiting = Vec::new();
+    for c in &st.charges.combats {
+        let name = st
+            .piece(c.target)
+            .map_or_else(|| c.target.to_string(), |p| p.name.clone());
+        let side = names.get(c.target.side()).cloned().unwrap_or_default();
+        if c.window_open {
+            waiting.push(format!("{side} to answer the charge on {name}"));
+        } else {
+            waiting.push(format!("the charge on {name} to be fought"));
+        }
+    }
+    let computer = rec.mode.computer();
+    let sides = rec.mode.computer_sides();
+    let ended = t.phase == Phase::Over;
+    let computer_to_play =
+        !ended
+            && (sides.get(t.active).copied().unwrap_or(false)
+                || st.charges.combats.iter().any(|c| {
+                    c.window_open && sides.get(c.target.side()).copied().unwrap_or(false)
+                }));
+    let units = st
+        .pieces
+        .values()
+        .map(|p| {
+            let mut marks = Vec::new();
+            if p.suppressed_at.is_some() {
+                marks.push("suppressed");
+            }
+            if p.disordered_until.is_some_and(|u| u >= t.player_turn) {
+                marks.push("disordered");
+            }
+            if p.dug_in {
+                marks.push("dug in");
+            }
+            if p.knocked_out {
+                marks.push("knocked out");
+            } else if p.pose.is_none() {
+                marks.push("off the table");
+            }
+            UnitLine {
+                side: p.id.side(),
+                name: p.name.clone(),
+                formation: match (p.formation, p.limbered) {
+                    (Some(f), _) => f.label().to_string(),
+                    (None, true) => "limbered".to_string(),
+                    (None, false) if p.id.is_command() => "command".to_string(),
+                    (None, false) => String::new(),
+                },
+                stands: p.stands,
+                hits: p.hits,
+                marks: marks.join(", "),
+                gone: p.knocked_out,
+            }
+        })
+        .collect();
+    // The dice log: every roll of the actions in effect, in order.
+    let mut dice = Vec::new();
+    let mut when = String::from("before the battle");
+    for entry in battle.entries() {
+        for e in &entry.events {
+            match e {
+                Event::TurnBegan {
+                    game_turn, active, ..
+                } => {
+                    when = format!(
+                        "T{game_turn} {}",
+                        names.get(*active).cloned().unwrap_or_default()
+                    );
+                }
+                Event::DiceRolled {
+                    piece,
+                    purpose,
+                    rule,
+                    dice: faces,
+                    modifiers,
+                } => {
+                    let who = piece
+                        .and_then(|id| battle.initial_state().piece(id))
+                        .map_or_else(String::new, |p| p.name.clone());
+                    dice.push(DiceLine {
+                        when: when.clone(),
+                        side: piece.map(|p| p.side()),
+                        who,
+                        purpose: purpose.clone(),
+                        rule: rule.clone(),
+                        dice: faces.clone(),
+                        modifiers: modifiers
+                            .iter()
+                            .map(|m| (m.rule.clone(), m.label.clone(), m.value))
+                            .collect(),
+                        by_hand: entry.hand_dice.is_some(),
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    let orders = match rec.orders {
+        OrdersMode::Full => "full orders",
+        OrdersMode::Free => "free orders",
+    };
+    BattlePanel {
+        id: rec.id,
+        title: rec.scenario.name.clone(),
+        how: format!(
+            "{} · {} · {orders}",
+            rec.mode.label(),
+            dice_words(&rec.dice)
+        ),
+        side_names: names,
+        turn,
+        active: t.active,
+        waiting,
+        can_undo: !battle.entries().is_empty(),
+        can_redo: battle.log().entries.len() > battle.entries().len(),
+        physical: rec.dice == DiceSource::Physical,
+        computer_to_play,
+        computer_label: match (computer, sides) {
+            (Some(c), _) => format!(
+                "Computer plays {}",
+                side_names(rec).get(c).cloned().unwrap_or_default()
+            ),
+            (None, [true, true]) => "Computer plays both sides".to_string(),
+            _ => String::new(),
+        },
+        ended,
+        result: result_words(rec),
+        units,
+        dice,
+        actions: battle.entries().len(),
+    }
+}

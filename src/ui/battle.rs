@@ -1,0 +1,550 @@
+//! The Battles page: every stored battle with Resume, the start form ("Play…" a scenario), and
+//! the battle in play: the bar that says whose turn and phase it is and what the battle waits
+//! for, the controls (end phase, undo, redo, let the computer play, Stop, its pace), the units
+//! of both sides, the dice log, and the result once the battle ended.
+//!
+//! Like every page it only reads a [`BattlePanel`] the app built from the session and emits
+//! [`AppCommand`]s; the app performs, stores and rebuilds the panel.
+
+use super::widgets::RichTextExt as _;
+use super::widgets::{palette, Emitter};
+use super::{AppCommand, UiState, View};
+use crate::model::ScenarioId;
+use egui::{RichText, Ui};
+
+/// One row of the Battles list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BattleRow {
+    pub id: i64,
+    pub scenario: String,
+    pub mode: String,
+    pub game_turn: u32,
+    pub ended: bool,
+    pub result: String,
+    pub updated: String,
+}
+
+/// How a new battle is to be played (the start form).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartRequest {
+    pub scenario: ScenarioId,
+    /// `Some(side)`: solo, the computer plays `side`; `None` with `referee` false: hot-seat.
+    pub computer: Option<usize>,
+    pub referee: bool,
+    /// Dice rolled on a real table and typed in.
+    pub physical: bool,
+    /// The seed (`None`: a fresh one, shown with the battle).
+    pub seed: Option<u64>,
+    pub full_orders: bool,
+    pub first_player: usize,
+    /// Start although the scenario breaks army-building rules.
+    pub go_ahead: bool,
+}
+
+/// The start form's fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartForm {
+    pub scenario: Option<ScenarioId>,
+    /// 0: solo, 1: hot-seat, 2: referee.
+    pub mode: usize,
+    pub computer: usize,
+    pub physical: bool,
+    pub seed: String,
+    pub full_orders: bool,
+    pub first_player: usize,
+    pub go_ahead: bool,
+    /// Dice typed in for the next action (physical dice).
+    pub dice: String,
+}
+
+impl Default for StartForm {
+    fn default() -> Self {
+        StartForm {
+            scenario: None,
+            mode: 0,
+            computer: 1,
+            physical: false,
+            seed: String::new(),
+            full_orders: true,
+            first_player: 0,
+            go_ahead: false,
+            dice: String::new(),
+        }
+    }
+}
+
+/// One line of the dice log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiceLine {
+    /// "T2 side 0 Command".
+    pub when: String,
+    pub side: Option<usize>,
+    /// The unit that rolled, by name.
+    pub who: String,
+    pub purpose: String,
+    pub rule: String,
+    pub dice: Vec<u8>,
+    /// (rule, label, value) of every modifier.
+    pub modifiers: Vec<(String, String, i32)>,
+    /// Typed in from a real table.
+    pub by_hand: bool,
+}
+
+/// One unit in the units list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitLine {
+    pub side: usize,
+    pub name: String,
+    pub formation: String,
+    pub stands: u8,
+    pub hits: u32,
+    pub marks: String,
+    pub gone: bool,
+}
+
+/// The battle in play, as the page shows it (built by the app after every change).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BattlePanel {
+    pub id: i64,
+    pub title: String,
+    /// "solo (computer plays side 1) · seeded dice (seed 42) · full orders".
+    pub how: String,
+    pub side_names: [String; 2],
+    /// "Game turn 2 · French · Command phase".
+    pub turn: String,
+    pub active: usize,
+    /// What the battle waits for, in words.
+    pub waiting: Vec<String>,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    pub physical: bool,
+    /// It is the computer's decision now.
+    pub computer_to_play: bool,
+    /// "Computer plays French" (empty when no side is the computer's).
+    pub computer_label: String,
+    pub ended: bool,
+    /// The verdict and each side's VPs, once ended.
+    pub result: Vec<String>,
+    pub units: Vec<UnitLine>,
+    pub dice: Vec<DiceLine>,
+    pub actions: usize,
+}
+
+/// The opponent at work, as the page shows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OpponentStatus {
+    pub stopping: bool,
+    pub pace_ms: u64,
+}
+
+/// The Battles page.
+pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter) {
+    match view.battle {
+        Some(panel) => battle_page(ui, view, panel, state, out),
+        None => list_page(ui, view, state, out),
+    }
+}
+
+fn list_page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter) {
+    egui::Panel::right("start-battle")
+        .default_size(360.0)
+        .frame(
+            egui::Frame::new()
+                .fill(palette::PANEL)
+                .inner_margin(egui::Margin::same(12)),
+        )
+        .show(ui, |ui| start_form(ui, view, state, out));
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.heading(RichText::new("Battles").bold());
+        ui.label(
+            RichText::new("Every battle stored in this database. Resume one where it was left.")
+                .color(palette::FAINT),
+        );
+        ui.add_space(8.0);
+        if view.battles.is_empty() {
+            ui.label("No battles yet: start one on the right.");
+            return;
+        }
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                egui::Grid::new("battle-table")
+                    .striped(true)
+                    .num_columns(6)
+                    .spacing([16.0, 6.0])
+                    .show(ui, |ui| {
+                        for h in ["Battle", "Scenario", "Mode", "Turn", "Status", ""] {
+                            ui.label(RichText::new(h).bold().color(palette::BLUE));
+                        }
+                        ui.end_row();
+                        for b in view.battles.iter().rev() {
+                            ui.label(format!("#{}", b.id));
+                            ui.label(RichText::new(&b.scenario).bold());
+                            ui.label(&b.mode);
+                            ui.label(b.game_turn.to_string());
+                            if b.ended {
+                                ui.label(
+                                    RichText::new(format!("ended: {}", b.result))
+                                        .color(palette::OK),
+                                )
+                                .on_hover_text(&b.result);
+                            } else {
+                                ui.label("in progress");
+                            }
+                            ui.push_id(b.id, |ui| {
+                                let label = if b.ended { "Open" } else { "Resume" };
+                                if ui
+                                    .button(label)
+                                    .on_hover_text("Continue exactly where it was left")
+                                    .clicked()
+                                {
+                                    out.send(AppCommand::OpenBattle(b.id));
+                                }
+                            });
+                            ui.end_row();
+                        }
+                    });
+            });
+    });
+}
+
+fn start_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter) {
+    let f = &mut state.start;
+    ui.label(RichText::new("Start a battle").size(16.0).bold());
+    ui.add_space(6.0);
+    let chosen = f
+        .scenario
+        .as_ref()
+        .and_then(|id| view.scenarios.iter().find(|s| &s.id == id))
+        .map_or("choose a scenario", |s| s.name.as_str())
+        .to_string();
+    egui::ComboBox::from_label("Scenario")
+        .selected_text(chosen)
+        .width(220.0)
+        .show_ui(ui, |ui| {
+            for s in view.scenarios {
+                ui.selectable_value(&mut f.scenario, Some(s.id.clone()), &s.name);
+            }
+        });
+    ui.add_space(6.0);
+    ui.label(RichText::new("Who plays").bold());
+    ui.radio_value(&mut f.mode, 0, "Solo against the computer");
+    if f.mode == 0 {
+        ui.horizontal(|ui| {
+            ui.add_space(18.0);
+            ui.label("The computer plays");
+            ui.radio_value(&mut f.computer, 0, "side 1");
+            ui.radio_value(&mut f.computer, 1, "side 2");
+        });
+    }
+    ui.radio_value(&mut f.mode, 1, "Hot-seat: two players at this screen");
+    ui.radio_value(&mut f.mode, 2, "Referee of a real table");
+    ui.add_space(6.0);
+    ui.label(RichText::new("Dice").bold());
+    ui.checkbox(
+        &mut f.physical,
+        "Physical dice, typed in as they are rolled",
+    );
+    if !f.physical {
+        ui.horizontal(|ui| {
+            let label = ui.label("Seed");
+            ui.add(
+                egui::TextEdit::singleline(&mut f.seed)
+                    .hint_text("any")
+                    .desired_width(120.0),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("The same seed and the same actions give the same battle");
+        });
+    }
+    ui.add_space(6.0);
+    ui.checkbox(
+        &mut f.full_orders,
+        "Full orders (initiative, command rolls)",
+    )
+    .on_hover_text("Off: any unit of the active side may act; command is rolled on the table");
+    ui.horizontal(|ui| {
+        ui.label("First player");
+        ui.radio_value(&mut f.first_player, 0, "side 1");
+        ui.radio_value(&mut f.first_player, 1, "side 2");
+    });
+    ui.checkbox(
+        &mut f.go_ahead,
+        "Start even if the army lists break the building rules",
+    );
+    ui.add_space(8.0);
+    let seed = f.seed.trim();
+    let seed_ok = f.physical || seed.is_empty() || seed.parse::<u64>().is_ok();
+    if !seed_ok {
+        ui.label(RichText::new("The seed must be a whole number.").color(palette::ERROR));
+    }
+    let ready = f.scenario.is_some() && seed_ok;
+    if ui
+        .add_enabled(ready, egui::Button::new(RichText::new("Play").bold()))
+        .on_hover_text("Start the battle and store it")
+        .clicked()
+    {
+        if let Some(scenario) = f.scenario.clone() {
+            out.send(AppCommand::StartBattle(StartRequest {
+                scenario,
+                computer: (f.mode == 0).then_some(f.computer),
+                referee: f.mode == 2,
+                physical: f.physical,
+                seed: if f.physical { None } else { seed.parse().ok() },
+                full_orders: f.full_orders,
+                first_player: f.first_player,
+                go_ahead: f.go_ahead,
+            }));
+        }
+    }
+}
+
+fn side_colour(side: usize) -> egui::Color32 {
+    if side == 0 {
+        egui::Color32::from_rgb(0x1f, 0x3a, 0x8f)
+    } else {
+        egui::Color32::from_rgb(0x9a, 0x1f, 0x1f)
+    }
+}
+
+fn battle_page(
+    ui: &mut Ui,
+    view: &View<'_>,
+    panel: &BattlePanel,
+    state: &mut UiState,
+    out: &mut Emitter,
+) {
+    egui::Panel::top("battle-bar")
+        .frame(
+            egui::Frame::new()
+                .fill(palette::PANEL)
+                .inner_margin(egui::Margin::symmetric(12, 6)),
+        )
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                if ui
+                    .button("◀ Battles")
+                    .on_hover_text("Back to the list")
+                    .clicked()
+                {
+                    out.send(AppCommand::CloseBattle);
+                }
+                ui.label(RichText::new(&panel.title).bold().size(16.0));
+                ui.label(RichText::new(&panel.how).color(palette::FAINT));
+            });
+            ui.horizontal_wrapped(|ui| {
+                ui.label(
+                    RichText::new(&panel.turn)
+                        .bold()
+                        .color(side_colour(panel.active)),
+                );
+                ui.separator();
+                let busy = view.opponent.is_some();
+                let can_act = !panel.ended && !busy;
+                if ui
+                    .add_enabled(can_act, egui::Button::new("End phase"))
+                    .on_hover_text("Finish this phase (SEQ-03)")
+                    .clicked()
+                {
+                    out.send(AppCommand::BattleAction(crate::rules::Action::EndPhase));
+                }
+                if ui
+                    .add_enabled(panel.can_undo && !busy, egui::Button::new("Undo"))
+                    .on_hover_text("Take back the last action (Ctrl+Z); it stays in the log")
+                    .clicked()
+                {
+                    out.send(AppCommand::BattleUndo);
+                }
+                if ui
+                    .add_enabled(panel.can_redo && !busy, egui::Button::new("Redo"))
+                    .on_hover_text("Put back the action taken back (Ctrl+Shift+Z)")
+                    .clicked()
+                {
+                    out.send(AppCommand::BattleRedo);
+                }
+                if !panel.computer_label.is_empty() {
+                    ui.separator();
+                    match view.opponent {
+                        None => {
+                            if ui
+                                .add_enabled(
+                                    panel.computer_to_play && !panel.ended,
+                                    egui::Button::new(&panel.computer_label),
+                                )
+                                .on_hover_text("Let the computer take its decisions now")
+                                .clicked()
+                            {
+                                out.send(AppCommand::OpponentPlay);
+                            }
+                        }
+                        Some(op) => {
+                            ui.spinner();
+                            ui.label(if op.stopping {
+                                "stopping…"
+                            } else {
+                                "the computer is playing"
+                            });
+                            if ui
+                                .add_enabled(!op.stopping, egui::Button::new("Stop"))
+                                .clicked()
+                            {
+                                out.send(AppCommand::OpponentStop);
+                            }
+                        }
+                    }
+                    let mut pace = state.pace_ms;
+                    ui.label("pace");
+                    if ui
+                        .add(
+                            egui::Slider::new(&mut pace, 0..=2000)
+                                .suffix(" ms")
+                                .text("per action"),
+                        )
+                        .changed()
+                    {
+                        state.pace_ms = pace;
+                        out.send(AppCommand::OpponentPace(pace));
+                    }
+                }
+                if panel.physical {
+                    ui.separator();
+                    let label = ui.label("Dice rolled:");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut state.start.dice)
+                            .hint_text("e.g. 4,6,2")
+                            .desired_width(110.0),
+                    )
+                    .labelled_by(label.id)
+                    .on_hover_text("The dice for the next action, in the order rolled");
+                }
+            });
+            for w in &panel.waiting {
+                ui.label(RichText::new(format!("Waiting for {w}")).color(palette::WARN));
+            }
+        });
+    egui::Panel::right("dice-log")
+        .default_size(420.0)
+        .frame(
+            egui::Frame::new()
+                .fill(palette::CARD)
+                .inner_margin(egui::Margin::same(10)),
+        )
+        .show(ui, |ui| dice_log(ui, panel));
+    egui::CentralPanel::default().show(ui, |ui| {
+        if panel.ended {
+            egui::Frame::new()
+                .fill(egui::Color32::from_rgb(0xe3, 0xef, 0xdf))
+                .inner_margin(egui::Margin::same(10))
+                .show(ui, |ui| {
+                    ui.label(RichText::new("The battle is over").bold().size(16.0));
+                    for line in &panel.result {
+                        ui.label(line);
+                    }
+                });
+            ui.add_space(8.0);
+        }
+        units(ui, panel);
+    });
+}
+
+fn units(ui: &mut Ui, panel: &BattlePanel) {
+    egui::ScrollArea::vertical()
+        .id_salt("battle-units")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for side in 0..2 {
+                ui.label(
+                    RichText::new(panel.side_names.get(side).map_or("", String::as_str))
+                        .bold()
+                        .color(side_colour(side)),
+                );
+                egui::Grid::new(("units", side))
+                    .striped(true)
+                    .num_columns(5)
+                    .spacing([14.0, 3.0])
+                    .show(ui, |ui| {
+                        for u in panel.units.iter().filter(|u| u.side == side) {
+                            let mut name = RichText::new(&u.name);
+                            if u.gone {
+                                name = name.strikethrough().color(palette::FAINT);
+                            }
+                            ui.label(name);
+                            ui.label(RichText::new(&u.formation).color(palette::FAINT));
+                            ui.label(format!("{} stands", u.stands));
+                            ui.label(if u.hits > 0 {
+                                format!("{} hits", u.hits)
+                            } else {
+                                String::new()
+                            });
+                            ui.label(RichText::new(&u.marks).color(palette::WARN));
+                            ui.end_row();
+                        }
+                    });
+                ui.add_space(8.0);
+            }
+        });
+}
+
+/// The faces of d6 results.
+fn faces(dice: &[u8]) -> String {
+    dice.iter()
+        .map(|d| match d {
+            1 => '⚀',
+            2 => '⚁',
+            3 => '⚂',
+            4 => '⚃',
+            5 => '⚄',
+            6 => '⚅',
+            _ => '?',
+        })
+        .map(String::from)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn dice_log(ui: &mut Ui, panel: &BattlePanel) {
+    ui.label(RichText::new("Dice log").bold().size(15.0));
+    ui.label(
+        RichText::new(format!(
+            "{} actions · {} rolls",
+            panel.actions,
+            panel.dice.len()
+        ))
+        .color(palette::FAINT),
+    );
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("dice-log")
+        .auto_shrink([false, false])
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            for (i, d) in panel.dice.iter().enumerate() {
+                ui.push_id(i, |ui| {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(RichText::new(&d.when).small().color(palette::FAINT));
+                        let who = RichText::new(&d.who).bold();
+                        ui.label(match d.side {
+                            Some(s) => who.color(side_colour(s)),
+                            None => who,
+                        });
+                        ui.label(format!("{}:", d.purpose));
+                        ui.label(RichText::new(faces(&d.dice)).size(17.0))
+                            .on_hover_text(format!("{:?}", d.dice));
+                        ui.label(RichText::new(&d.rule).monospace().color(palette::BLUE))
+                            .on_hover_text(crate::rules::gist::gist(&d.rule));
+                        if d.by_hand {
+                            ui.label(RichText::new("typed in").italics().color(palette::FAINT));
+                        }
+                    });
+                    for (rule, label, value) in &d.modifiers {
+                        ui.horizontal(|ui| {
+                            ui.add_space(16.0);
+                            ui.label(RichText::new(rule).monospace().color(palette::BLUE))
+                                .on_hover_text(crate::rules::gist::gist(rule));
+                            ui.label(RichText::new(format!("{label} ({value:+})")).small());
+                        });
+                    }
+                });
+            }
+        });
+}

@@ -1,0 +1,189 @@
+//! The Battles page driven headless with `egui_kittest` (issue #17, first increment): start a
+//! solo battle from the sample, play phases, let the computer play its turn on its worker
+//! thread, undo with Ctrl+Z, close and resume exactly, and refuse a bad physical die.
+
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use powderhorn::app::App;
+use powderhorn::store::Store;
+use std::path::Path;
+
+const EBELSBERG: &str = "Ebelsberg, 3 May 1809";
+
+fn harness(app: App) -> Harness<'static, App> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
+}
+
+fn app_on(db: &Path) -> App {
+    App::with_store(Store::open(db).expect("store"), db.display().to_string())
+}
+
+/// Opens the Battles page and starts a battle of the sample with the form's choices.
+fn start_battle(h: &mut Harness<'static, App>, referee_physical: bool) {
+    h.run();
+    h.get_by_label("Battles").click();
+    h.run();
+    h.get_by_label("Scenario").click();
+    h.run();
+    h.get_by_label(EBELSBERG).click();
+    h.run();
+    if referee_physical {
+        h.get_by_label("Referee of a real table").click();
+        h.run();
+        h.get_by_label("Physical dice, typed in as they are rolled")
+            .click();
+        h.run();
+    }
+    h.get_by_label("Play").click();
+    h.run();
+}
+
+fn wait_for_opponent(h: &mut Harness<'static, App>) {
+    for _ in 0..20_000 {
+        h.step();
+        if !h.state().opponent_running() {
+            h.run();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("the computer did not hand back");
+}
+
+#[test]
+fn a_solo_battle_is_started_played_undone_and_resumed_from_the_window() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("ui.sqlite");
+    let mut h = harness(app_on(&db));
+    h.state_mut().ui_state.pace_ms = 0;
+    start_battle(&mut h, false);
+    assert!(h
+        .query_by_label("Deployment · French: Masséna's advance guard first")
+        .is_some());
+    assert!(h
+        .query_by_label("Computer plays Austrian: Hiller's rearguard")
+        .is_some());
+
+    // The person (the French) ends deployment and its four phases.
+    for _ in 0..5 {
+        h.get_by_label("End phase").click();
+        h.run();
+    }
+    let id = h.state().battle_run().expect("open").session.id();
+    let turn = h
+        .state()
+        .battle_run()
+        .expect("open")
+        .session
+        .battle()
+        .state()
+        .turn;
+    assert_eq!(turn.active, 1, "the Austrians' player turn");
+
+    // The computer plays its turn, action by action, on its worker thread.
+    h.get_by_label("Computer plays Austrian: Hiller's rearguard")
+        .click();
+    h.run();
+    wait_for_opponent(&mut h);
+    let run = h.state().battle_run().expect("open");
+    let after = run.session.battle().state().turn;
+    assert_eq!(
+        after.active, 0,
+        "the computer handed back at the French turn"
+    );
+    assert_eq!(after.game_turn, 2);
+    let actions = run.session.battle().entries().len();
+    assert!(actions > 6, "the computer acted ({actions} actions in all)");
+    let rolls = run.panel.dice.len();
+
+    // Ctrl+Z in solo play takes back the person's own last decision (ending the End phase)
+    // with every answer of the computer after it.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    let run = h.state().battle_run().expect("open");
+    assert_eq!(run.session.battle().entries().len(), 4);
+    assert_eq!(run.session.battle().state().turn.active, 0);
+    assert!(run.panel.dice.len() <= rolls);
+
+    // Close the window (drop the app) and open it again: the same battle, to the action.
+    let state = run.session.battle().state().clone();
+    drop(h);
+    let mut h = harness(app_on(&db));
+    h.run();
+    h.get_by_label("Battles").click();
+    h.run();
+    h.get_by_label("Resume").click();
+    h.run();
+    let run = h.state().battle_run().expect("resumed");
+    assert_eq!(run.session.id(), id);
+    assert_eq!(run.session.battle().state(), &state);
+    // The undone actions can be redone after the restart.
+    assert!(run.panel.can_redo);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(
+        h.state()
+            .battle_run()
+            .expect("open")
+            .session
+            .battle()
+            .entries()
+            .len(),
+        5
+    );
+}
+
+#[test]
+fn a_referee_battle_refuses_a_bad_die_and_changes_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("ref.sqlite");
+    let mut h = harness(app_on(&db));
+    start_battle(&mut h, true);
+    assert_eq!(
+        h.state()
+            .battle_run()
+            .expect("started")
+            .session
+            .record()
+            .dice,
+        powderhorn::rules::DiceSource::Physical
+    );
+    h.get_by_label("End phase").click();
+    h.run();
+    // Deployment ends without dice.
+    let turn = h
+        .state()
+        .battle_run()
+        .expect("open")
+        .session
+        .battle()
+        .state()
+        .turn;
+    assert_eq!(turn.game_turn, 1);
+    h.get_by_label("Dice rolled:").click();
+    h.run();
+    h.get_by_label("Dice rolled:").type_text("7");
+    h.run();
+    h.get_by_label("End phase").click();
+    h.run();
+    assert!(
+        h.state()
+            .messages()
+            .iter()
+            .any(|m| m.text.contains("Die 1 is 7")),
+        "{:?}",
+        h.state().messages()
+    );
+    let after = h
+        .state()
+        .battle_run()
+        .expect("open")
+        .session
+        .battle()
+        .entries()
+        .len();
+    assert_eq!(after, 1, "nothing performed");
+}
