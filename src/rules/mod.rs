@@ -30,6 +30,7 @@ pub mod geometry;
 pub mod gunnery;
 pub mod morale;
 pub mod movement;
+pub mod referee;
 pub mod reveal;
 pub mod skirmish;
 pub mod state;
