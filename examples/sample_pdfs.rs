@@ -85,13 +85,21 @@ fn main() -> Result<()> {
             paper,
             ..LabelOptions::default()
         };
-        write(&dir, &format!("labels-{p}.pdf"), &labels_pdf(ebelsberg, &lists, &opts)?)?;
+        write(
+            &dir,
+            &format!("labels-{p}.pdf"),
+            &labels_pdf(ebelsberg, &lists, &opts)?,
+        )?;
     }
     let per_unit = LabelOptions {
         per: Per::Unit,
         ..LabelOptions::default()
     };
-    write(&dir, "labels-per-unit.pdf", &labels_pdf(ebelsberg, &lists, &per_unit)?)?;
+    write(
+        &dir,
+        "labels-per-unit.pdf",
+        &labels_pdf(ebelsberg, &lists, &per_unit)?,
+    )?;
 
     let layout = LabelLayout::from_json(NBC_LAYOUT)?;
     let labels = vec![

@@ -89,7 +89,10 @@ fn replay_refuses_an_illegal_action_with_its_index_and_rule_move_10() {
     let text = String::from_utf8_lossy(&out.stdout);
     let last = text.lines().rev().nth(1).unwrap_or_default();
     assert!(last.starts_with("refused: "), "{text}");
-    assert!(last.contains("actions[12] (deploy 1:u1): MOVE-10"), "{text}");
+    assert!(
+        last.contains("actions[12] (deploy 1:u1): MOVE-10"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -188,7 +191,11 @@ fn gen_12_the_documented_referee_adjustments_replay_to_the_documented_events() {
         .filter(|e| e["action"].as_u64().unwrap_or(0) >= first as u64)
         .cloned()
         .collect();
-    assert_eq!(serde_json::Value::Array(adjusted), expected, "docs/battle-file.md is out of date");
+    assert_eq!(
+        serde_json::Value::Array(adjusted),
+        expected,
+        "docs/battle-file.md is out of date"
+    );
     let unit = |side: u64, id: u64| {
         r["units"]
             .as_array()
@@ -199,15 +206,27 @@ fn gen_12_the_documented_referee_adjustments_replay_to_the_documented_events() {
             .unwrap()
     };
     let (column, square, gun) = (unit(0, 1), unit(1, 1), unit(0, 2));
-    assert_eq!((column["hits"].clone(), column["suppressed"].clone()), (4.into(), true.into()));
-    assert_eq!((square["stands"].clone(), square["disordered"].clone()), (4.into(), true.into()));
+    assert_eq!(
+        (column["hits"].clone(), column["suppressed"].clone()),
+        (4.into(), true.into())
+    );
+    assert_eq!(
+        (square["stands"].clone(), square["disordered"].clone()),
+        (4.into(), true.into())
+    );
     assert_eq!(gun["limbered"], false);
     assert_eq!(gun["position"], serde_json::json!({"x": 130.0, "y": 40.0}));
     // The documented refusals: 6 stands on a unit that started with 5, 15 hits on 5 stands of
     // Hits 3.
     for (extra, rule) in [
-        (serde_json::json!({"action": "adjust", "piece": {"side": 1, "unit": 1}, "stands": 6}), "GEN-11"),
-        (serde_json::json!({"action": "adjust", "piece": {"side": 0, "unit": 1}, "hits": 15}), "GEN-12"),
+        (
+            serde_json::json!({"action": "adjust", "piece": {"side": 1, "unit": 1}, "stands": 6}),
+            "GEN-11",
+        ),
+        (
+            serde_json::json!({"action": "adjust", "piece": {"side": 0, "unit": 1}, "hits": 15}),
+            "GEN-12",
+        ),
     ] {
         let mut w = v.clone();
         w["actions"].as_array_mut().unwrap().push(extra);

@@ -505,7 +505,10 @@ fn battle_replay_prints_the_battle_before_a_refused_action_and_the_refusal_and_e
     let bad_arg = bad.to_str().expect("utf-8 path");
 
     // --json: the report of the battle as it stood before actions[2], plus `refused`.
-    let o = run(&db, &["battle", "replay", good.to_str().expect("utf-8"), "--json"]);
+    let o = run(
+        &db,
+        &["battle", "replay", good.to_str().expect("utf-8"), "--json"],
+    );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let mut expected: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(expected["turn"]["phase"], "command");
@@ -521,8 +524,14 @@ fn battle_replay_prints_the_battle_before_a_refused_action_and_the_refusal_and_e
     let o = run(&db, &["battle", "replay", bad_arg]);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     let text = stdout(&o);
-    let ok = stdout(&run(&db, &["battle", "replay", good.to_str().expect("utf-8")]));
-    assert!(text.starts_with(&ok), "the battle before the refusal:\n{text}");
+    let ok = stdout(&run(
+        &db,
+        &["battle", "replay", good.to_str().expect("utf-8")],
+    ));
+    assert!(
+        text.starts_with(&ok),
+        "the battle before the refusal:\n{text}"
+    );
     let rest = &text[ok.len()..];
     assert!(
         rest.starts_with(&format!(
@@ -533,15 +542,39 @@ fn battle_replay_prints_the_battle_before_a_refused_action_and_the_refusal_and_e
 
     // A file that cannot be used still exits 2, with nothing on stdout.
     std::fs::write(t.path("broken.json"), "{\"format\": 1, \"actions\": [").expect("write");
-    let o = run(&db, &["battle", "replay", t.path("broken.json").to_str().expect("utf-8")]);
+    let o = run(
+        &db,
+        &[
+            "battle",
+            "replay",
+            t.path("broken.json").to_str().expect("utf-8"),
+        ],
+    );
     assert_eq!(code(&o), 2);
     assert!(stdout(&o).is_empty());
     assert!(stderr(&o).contains("broken.json"), "{}", stderr(&o));
-    let o = run(&db, &["battle", "replay", t.path("missing.json").to_str().expect("utf-8")]);
+    let o = run(
+        &db,
+        &[
+            "battle",
+            "replay",
+            t.path("missing.json").to_str().expect("utf-8"),
+        ],
+    );
     assert_eq!(code(&o), 2);
     let o = run(
         &db,
-        &["battle", "replay", battle_file(&t, "malformed.json", serde_json::json!([{"action": "concede", "side": "x"}])).to_str().expect("utf-8")],
+        &[
+            "battle",
+            "replay",
+            battle_file(
+                &t,
+                "malformed.json",
+                serde_json::json!([{"action": "concede", "side": "x"}]),
+            )
+            .to_str()
+            .expect("utf-8"),
+        ],
     );
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("actions[0]"), "{}", stderr(&o));

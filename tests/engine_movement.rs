@@ -2494,66 +2494,106 @@ mod property {
         let strategy = (
             (80.0f64..125.0, 40.0f64..55.0, -40.0f64..40.0),
             (-14.0f64..14.0, -6.0f64..16.0, -6.0f64..6.0, 0.0f64..8.0),
-            (-50.0f64..50.0, any::<bool>(), 0usize..4, any::<bool>(), any::<bool>()),
+            (
+                -50.0f64..50.0,
+                any::<bool>(),
+                0usize..4,
+                any::<bool>(),
+                any::<bool>(),
+            ),
         );
         let want = cases() / 2;
-        let (accepted, tried) = run_counting(strategy, want, |((x, y, facing), (dx, dy, vx, vy), (turn, use_via, kind, column, cavalry))| {
-            let troop = if cavalry { HEAVY_CAV } else { LINE_INF };
-            let mut b = table(troop, x, y, facing).battle();
-            if column {
-                deploy(&mut b, u(0, 1), Formation::MarchColumn);
-            }
-            let from = at(&b, u(0, 1));
-            let manoeuvre = [Manoeuvre::Advance, Manoeuvre::Wheel, Manoeuvre::AboutFace, Manoeuvre::Retire][kind];
-            let via: Vec<(f64, f64)> = if use_via && manoeuvre == Manoeuvre::Advance {
-                vec![(from.at.x + vx, from.at.y + vy)]
-            } else {
-                vec![]
-            };
-            let to = match manoeuvre {
-                Manoeuvre::Wheel => {
-                    let f = from.facing_deg + turn;
-                    let h = heading(f);
-                    Pose { at: Point::new(from.at.x + dx * 0.3 + h.x * dy.abs(), from.at.y + h.y * dy.abs()), facing_deg: f }
+        let (accepted, tried) = run_counting(
+            strategy,
+            want,
+            |((x, y, facing), (dx, dy, vx, vy), (turn, use_via, kind, column, cavalry))| {
+                let troop = if cavalry { HEAVY_CAV } else { LINE_INF };
+                let mut b = table(troop, x, y, facing).battle();
+                if column {
+                    deploy(&mut b, u(0, 1), Formation::MarchColumn);
                 }
-                Manoeuvre::AboutFace => Pose { at: Point::new(from.at.x + dx, from.at.y - dy), facing_deg: from.facing_deg + 180.0 },
-                Manoeuvre::Retire => {
-                    let h = heading(from.facing_deg);
-                    Pose { at: Point::new(from.at.x - h.x * dy.abs(), from.at.y - h.y * dy.abs()), facing_deg: from.facing_deg }
-                }
-                _ => {
-                    let to_at = Point::new(from.at.x + dx, from.at.y + dy);
-                    let last = via.last().map_or(from.at, |(x, y)| Point::new(*x, *y));
-                    let f = if column { bearing_deg(last, to_at) } else { from.facing_deg };
-                    Pose { at: to_at, facing_deg: f }
-                }
-            };
-            let allowance = {
+                let from = at(&b, u(0, 1));
+                let manoeuvre = [
+                    Manoeuvre::Advance,
+                    Manoeuvre::Wheel,
+                    Manoeuvre::AboutFace,
+                    Manoeuvre::Retire,
+                ][kind];
+                let via: Vec<(f64, f64)> = if use_via && manoeuvre == Manoeuvre::Advance {
+                    vec![(from.at.x + vx, from.at.y + vy)]
+                } else {
+                    vec![]
+                };
+                let to = match manoeuvre {
+                    Manoeuvre::Wheel => {
+                        let f = from.facing_deg + turn;
+                        let h = heading(f);
+                        Pose {
+                            at: Point::new(
+                                from.at.x + dx * 0.3 + h.x * dy.abs(),
+                                from.at.y + h.y * dy.abs(),
+                            ),
+                            facing_deg: f,
+                        }
+                    }
+                    Manoeuvre::AboutFace => Pose {
+                        at: Point::new(from.at.x + dx, from.at.y - dy),
+                        facing_deg: from.facing_deg + 180.0,
+                    },
+                    Manoeuvre::Retire => {
+                        let h = heading(from.facing_deg);
+                        Pose {
+                            at: Point::new(from.at.x - h.x * dy.abs(), from.at.y - h.y * dy.abs()),
+                            facing_deg: from.facing_deg,
+                        }
+                    }
+                    _ => {
+                        let to_at = Point::new(from.at.x + dx, from.at.y + dy);
+                        let last = via.last().map_or(from.at, |(x, y)| Point::new(*x, *y));
+                        let f = if column {
+                            bearing_deg(last, to_at)
+                        } else {
+                            from.facing_deg
+                        };
+                        Pose {
+                            at: to_at,
+                            facing_deg: f,
+                        }
+                    }
+                };
+                let allowance = {
+                    let ctx = b.ctx();
+                    move_allowance(&ctx, u(0, 1), manoeuvre)
+                };
+                let (Ok(allowance), Ok(ev)) =
+                    (allowance, mv_via(&mut b, u(0, 1), &via, to, manoeuvre))
+                else {
+                    return Ok(0);
+                };
+                let [Event::Moved { cost_cm, .. }] = ev.as_slice() else {
+                    panic!("one Moved event: {ev:?}");
+                };
+                prop_assert!(*cost_cm <= allowance.total(false) + 1e-3, "cost {cost_cm}");
                 let ctx = b.ctx();
-                move_allowance(&ctx, u(0, 1), manoeuvre)
-            };
-            let (Ok(allowance), Ok(ev)) = (allowance, mv_via(&mut b, u(0, 1), &via, to, manoeuvre)) else {
-                return Ok(0);
-            };
-            let [Event::Moved { cost_cm, .. }] = ev.as_slice() else {
-                panic!("one Moved event: {ev:?}");
-            };
-            prop_assert!(*cost_cm <= allowance.total(false) + 1e-3, "cost {cost_cm}");
-            let ctx = b.ctx();
-            let p = ctx.piece(u(0, 1)).expect("on the table");
-            let fp = footprint_of(&ctx, p).expect("a footprint");
-            let block = ring_polygon(&block_ring());
-            for s in &fp.stands {
-                let mut inner = *s;
-                inner.width -= 0.002;
-                inner.depth -= 0.002;
-                prop_assert!(!inner.polygon().intersects(&block), "ends in the block: {:?}", fp.at);
-                for c in inner.corners() {
-                    prop_assert!((0.0..=240.0).contains(&c.x) && (0.0..=180.0).contains(&c.y));
+                let p = ctx.piece(u(0, 1)).expect("on the table");
+                let fp = footprint_of(&ctx, p).expect("a footprint");
+                let block = ring_polygon(&block_ring());
+                for s in &fp.stands {
+                    let mut inner = *s;
+                    inner.width -= 0.002;
+                    inner.depth -= 0.002;
+                    prop_assert!(
+                        !inner.polygon().intersects(&block),
+                        "ends in the block: {:?}",
+                        fp.at
+                    );
+                    for c in inner.corners() {
+                        prop_assert!((0.0..=240.0).contains(&c.x) && (0.0..=180.0).contains(&c.y));
+                    }
                 }
-            }
-            Ok(1)
-        });
+                Ok(1)
+            },
+        );
         eprintln!("accepted moves checked: {accepted} in {tried} cases");
         assert!(
             accepted >= want,
@@ -2575,22 +2615,23 @@ mod property {
             any::<bool>(),
         );
         let want = cases();
-        let (offered, tried) = run_counting(strategy, want, |(x, y, facing, kind, column, cavalry)| {
-            let troop = if cavalry { HEAVY_CAV } else { LINE_INF };
-            let mut b = table(troop, x, y, facing).battle();
-            if column {
-                deploy(&mut b, u(0, 1), Formation::MarchColumn);
-            }
-            let manoeuvre = [Manoeuvre::Advance, Manoeuvre::Wheel, Manoeuvre::AboutFace][kind];
-            let ctx = b.ctx();
-            let mut n = 0;
-            for d in legal_destinations(&ctx, u(0, 1), manoeuvre, 2.0) {
-                let r = check_move(&ctx, u(0, 1), &[], d, manoeuvre);
-                prop_assert!(r.is_ok(), "{manoeuvre:?} to {d:?}: {r:?}");
-                n += 1;
-            }
-            Ok(u32::from(n > 0))
-        });
+        let (offered, tried) =
+            run_counting(strategy, want, |(x, y, facing, kind, column, cavalry)| {
+                let troop = if cavalry { HEAVY_CAV } else { LINE_INF };
+                let mut b = table(troop, x, y, facing).battle();
+                if column {
+                    deploy(&mut b, u(0, 1), Formation::MarchColumn);
+                }
+                let manoeuvre = [Manoeuvre::Advance, Manoeuvre::Wheel, Manoeuvre::AboutFace][kind];
+                let ctx = b.ctx();
+                let mut n = 0;
+                for d in legal_destinations(&ctx, u(0, 1), manoeuvre, 2.0) {
+                    let r = check_move(&ctx, u(0, 1), &[], d, manoeuvre);
+                    prop_assert!(r.is_ok(), "{manoeuvre:?} to {d:?}: {r:?}");
+                    n += 1;
+                }
+                Ok(u32::from(n > 0))
+            });
         eprintln!("cases with destinations checked: {offered} in {tried} cases");
         assert!(
             offered >= want,

@@ -119,7 +119,11 @@ fn adjusted(b: &mut Battle, piece: PieceId, set: Adjustment) -> Vec<Event> {
         used,
         "an adjustment rolls no dice"
     );
-    assert_eq!(&b.replay_events(), b.state(), "folding the events gives the state");
+    assert_eq!(
+        &b.replay_events(),
+        b.state(),
+        "folding the events gives the state"
+    );
     ev
 }
 
@@ -191,7 +195,10 @@ fn gen_12_gen_11_adjust_sets_hits_suppression_and_stands_in_one_event_that_end_0
     // stand: 3 → 2, the remainder discarded.
     let mut end = Vec::new();
     for _ in 0..4 {
-        end = b.perform(Action::EndPhase).expect("the phase ends").to_vec();
+        end = b
+            .perform(Action::EndPhase)
+            .expect("the phase ends")
+            .to_vec();
     }
     assert_eq!(
         end[..2],
@@ -415,7 +422,10 @@ fn gen_11_gen_12_adjust_refuses_no_stands_more_than_the_start_and_knock_out_hits
         },
     );
     // A command unit has its one stand.
-    let hq = PieceId::Hq { side: 0, hq: HqId(1) };
+    let hq = PieceId::Hq {
+        side: 0,
+        hq: HqId(1),
+    };
     refused(&mut b, hq, stands(2), "GEN-11");
 }
 

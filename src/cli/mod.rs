@@ -407,7 +407,9 @@ fn run_export(cli: &Cli, command: &ExportCommand, out: &mut dyn Write) -> Result
 /// action, the rule and the message; with `--json` the report gains a `refused` object); 2 when
 /// the file cannot be used.
 fn run_replay(path: &Path, json: bool, out: &mut dyn Write) -> Result<u8, Failure> {
-    use crate::rules::file::{parse_battle_file, replay, report, Refusal, ReplayOutcome, ScenarioRef};
+    use crate::rules::file::{
+        parse_battle_file, replay, report, Refusal, ReplayOutcome, ScenarioRef,
+    };
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;

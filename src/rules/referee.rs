@@ -222,18 +222,17 @@ pub fn resolve_adjust(
             (false, _) => None,
         };
     }
-    let event = Event::Adjusted {
-        piece,
-        from,
-        to,
-    };
+    let event = Event::Adjusted { piece, from, to };
     // Judge the piece as the adjustment leaves it: its footprint on the table, its KO
     // threshold with its new stands and disorder.
     let mut after = ctx.state.clone();
     apply(&mut after, &event);
     let post = ctx.with_state(&after);
     let Some(q) = after.piece(piece) else {
-        return Err(refuse("GEN-09", format!("there is no {piece} in this battle")));
+        return Err(refuse(
+            "GEN-09",
+            format!("there is no {piece} in this battle"),
+        ));
     };
     check_on_table(&post, q)?;
     if set.hits.is_some() || set.stands.is_some() || set.disordered.is_some() {
