@@ -24,6 +24,10 @@ use powderhorn::rules::victory::piece_points;
 use powderhorn::rules::{Battle, BattleState, DiceSource, Event};
 use std::collections::BTreeMap;
 
+/// The "battles, not parades" floor: at least this many of the 1,000 games lose a stand
+/// (measured 2026-11-26: 823 of 1,000).
+const PARADE_FLOOR: usize = 700;
+
 fn lists() -> Vec<ArmyList> {
     shipped_lists().expect("the shipped army lists parse")
 }
@@ -194,8 +198,12 @@ fn end_03_vp_01_end_01_a_thousand_autoplayed_battles_keep_the_invariants_and_rep
         w
     });
     let dice: usize = games.iter().map(|(_, r, _)| r.dice).sum();
+    let bloody = games
+        .iter()
+        .filter(|(_, r, _)| r.stands_lost.iter().sum::<u32>() > 0)
+        .count();
     eprintln!(
-        "{} games in {:.1?}: wins {:?} (side 0, side 1, draws), {:.0} dice per game",
+        "{} games in {:.1?}: wins {:?} (side 0, side 1, draws), {:.0} dice per game, {bloody} games lost a stand",
         games.len(),
         started.elapsed(),
         wins,
@@ -208,11 +216,16 @@ fn end_03_vp_01_end_01_a_thousand_autoplayed_battles_keep_the_invariants_and_rep
         failures.len(),
         failures.join("\n")
     );
-    // The games are battles, not parades: dice are rolled and stands are lost.
-    assert!(dice > 0);
-    assert!(games
-        .iter()
-        .any(|(_, r, _)| r.stands_lost.iter().sum::<u32>() > 0));
+    // The games are battles, not parades: dice are rolled in every game, and most games cost
+    // stands (not just one game in a thousand): 823 of 1,000 did when measured, the floor is 700.
+    assert!(
+        games.iter().all(|(_, r, _)| r.dice > 0),
+        "a game rolled no dice"
+    );
+    assert!(
+        bloody >= PARADE_FLOOR,
+        "only {bloody} of 1,000 games lost a stand (floor {PARADE_FLOOR}): the solo opponent parades"
+    );
 }
 
 #[test]

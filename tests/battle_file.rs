@@ -1,6 +1,8 @@
 //! The battle-file harness (docs/battle-file.md): the worked example replays to the documented
-//! state, identically every time; illegal and malformed actions are refused with the action's
-//! index and the rule, exit code 2, never a panic. Plus the replay properties of the event log.
+//! state, identically every time; an illegal action stops the replay with the battle before it
+//! and the refusal (index, action, rule), exit code 1; malformed or unreadable files exit 2;
+//! never a panic. Plus the replay properties of the event log and the documented referee
+//! adjustments.
 
 use powderhorn::model::army::shipped_lists;
 use powderhorn::rules::file::{parse_battle_file, replay, report, ScenarioRef};
@@ -83,10 +85,14 @@ fn replay_refuses_an_illegal_action_with_its_index_and_rule_move_10() {
     let file = dir.path().join("bad.json");
     std::fs::write(&file, v.to_string()).unwrap();
     let out = replay_cli(&file, false);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("actions[12]"), "{err}");
-    assert!(err.contains("MOVE-10"), "{err}");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().rev().nth(1).unwrap_or_default();
+    assert!(last.starts_with("refused: "), "{text}");
+    assert!(
+        last.contains("actions[12] (deploy 1:u1): MOVE-10"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -101,18 +107,18 @@ fn replay_refuses_an_illegal_move_with_the_rule_id_cmd_04_move_02() {
     ));
     std::fs::write(&file, v.to_string()).unwrap();
     let out = replay_cli(&file, false);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("actions[13] (move 1:u1): CMD-04"), "{err}");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("actions[13] (move 1:u1): CMD-04"), "{text}");
     // Beyond the allowance.
     let mut v: serde_json::Value = serde_json::from_str(&example).unwrap();
     v["actions"][6]["to"]["at"]["y"] = 60.0.into();
     std::fs::write(&file, v.to_string()).unwrap();
     let out = replay_cli(&file, false);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("actions[6] (move 0:u1): MOVE-02"), "{err}");
-    assert!(err.contains("of a 10.00 cm allowance"), "{err}");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("actions[6] (move 0:u1): MOVE-02"), "{text}");
+    assert!(text.contains("of a 10.00 cm allowance"), "{text}");
 }
 
 #[test]
@@ -128,13 +134,14 @@ fn replay_names_the_action_index_and_field_of_malformed_input() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("actions[2]") && err.contains("wedge"), "{err}");
 
-    // Unknown piece, unreadable file, a bad scenario path, a newer format, truncated JSON.
+    // An unknown piece is the engine's refusal (exit 1); an unreadable file, a bad scenario
+    // path, a newer format and truncated JSON cannot be used (exit 2).
     v = serde_json::from_str(&example).unwrap();
     v["actions"][3]["piece"]["unit"] = 99.into();
     std::fs::write(&file, v.to_string()).unwrap();
     let out = replay_cli(&file, false);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("actions[3]"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("actions[3] (deploy 0:u99): GEN-09"));
     let out = replay_cli(&dir.path().join("missing.json"), false);
     assert_eq!(out.status.code(), Some(2));
     v = serde_json::from_str(&example).unwrap();
@@ -150,6 +157,86 @@ fn replay_names_the_action_index_and_field_of_malformed_input() {
     let out = replay_cli(&file, false);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.json:"));
+}
+
+#[test]
+fn gen_12_the_documented_referee_adjustments_replay_to_the_documented_events() {
+    let (example, _) = doc_example();
+    let md =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/battle-file.md"))
+            .expect("docs/battle-file.md");
+    let blocks = json_blocks(&md);
+    let adjustments: serde_json::Value =
+        serde_json::from_str(&blocks[2]).expect("the adjustments parse");
+    let expected: serde_json::Value = serde_json::from_str(&blocks[3]).expect("the events parse");
+    let mut v: serde_json::Value = serde_json::from_str(&example).unwrap();
+    let actions = v["actions"].as_array_mut().unwrap();
+    let first = actions.len();
+    actions.extend(adjustments.as_array().unwrap().iter().cloned());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("adjusted.json");
+    std::fs::write(&file, v.to_string()).unwrap();
+    let out = replay_cli(&file, true);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let adjusted: Vec<serde_json::Value> = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"].as_u64().unwrap_or(0) >= first as u64)
+        .cloned()
+        .collect();
+    assert_eq!(
+        serde_json::Value::Array(adjusted),
+        expected,
+        "docs/battle-file.md is out of date"
+    );
+    let unit = |side: u64, id: u64| {
+        r["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["id"]["side"] == side && u["id"]["unit"] == id)
+            .cloned()
+            .unwrap()
+    };
+    let (column, square, gun) = (unit(0, 1), unit(1, 1), unit(0, 2));
+    assert_eq!(
+        (column["hits"].clone(), column["suppressed"].clone()),
+        (4.into(), true.into())
+    );
+    assert_eq!(
+        (square["stands"].clone(), square["disordered"].clone()),
+        (4.into(), true.into())
+    );
+    assert_eq!(gun["limbered"], false);
+    assert_eq!(gun["position"], serde_json::json!({"x": 130.0, "y": 40.0}));
+    // The documented refusals: 6 stands on a unit that started with 5, 15 hits on 5 stands of
+    // Hits 3.
+    for (extra, rule) in [
+        (
+            serde_json::json!({"action": "adjust", "piece": {"side": 1, "unit": 1}, "stands": 6}),
+            "GEN-11",
+        ),
+        (
+            serde_json::json!({"action": "adjust", "piece": {"side": 0, "unit": 1}, "hits": 15}),
+            "GEN-12",
+        ),
+    ] {
+        let mut w = v.clone();
+        w["actions"].as_array_mut().unwrap().push(extra);
+        std::fs::write(&file, w.to_string()).unwrap();
+        let out = replay_cli(&file, true);
+        assert_eq!(out.status.code(), Some(1));
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(r["refused"]["index"], first + 3);
+        assert_eq!(r["refused"]["rule"], rule);
+    }
 }
 
 #[test]

@@ -476,3 +476,106 @@ fn battle_autoplay_plays_a_file_or_a_stored_scenario_and_refuses_bad_input() {
     let o = run(&db, &["battle", "autoplay", sample, "--seed", "x"]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
+
+/// A battle file over the Ebelsberg sample with these actions (free orders, seed 3).
+fn battle_file(t: &Tmp, name: &str, actions: serde_json::Value) -> PathBuf {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/danube-1809/ebelsberg.json");
+    let v = serde_json::json!({
+        "format": 1, "scenario": sample, "dice": {"seed": 3}, "orders": "free",
+        "actions": actions
+    });
+    let path = t.path(name);
+    std::fs::write(&path, v.to_string()).expect("write the battle file");
+    path
+}
+
+#[test]
+fn battle_replay_prints_the_battle_before_a_refused_action_and_the_refusal_and_exits_1() {
+    let t = Tmp::new();
+    let db = t.db();
+    let before = serde_json::json!([{"action": "end_phase"}, {"action": "end_phase"}]);
+    let mut with_refusal = before.clone();
+    if let Some(a) = with_refusal.as_array_mut() {
+        // END-03: there are sides 0 and 1 only. Actions after the refused one are not read.
+        a.push(serde_json::json!({"action": "concede", "side": 5}));
+        a.push(serde_json::json!({"action": "end_phase"}));
+    }
+    let good = battle_file(&t, "good.json", before);
+    let bad = battle_file(&t, "bad.json", with_refusal);
+    let bad_arg = bad.to_str().expect("utf-8 path");
+
+    // --json: the report of the battle as it stood before actions[2], plus `refused`.
+    let o = run(
+        &db,
+        &["battle", "replay", good.to_str().expect("utf-8"), "--json"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut expected: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(expected["turn"]["phase"], "command");
+    expected["refused"] = serde_json::json!({
+        "index": 2, "action": "concede", "rule": "END-03", "message": "there is no side 6"
+    });
+    let o = run(&db, &["battle", "replay", bad_arg, "--json"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(got, expected);
+
+    // Text: the same table and events, then the refusal naming the file, index, action, rule.
+    let o = run(&db, &["battle", "replay", bad_arg]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let text = stdout(&o);
+    let ok = stdout(&run(
+        &db,
+        &["battle", "replay", good.to_str().expect("utf-8")],
+    ));
+    assert!(
+        text.starts_with(&ok),
+        "the battle before the refusal:\n{text}"
+    );
+    let rest = &text[ok.len()..];
+    assert!(
+        rest.starts_with(&format!(
+            "refused: {bad_arg}: actions[2] (concede): END-03: there is no side 6\n"
+        )),
+        "{rest}"
+    );
+
+    // A file that cannot be used still exits 2, with nothing on stdout.
+    std::fs::write(t.path("broken.json"), "{\"format\": 1, \"actions\": [").expect("write");
+    let o = run(
+        &db,
+        &[
+            "battle",
+            "replay",
+            t.path("broken.json").to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(stdout(&o).is_empty());
+    assert!(stderr(&o).contains("broken.json"), "{}", stderr(&o));
+    let o = run(
+        &db,
+        &[
+            "battle",
+            "replay",
+            t.path("missing.json").to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(code(&o), 2);
+    let o = run(
+        &db,
+        &[
+            "battle",
+            "replay",
+            battle_file(
+                &t,
+                "malformed.json",
+                serde_json::json!([{"action": "concede", "side": "x"}]),
+            )
+            .to_str()
+            .expect("utf-8"),
+        ],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("actions[0]"), "{}", stderr(&o));
+}

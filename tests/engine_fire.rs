@@ -218,25 +218,27 @@ fn fired(b: &mut Battle, firers: &[PieceId], target: PieceId) -> Vec<Event> {
     }
 }
 
-/// Asserts a refusal naming `expected` that leaves the battle as it was.
+/// Asserts that the rules forbid the fire under `expected` (an illegal action, not a rule
+/// this build does not support) and that the refusal leaves the battle as it was. Returns the
+/// message.
 fn refused(
     b: &mut Battle,
     firers: &[PieceId],
     target: PieceId,
     ammo: Option<Ammunition>,
     expected: &str,
-) {
+) -> String {
     let before = b.state().clone();
     let entries = b.entries().len();
-    let got = match fire_with(b, firers, target, ammo) {
+    let (got, message) = match fire_with(b, firers, target, ammo) {
         Ok(ev) => panic!("expected a refusal by {expected}, got {ev:?}"),
-        Err(ActionError::Rule(e)) => e.rule,
-        Err(ActionError::Unsupported { rule, .. }) => rule,
-        Err(e) => panic!("unexpected error {e}"),
+        Err(ActionError::Rule(e)) => (e.rule, e.message),
+        Err(e) => panic!("expected the rules to forbid it under {expected}, got {e}"),
     };
     assert_eq!(got, expected, "refusal rule");
     assert_eq!(b.state(), &before, "a refused fire changes nothing");
     assert_eq!(b.entries().len(), entries);
+    message
 }
 
 /// The (purpose, dice) of every roll, in order.
@@ -1804,9 +1806,15 @@ fn fire_29_exhausted_cavalry_lose_one_more_hit_never_below_one() {
 }
 
 #[test]
-fn fire_30_opportunity_fire_is_reported_unsupported() {
+fn fire_30_the_inactive_side_fires_in_the_command_phase_only_as_opportunity_fire() {
+    // The target's side is inactive in the firer's Command phase: an ordinary fire action by
+    // it is illegal (opportunity fire is its own action, `opportunity_fire`, tested with the
+    // orders in tests/engine_command.rs).
     let mut b = duel().battle(vec![], &[]);
-    refused(&mut b, &[T()], F1(), None, "FIRE-30");
+    assert_eq!(b.state().turn.phase, Phase::Command);
+    assert_ne!(T().side(), b.state().turn.active);
+    let m = refused(&mut b, &[T()], F1(), None, "FIRE-30");
+    assert!(m.contains("opportunity fire"), "{m}");
 }
 
 // --- ART-01 .. ART-09 ----------------------------------------------------------------------------

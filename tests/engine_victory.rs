@@ -16,7 +16,7 @@ use powderhorn::rules::endphase::allocate_hits;
 use powderhorn::rules::event::{EndReason, KnockOutCause, Modifier};
 use powderhorn::rules::victory::{
     battle_result, decide, loss_points, objective_results, BattleResult, DefenseLossCause, Loss,
-    ObjectiveLevel, Outcome, SideInput, VictoryParams,
+    ObjectiveLevel, Outcome, SideInput, SideResult, VictoryParams,
 };
 use powderhorn::rules::{ActionError, Battle, BattleState, Ctx, DiceSource, Event, Phase, PieceId};
 use serde_json::{json, Value};
@@ -271,6 +271,35 @@ fn result_of(events: &[Event]) -> BattleResult {
             _ => None,
         })
         .expect("a battle result")
+}
+
+/// One side's line of a verdict worked out by hand, with no VP-04 modifier (1.0: the VPs
+/// modified are the VPs earned). `vp` is the final figure after the VP-02 cap.
+#[allow(clippy::too_many_arguments)]
+fn line(
+    declared: ObjectiveLevel,
+    counted: ObjectiveLevel,
+    withdrew: bool,
+    vp_earned: i64,
+    vp: i64,
+    capped: bool,
+    objective_result: Outcome,
+    upgraded: bool,
+    result: Outcome,
+) -> SideResult {
+    SideResult {
+        declared,
+        objective: counted,
+        withdrew,
+        vp_earned,
+        points_modifier: 1.0,
+        vp_modified: vp_earned,
+        vp,
+        capped,
+        objective_result,
+        upgraded,
+        result,
+    }
 }
 
 /// The WE-13 Command: 13 line battalions (breakpoint 7) under an average Army HQ (CO, command
@@ -557,7 +586,106 @@ fn brk_02_replaced_co_tests_at_its_reduced_value() {
                 reason: EndReason::Break,
                 winner: Some(1)
             },
-            Event::BattleResult(result_of(&ev)),
+            // OBJ-01: the French withdrew (none counts), the Austrians declared none: a draw.
+            // VP-01: the Austrians earn 7 × 275 = 1,925, the French nothing; VP-02 leaves the
+            // French 0 (not above 1,925); VP-03: 1,925 ≥ 2 × 0 lifts the Austrians to a Minor
+            // Victory, the French mirror it.
+            Event::BattleResult(BattleResult {
+                sides: [
+                    line(
+                        ObjectiveLevel::None,
+                        ObjectiveLevel::None,
+                        true,
+                        0,
+                        0,
+                        false,
+                        Outcome::Draw,
+                        false,
+                        Outcome::MinorDefeat
+                    ),
+                    line(
+                        ObjectiveLevel::None,
+                        ObjectiveLevel::None,
+                        false,
+                        1925,
+                        1925,
+                        false,
+                        Outcome::Draw,
+                        true,
+                        Outcome::MinorVictory
+                    ),
+                ],
+                winner: Some(1),
+                category: Outcome::MinorVictory,
+            }),
+        ]
+    );
+}
+
+#[test]
+fn brk_02_vp_02_a_withdrawal_capped_to_a_draw_names_no_winner_in_either_event() {
+    // The French (2 battalions, breakpoint 1) play second; the Austrians (6, breakpoint 3) lose
+    // two battalions and the French one in the Austrian turn. The French test as their turn
+    // opens: command value 7, none beyond the breakpoint, [6, 5] = 11 > 7 fails, they break;
+    // as the second player the game turn is complete and the battle ends at once (BRK-03).
+    let mut b = Sc::new()
+        .units(0, 1, 2, "line-infantry-08-12", 5, 1)
+        .units(1, 1, 6, "line-infantry-07-15", 5, 1)
+        .battle(vec![6, 5], 1);
+    assert_eq!(
+        (b.state().sides[0].breakpoint, b.state().sides[1].breakpoint),
+        (1, 3)
+    );
+    remove(&mut b, u(0, 1));
+    remove(&mut b, u(1, 1));
+    remove(&mut b, u(1, 2));
+    let ev = finish_player_turn(&mut b);
+    // OBJ-01: the French withdrew and count no objective, the Austrians declared none: a draw.
+    // VP-01: the French earn 2 × 275 = 550, the Austrians 275. VP-02: the French withdrew, so
+    // 550 is capped to 275. VP-03 after the cap: 275 is not ≥ 2 × 275 either way: no upgrade.
+    // The Austrians are the only side left standing, yet nobody won: the draw decides both
+    // events.
+    assert_eq!(
+        ev,
+        vec![
+            end_ended(),
+            turn_began(1, 2, 0),
+            break_dice(Some(hq(0, 1)), "French", vec![6, 5], 0, 1),
+            break_test(0, Some(hq(0, 1)), 7, 7, 11, false),
+            Event::Broke { side: 0 },
+            Event::GameTurnEnded { game_turn: 1 },
+            Event::BattleEnded {
+                reason: EndReason::Break,
+                winner: None
+            },
+            Event::BattleResult(BattleResult {
+                sides: [
+                    line(
+                        ObjectiveLevel::None,
+                        ObjectiveLevel::None,
+                        true,
+                        550,
+                        275,
+                        true,
+                        Outcome::Draw,
+                        false,
+                        Outcome::Draw
+                    ),
+                    line(
+                        ObjectiveLevel::None,
+                        ObjectiveLevel::None,
+                        false,
+                        275,
+                        275,
+                        false,
+                        Outcome::Draw,
+                        false,
+                        Outcome::Draw
+                    ),
+                ],
+                winner: None,
+                category: Outcome::Draw,
+            }),
         ]
     );
 }
@@ -1051,7 +1179,8 @@ fn end_03_a_declared_major_objective_ends_the_battle_at_the_end_of_the_game_turn
         "the game turn is not over yet"
     );
     let ev = finish_player_turn(&mut b);
-    let r = result_of(&ev);
+    // OBJ-01: major against none is a Decisive Victory; no losses, no VPs, no upgrade. The
+    // ended event names the result's winner.
     assert_eq!(
         ev,
         vec![
@@ -1059,30 +1188,38 @@ fn end_03_a_declared_major_objective_ends_the_battle_at_the_end_of_the_game_turn
             Event::GameTurnEnded { game_turn: 1 },
             Event::BattleEnded {
                 reason: EndReason::Objective,
-                winner: None
+                winner: Some(0)
             },
-            Event::BattleResult(r.clone()),
+            Event::BattleResult(BattleResult {
+                sides: [
+                    line(
+                        ObjectiveLevel::Major,
+                        ObjectiveLevel::Major,
+                        false,
+                        0,
+                        0,
+                        false,
+                        Outcome::DecisiveVictory,
+                        false,
+                        Outcome::DecisiveVictory
+                    ),
+                    line(
+                        ObjectiveLevel::None,
+                        ObjectiveLevel::None,
+                        false,
+                        0,
+                        0,
+                        false,
+                        Outcome::DecisiveDefeat,
+                        false,
+                        Outcome::DecisiveDefeat
+                    ),
+                ],
+                winner: Some(0),
+                category: Outcome::DecisiveVictory,
+            }),
         ]
     );
-    assert_eq!(
-        r,
-        decide([
-            SideInput {
-                objective: ObjectiveLevel::Major,
-                withdrew: false,
-                vp_earned: 0,
-                points_modifier: 1.0
-            },
-            SideInput {
-                objective: ObjectiveLevel::None,
-                withdrew: false,
-                vp_earned: 0,
-                points_modifier: 1.0
-            },
-        ])
-    );
-    assert_eq!((r.winner, r.category), (Some(0), Outcome::DecisiveVictory));
-    assert_eq!(r.sides[1].result, Outcome::DecisiveDefeat);
 }
 
 #[test]
@@ -1119,7 +1256,7 @@ fn end_03_the_turn_limit_ends_the_battle_with_its_result() {
             Event::GameTurnEnded { game_turn: 1 },
             Event::BattleEnded {
                 reason: EndReason::TurnLimit,
-                winner: None
+                winner: Some(0)
             },
         ]
     );
@@ -1138,21 +1275,47 @@ fn end_03_concession_ends_the_battle_at_once_with_its_result() {
         .perform(Action::Concede { side: 0 })
         .expect("conceded")
         .to_vec();
-    let r = result_of(&ev);
+    // OBJ-01: the French conceded (none counts), the Austrians declared none: a draw. VP-01:
+    // the French earn 275, the Austrians 0; VP-02 caps the French to 0; VP-03: 0 against 0
+    // upgrades nobody. A draw, so the ended event names no winner either.
     assert_eq!(
         ev,
         vec![
             Event::Conceded { side: 0 },
             Event::BattleEnded {
                 reason: EndReason::Concession,
-                winner: Some(1)
+                winner: None
             },
-            Event::BattleResult(r.clone()),
+            Event::BattleResult(BattleResult {
+                sides: [
+                    line(
+                        ObjectiveLevel::None,
+                        ObjectiveLevel::None,
+                        true,
+                        275,
+                        0,
+                        true,
+                        Outcome::Draw,
+                        false,
+                        Outcome::Draw
+                    ),
+                    line(
+                        ObjectiveLevel::None,
+                        ObjectiveLevel::None,
+                        false,
+                        0,
+                        0,
+                        false,
+                        Outcome::Draw,
+                        false,
+                        Outcome::Draw
+                    ),
+                ],
+                winner: None,
+                category: Outcome::Draw,
+            }),
         ]
     );
-    assert!(r.sides[0].withdrew && r.sides[0].capped);
-    assert_eq!((r.sides[0].vp_earned, r.sides[0].vp), (275, 0), "VP-02 cap");
-    assert_eq!((r.winner, r.category), (None, Outcome::Draw));
 }
 
 #[test]

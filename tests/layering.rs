@@ -1,6 +1,8 @@
 //! The pure core (geom, model, rules, campaign) imports no GUI, no SQLite, no file system, no
 //! clock and no thread RNG, and the layers point one way: geom ← model ← rules ← campaign
-//! (ARCHITECTURE.md). This test reads the sources, so breaking the rule fails the build's tests.
+//! (ARCHITECTURE.md). The outer layers keep their places too: the UI draws and emits commands
+//! and never touches the store, the app, dialogs or files; the store and the export run without
+//! a GUI. This test reads the sources, so breaking the rule fails the build's tests.
 
 use std::path::{Path, PathBuf};
 
@@ -42,6 +44,46 @@ const UPWARD: &[(&str, &[&str])] = &[
     ("campaign", &[]),
     // The solo opponent (src/ai) is pure like the rules it plays by.
     ("ai", &["crate::campaign"]),
+];
+
+/// Per outer module, what it must not import (its non-test code).
+const OUTER: &[(&str, &[&str])] = &[
+    (
+        "ui",
+        &[
+            "crate::store",
+            "crate::app",
+            "crate::cli",
+            "rusqlite",
+            "rfd::",
+            "std::fs",
+        ],
+    ),
+    (
+        "store",
+        &[
+            "egui",
+            "eframe",
+            "rfd::",
+            "crate::ui",
+            "crate::app",
+            "crate::cli",
+            "crate::export",
+        ],
+    ),
+    (
+        "export",
+        &[
+            "egui",
+            "eframe",
+            "rfd::",
+            "rusqlite",
+            "crate::store",
+            "crate::ui",
+            "crate::app",
+            "crate::cli",
+        ],
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -104,6 +146,30 @@ fn pure_core_imports_no_gui_sqlite_files_clock_or_thread_rng() {
 }
 
 #[test]
+fn ui_uses_no_store_and_store_and_export_use_no_gui() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut problems = Vec::new();
+    for (module, forbidden) in OUTER {
+        let mut files = Vec::new();
+        rust_files(&root.join(module), &mut files);
+        assert!(files.len() >= 2, "src/{module} has too few sources");
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("read source");
+            // Unit tests may name what they forbid.
+            let code = text.split("#[cfg(test)]").next().unwrap_or(&text);
+            for (line, what) in offences(code, forbidden) {
+                problems.push(format!("{}:{line}: {what}", f.display()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "the outer layers must keep their places (ARCHITECTURE.md):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
 fn the_checker_catches_what_it_should() {
     let bad = "use egui::Ui;\nlet t = std::time::Instant::now();\n// use rusqlite; (a comment is fine)\nlet x = rand::thread_rng();";
     let forbidden: Vec<&str> = IMPURE.iter().map(|(n, _)| *n).collect();
@@ -111,6 +177,19 @@ fn the_checker_catches_what_it_should() {
     let lines: Vec<usize> = found.iter().map(|(l, _)| *l).collect();
     assert!(lines.contains(&1) && lines.contains(&2) && lines.contains(&4));
     assert!(!lines.contains(&3));
+    // The outer layers' lists catch a store call in the UI and a GUI in the store.
+    let outer = |module: &str| {
+        OUTER
+            .iter()
+            .find(|(m, _)| *m == module)
+            .map(|(_, f)| *f)
+            .unwrap_or_default()
+    };
+    let ui = "let s = crate::store::Store::open(path)?;";
+    assert_eq!(offences(ui, outer("ui")).len(), 1);
+    let store = "use egui::Color32;";
+    assert_eq!(offences(store, outer("store")).len(), 1);
+    assert_eq!(offences(store, outer("export")).len(), 1);
 }
 
 #[test]

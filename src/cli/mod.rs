@@ -409,10 +409,14 @@ fn run_export(cli: &Cli, command: &ExportCommand, out: &mut dyn Write) -> Result
     Ok(0)
 }
 
-/// `battle replay`: 0 when every action was carried out, 2 when the file cannot be used or an
-/// action was refused (the message names the action's index and the rule).
+/// `battle replay`: 0 when every action was carried out; 1 when the engine refused an action
+/// (the battle as it stood before that action is printed, then the refusal: its index, the
+/// action, the rule and the message; with `--json` the report gains a `refused` object); 2 when
+/// the file cannot be used.
 fn run_replay(path: &Path, json: bool, out: &mut dyn Write) -> Result<u8, Failure> {
-    use crate::rules::file::{parse_battle_file, replay, report, ReplayOutcome, ScenarioRef};
+    use crate::rules::file::{
+        parse_battle_file, replay, report, Refusal, ReplayOutcome, ScenarioRef,
+    };
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
@@ -426,19 +430,25 @@ fn run_replay(path: &Path, json: bool, out: &mut dyn Write) -> Result<u8, Failur
         }
     };
     let lists = shipped_lists().map_err(|e| Failure::input(e.to_string()))?;
-    let battle = match replay(&file, scenario, lists) {
-        Ok(b) => b,
+    let (battle, refused) = match replay(&file, scenario, lists) {
+        Ok(b) => (b, None),
         Err(ReplayOutcome::Setup(m)) => return Err(Failure::input(format!("{name}: {m}"))),
-        Err(ReplayOutcome::Refused { error, .. }) => {
-            return Err(Failure::input(format!("{name}: {error}")))
-        }
+        Err(ReplayOutcome::Refused { battle, error }) => (*battle, Some(error)),
     };
+    let code = u8::from(refused.is_some());
     let r = report(&battle);
     if json {
-        let text = serde_json::to_string_pretty(&r)
+        let mut v = serde_json::to_value(&r)
+            .map_err(|e| Failure::input(format!("cannot write JSON: {e}")))?;
+        if let (Some(e), Some(obj)) = (&refused, v.as_object_mut()) {
+            let refusal = serde_json::to_value(Refusal::of(e))
+                .map_err(|e| Failure::input(format!("cannot write JSON: {e}")))?;
+            obj.insert("refused".to_string(), refusal);
+        }
+        let text = serde_json::to_string_pretty(&v)
             .map_err(|e| Failure::input(format!("cannot write JSON: {e}")))?;
         w(out, text)?;
-        return Ok(0);
+        return Ok(code);
     }
     w(
         out,
@@ -496,7 +506,15 @@ fn run_replay(path: &Path, json: bool, out: &mut dyn Write) -> Result<u8, Failur
         let line = serde_json::to_string(&e.event).unwrap_or_default();
         w(out, format!("  [{}] {line}", e.action))?;
     }
-    Ok(0)
+    if let Some(e) = &refused {
+        w(
+            out,
+            format!(
+                "refused: {name}: {e}\nthe replay stopped there; the table above is the battle before that action"
+            ),
+        )?;
+    }
+    Ok(code)
 }
 
 fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Result<u8, Failure> {

@@ -140,6 +140,14 @@ pub enum Action {
     /// OPT-WEATHER-02: roll 2D6 for the starting weather, once, during deployment (battles
     /// using the optional weather rule and not the historical weather).
     RollStartingWeather,
+    /// The referee sets some of a piece's hits, suppression, disorder, stands, formation, limber
+    /// or pose, to match a real table or to start a scenario mid-battle (`referee`; GEN-12).
+    /// Any phase until the battle is over; no dice, no order. The solo opponent never makes it.
+    Adjust {
+        piece: PieceId,
+        #[serde(flatten)]
+        set: super::referee::Adjustment,
+    },
     /// Swing the flank stands of an infantry (or dismounted cavalry) line back by 0°–45° each
     /// (MOVE-30): a Deploy action. The angles replace any earlier ones; 0 and 0 straightens.
     RefuseFlank {
@@ -195,7 +203,7 @@ impl Action {
             Action::FireAtBridge { firers, .. } => firers.first().copied(),
             Action::Dismount { piece, .. } | Action::Mount { piece } => Some(*piece),
             Action::RollStartingWeather => None,
-            Action::RefuseFlank { piece, .. } => Some(*piece),
+            Action::RefuseFlank { piece, .. } | Action::Adjust { piece, .. } => Some(*piece),
         }
     }
 }

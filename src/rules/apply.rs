@@ -202,6 +202,7 @@ pub fn apply(state: &mut BattleState, event: &Event) {
         Event::Revealed { .. } | Event::DugInEnded { .. } => {
             super::reveal::apply_event(state, event)
         }
+        Event::Adjusted { .. } => super::referee::apply_event(state, event),
     }
     super::flank::after_event(state, refused);
 }
@@ -274,7 +275,8 @@ pub fn changes_sight_of(event: &Event) -> Option<&[PieceId]> {
         | Event::MoveResumed { piece, .. }
         | Event::CommandCarried { piece, .. }
         | Event::Revealed { piece, .. }
-        | Event::DugInEnded { piece, .. } => Some(std::slice::from_ref(piece)),
+        | Event::DugInEnded { piece, .. }
+        | Event::Adjusted { piece, .. } => Some(std::slice::from_ref(piece)),
         Event::Fired { firers, .. } => Some(firers.as_slice()),
         _ => None,
     }

@@ -542,7 +542,7 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
             }
             let mut staged = Staged::new(ctx);
             staged.push(Event::Conceded { side: *side });
-            staged.end_battle(EndReason::Concession, Some(1 - *side));
+            staged.end_battle(EndReason::Concession);
             Ok(staged.into_events())
         }
         Action::RemoveUnit { piece, cause } => {
@@ -599,6 +599,7 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
             left_deg,
             right_deg,
         } => super::flank::resolve_refuse_flank(ctx, *piece, *left_deg, *right_deg),
+        Action::Adjust { piece, set } => super::referee::resolve_adjust(ctx, *piece, set),
     }
 }
 
@@ -651,8 +652,8 @@ pub fn resolve_end_phase(ctx: &Ctx, dice: &mut dyn Dice) -> Result<Vec<Event>, A
         // OPT-WEATHER-04 (SEQ-05): the weather-change roll, before the turn-limit check.
         let weather = super::weather::end_of_game_turn(ctx.scenario, staged.state(), dice)?;
         staged.extend(weather);
-        if let Some((reason, winner)) = game_turn_end(staged.state(), ctx.scenario) {
-            staged.end_battle(reason, winner);
+        if let Some(reason) = game_turn_end(staged.state(), ctx.scenario) {
+            staged.end_battle(reason);
             return Ok(staged.into_events());
         }
     }

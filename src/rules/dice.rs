@@ -326,10 +326,15 @@ mod tests {
 
     #[test]
     fn seeded_stream_is_pinned() {
-        // If this changes, every stored battle replays differently: never change it.
+        // If this changes, every stored battle replays differently: never change it. The list
+        // was taken once from this build (ChaCha8 seeded with 1, the d6 by rejection sampling
+        // on next_u32); a change of the generator, the seeding or the d6 fails here.
         let first: Vec<u8> = SeededDice::new(1).roll(12, "pin").unwrap();
-        assert_eq!(first, SeededDice::new(1).roll(12, "pin").unwrap());
-        assert_eq!(first.len(), 12);
+        assert_eq!(first, vec![6, 3, 6, 1, 4, 2, 1, 1, 4, 2, 1, 5]);
+        // And the stream goes on from where it stopped: dice 13.. are not dice 1.. again.
+        let mut d = SeededDice::new(1);
+        let _ = d.roll(12, "pin").unwrap();
+        assert_ne!(d.roll(12, "pin").unwrap(), first);
     }
 
     #[test]

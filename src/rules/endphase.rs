@@ -83,10 +83,17 @@ impl<'a> Staged<'a> {
         }
     }
 
-    /// END-03, OBJ-01, VP-01..VP-03: the battle ends, followed by its result.
-    pub fn end_battle(&mut self, reason: EndReason, winner: Option<usize>) {
-        self.push(Event::BattleEnded { reason, winner });
+    /// END-03, OBJ-01, VP-01..VP-03: the battle ends, followed by its result. The result
+    /// decides who won: the `BattleEnded` event names the result's winner (none for a draw),
+    /// so the two never disagree — a side left standing after its opponent broke or conceded
+    /// has not won if the verdict is a draw (OBJ-01 ruling (b), VP-02 cap, no VP-03 upgrade).
+    /// The verdict reads only the ledger and the sides, which `BattleEnded` leaves alone.
+    pub fn end_battle(&mut self, reason: EndReason) {
         let result = battle_result(&self.ctx(), &VictoryParams::default());
+        self.push(Event::BattleEnded {
+            reason,
+            winner: result.winner,
+        });
         self.push(Event::BattleResult(result));
     }
 
@@ -326,17 +333,6 @@ pub fn resolve_break_test(
     Ok(ev)
 }
 
-/// The side left standing when the others have broken (or conceded), if exactly one is.
-fn last_standing(state: &BattleState) -> Option<usize> {
-    let standing: Vec<usize> = (0..state.sides.len())
-        .filter(|&i| state.sides.get(i).is_some_and(|s| !s.broken && !s.conceded))
-        .collect();
-    match standing.as_slice() {
-        [one] => Some(*one),
-        _ => None,
-    }
-}
-
 /// SEQ-02, SEQ-05 (b), BRK-02, BRK-03: the next player turn begins, opening with the active
 /// side's breakpoint test when it is due. If the first player of the game turn breaks, his turn
 /// is over before it starts and his opponent plays the rest of the game turn (the battle then
@@ -367,8 +363,7 @@ pub fn begin_player_turn(staged: &mut Staged, dice: &mut dyn Dice) -> Result<(),
                     continue;
                 }
                 staged.push(Event::GameTurnEnded { game_turn });
-                let winner = last_standing(staged.state());
-                staged.end_battle(EndReason::Break, winner);
+                staged.end_battle(EndReason::Break);
                 return Ok(());
             }
         }
@@ -384,12 +379,9 @@ pub fn begin_player_turn(staged: &mut Staged, dice: &mut dyn Dice) -> Result<(),
 /// battle ends if a side broke during it, if a side that has not withdrawn has been declared to
 /// have reached its major objective, or if the turn limit has been played — in that order of
 /// precedence for the reason given. Concession ends the battle when it is made.
-pub fn game_turn_end(
-    state: &BattleState,
-    scenario: &Scenario,
-) -> Option<(EndReason, Option<usize>)> {
+pub fn game_turn_end(state: &BattleState, scenario: &Scenario) -> Option<EndReason> {
     if state.sides.iter().any(|s| s.broken) {
-        return Some((EndReason::Break, last_standing(state)));
+        return Some(EndReason::Break);
     }
     let major = (0..state.sides.len()).any(|i| {
         let standing = state.sides.get(i).is_some_and(|s| !s.broken && !s.conceded);
@@ -400,10 +392,10 @@ pub fn game_turn_end(
                 .is_some_and(|l| l.objective == ObjectiveLevel::Major)
     });
     if major {
-        return Some((EndReason::Objective, None));
+        return Some(EndReason::Objective);
     }
     if state.turn.game_turn >= scenario.turn_limit {
-        return Some((EndReason::TurnLimit, None));
+        return Some(EndReason::TurnLimit);
     }
     None
 }

@@ -80,7 +80,9 @@ pub enum Event {
     },
     BattleEnded {
         reason: EndReason,
-        /// The side that won outright (break or concession), if any; otherwise objectives decide.
+        /// The winner of the verdict in the `BattleResult` that follows (OBJ-01, VP-02, VP-03);
+        /// `None` for a draw. A side left standing after a break or a concession wins only if
+        /// the verdict says so.
         winner: Option<usize>,
     },
     /// END-01 (GEN-11): a piece's hits of the player turn destroyed whole stands. `stands_lost`
@@ -434,6 +436,13 @@ pub enum Event {
     DugInEnded {
         piece: PieceId,
         rule: String,
+    },
+    /// A referee's adjustment (`Action::Adjust`, GEN-12): every adjustable value of the piece
+    /// before and after, so the log shows what changed and `apply` copies `to` in.
+    Adjusted {
+        piece: PieceId,
+        from: super::referee::Condition,
+        to: super::referee::Condition,
     },
 }
 

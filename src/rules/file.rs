@@ -154,6 +154,36 @@ pub struct ReplayError {
     pub error: ActionError,
 }
 
+/// The refused action of a replay as `battle replay --json` reports it (`refused`): its index
+/// in the file, its summary ([`action_summary`]), the catalogue rule that refused it (`None`
+/// when the dice ran out rather than a rule) and the message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    pub index: usize,
+    pub action: String,
+    pub rule: Option<String>,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn of(e: &ReplayError) -> Refusal {
+        let (rule, message) = match &e.error {
+            ActionError::Rule(r) => (Some(r.rule.to_string()), r.message.clone()),
+            ActionError::Unsupported { rule, what } => (
+                Some(rule.to_string()),
+                format!("not supported yet by this build: {what}"),
+            ),
+            ActionError::Dice(d) => (None, d.to_string()),
+        };
+        Refusal {
+            index: e.index,
+            action: e.summary.clone(),
+            rule,
+            message,
+        }
+    }
+}
+
 /// A short description of an action for messages: "deploy side 1 unit 3".
 pub fn action_summary(a: &Action) -> String {
     let verb = match a {
@@ -184,6 +214,7 @@ pub fn action_summary(a: &Action) -> String {
         Action::Mount { .. } => "mount",
         Action::RollStartingWeather => "roll_starting_weather",
         Action::RefuseFlank { .. } => "refuse_flank",
+        Action::Adjust { .. } => "adjust",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

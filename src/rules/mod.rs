@@ -31,6 +31,7 @@ pub mod gist;
 pub mod gunnery;
 pub mod morale;
 pub mod movement;
+pub mod referee;
 pub mod reveal;
 pub mod skirmish;
 pub mod state;
