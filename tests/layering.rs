@@ -30,6 +30,7 @@ const IMPURE: &[(&str, &str)] = &[
     ("OsRng", "an unseeded RNG"),
     ("getrandom", "an unseeded RNG"),
     ("crate::store", "the store layer"),
+    ("crate::session", "the battle session layer"),
     ("crate::export", "the export layer"),
     ("crate::app", "the app layer"),
     ("crate::ui", "the UI layer"),

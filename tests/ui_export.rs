@@ -365,6 +365,9 @@ fn the_progress_bar_shows_what_is_written_and_can_stop_it() {
                         progress: 0.42,
                         stopping: f.stopping,
                     }),
+                    battles: &[],
+                    battle: None,
+                    opponent: None,
                 };
                 let sent = powderhorn::ui::show(ui, &view, &mut f.state);
                 f.sent.extend(sent);
