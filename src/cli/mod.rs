@@ -584,6 +584,8 @@ pub fn format_violation(scenario: &Scenario, v: &Violation) -> String {
         // The message names the HQ or unit itself.
         Subject::Hq(i, _) | Subject::Unit(i, _) => format!("side '{}'", side_name(i)),
         Subject::Defense(i, id) => format!("side '{}' field defence {id}", side_name(i)),
+        // The message names the feature itself.
+        Subject::Feature(_) => "terrain".to_string(),
     };
     format!("{} {place}: {}", v.rule, v.message)
 }
