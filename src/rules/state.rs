@@ -417,9 +417,12 @@ impl BattleState {
 ///
 /// * DATA-10 — a piece whose bases lie partly off the table (or whose position is not a
 ///   number). MOVE-02's table edge holds from the start.
-/// * DATA-11 — a piece whose bases overlap another piece's. BAS-02: a command unit takes no
-///   table space among its own side's pieces (movement lets them pass, MOVE-08), so it may
-///   stand on its own troops and HQs; enemy bases may never overlap.
+/// * DATA-11 — a unit whose bases overlap an enemy unit's: no move may end so (CHG-01), and a
+///   battle cannot start in a melee nobody charged into. BAS-02: command units take no table
+///   space for calculation purposes, so an HQ on any piece is not refused. Friendly units on
+///   each other are not refused here either: MOVE-06 forbids a move to end so, and the engine
+///   lets them move apart; the test builders (and the large test battle) stand them so on
+///   purpose.
 /// * DATA-12 — a piece on terrain or a field defence impassable to it (TERR-02/06/07/12/13,
 ///   TERR-14 for command units; a road through it is the way through, as in movement).
 ///
@@ -632,8 +635,8 @@ fn placement_in(ctx: &Ctx) -> Vec<Violation> {
                 continue;
             }
             let (ia, ib) = (a.piece.id, b.piece.id);
-            // BAS-02: command units take no table space among their own side's pieces.
-            if ia.side() == ib.side() && (ia.is_command() || ib.is_command()) {
+            // BAS-02: command units take no table space; friends are MOVE-06's business.
+            if ia.side() == ib.side() || ia.is_command() || ib.is_command() {
                 continue;
             }
             let meet = a.bases.iter().any(|(pa, ra)| {
