@@ -323,8 +323,8 @@ fn data_08_and_data_09_features_off_the_table_and_of_too_many_corners() {
     let sc = Sc::new()
         .area(
             1,
-            "Distant hill",
-            "hill",
+            "Distant wood",
+            "high_area",
             &[(300.0, 10.0), (320.0, 10.0), (310.0, 30.0)],
         )
         .line(2, "Long lane", "road", &many, 2.0)
@@ -334,7 +334,7 @@ fn data_08_and_data_09_features_off_the_table_and_of_too_many_corners() {
     assert_eq!(rules(&v), ["DATA-08", "DATA-09"], "{v:?}");
     assert_eq!(
         v[0].message,
-        "terrain feature 'Distant hill' (id 1): it lies wholly off the 240 × 180 cm table (from \
+        "terrain feature 'Distant wood' (id 1): it lies wholly off the 240 × 180 cm table (from \
          (300.0, 10.0) cm to (320.0, 30.0) cm): move it onto the table or delete it"
     );
     assert_eq!(
@@ -398,7 +398,7 @@ fn data_11_enemy_units_may_not_overlap_but_hqs_and_friends_are_left_to_the_rules
     // Enemy units on each other: a melee nobody charged into (CHG-01).
     let sc = Sc::new()
         .unit(0, 1, 50.0, 20.0, 0.0)
-        .unit(1, 2, 50.0, 21.0, 180.0);
+        .unit(1, 2, 50.0, 19.0, 180.0);
     let v = placement_violations(&sc.scenario(), &lists());
     assert_eq!(rules(&v), ["DATA-11"], "{v:?}");
     assert_eq!(v[0].subject, Subject::Unit(0, UnitId(1)));
