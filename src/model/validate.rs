@@ -973,44 +973,48 @@ pub fn first_crossing(points: &[Point], closed: bool) -> Option<Point> {
     if n < 3 {
         return None;
     }
+    /// One side of the outline with its box and its place along the outline.
+    struct Side {
+        min: Point,
+        max: Point,
+        index: usize,
+        line: Line<f64>,
+    }
     let count = if closed { n } else { n - 1 };
-    let mut segs: Vec<(f64, f64, f64, f64, usize, Line<f64>)> = Vec::with_capacity(count);
+    let mut segs: Vec<Side> = Vec::with_capacity(count);
     for i in 0..count {
         let (Some(a), Some(b)) = (points.get(i), points.get((i + 1) % n)) else {
             continue;
         };
-        let line = Line::new(Coord { x: a.x, y: a.y }, Coord { x: b.x, y: b.y });
-        segs.push((
-            a.x.min(b.x),
-            a.x.max(b.x),
-            a.y.min(b.y),
-            a.y.max(b.y),
-            i,
-            line,
-        ));
+        segs.push(Side {
+            min: Point::new(a.x.min(b.x), a.y.min(b.y)),
+            max: Point::new(a.x.max(b.x), a.y.max(b.y)),
+            index: i,
+            line: Line::new(Coord { x: a.x, y: a.y }, Coord { x: b.x, y: b.y }),
+        });
     }
-    segs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    segs.sort_by(|a, b| a.min.x.total_cmp(&b.min.x));
     let adjacent = |i: usize, j: usize| {
         let d = i.abs_diff(j);
         d == 1 || (closed && d == count - 1)
     };
     for (k, a) in segs.iter().enumerate() {
         for b in segs.iter().skip(k + 1) {
-            if b.0 > a.1 {
+            if b.min.x > a.max.x {
                 break;
             }
-            if b.2 > a.3 || a.2 > b.3 {
+            if b.min.y > a.max.y || a.min.y > b.max.y {
                 continue;
             }
-            match line_intersection(a.5, b.5) {
+            match line_intersection(a.line, b.line) {
                 None => {}
-                Some(LineIntersection::SinglePoint { .. }) if adjacent(a.4, b.4) => {}
+                Some(LineIntersection::SinglePoint { .. }) if adjacent(a.index, b.index) => {}
                 Some(LineIntersection::SinglePoint { intersection, .. }) => {
                     return Some(Point::new(intersection.x, intersection.y));
                 }
                 Some(LineIntersection::Collinear { intersection }) => {
                     // Consecutive segments share their joint; more than that doubles back.
-                    if !adjacent(a.4, b.4) || intersection.start != intersection.end {
+                    if !adjacent(a.index, b.index) || intersection.start != intersection.end {
                         return Some(Point::new(intersection.start.x, intersection.start.y));
                     }
                 }
