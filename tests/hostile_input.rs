@@ -293,6 +293,39 @@ fn data_07_figure_eights_touching_corners_and_doubling_back_cross_themselves() {
 }
 
 #[test]
+fn data_07_a_road_drawn_over_itself_is_refused_though_its_centre_line_never_crosses() {
+    // 4,096 corners zigzagging across the table 0.02 cm apart: the centre line never crosses
+    // itself, but each 3 cm wide stretch lies over the next ones. Measuring the ground it
+    // covers did not finish in two minutes.
+    let zig: Vec<(f64, f64)> = (0..4_096)
+        .map(|k| (if k % 2 == 0 { 1.0 } else { 119.0 }, 1.0 + k as f64 * 0.02))
+        .collect();
+    let s = Sc::new()
+        .line(3, "Zigzag lane", "road", &zig, 3.0)
+        .scenario();
+    let v = geometry_violations(&s);
+    assert_eq!(rules(&v), ["DATA-07"], "{v:?}");
+    assert!(
+        v[0].message.starts_with(
+            "terrain feature 'Zigzag lane' (id 3): drawn 3.0 cm wide, it runs over itself near ("
+        ),
+        "{}",
+        v[0].message
+    );
+    assert!(scenario_advice(&s).iter().any(|a| a.rule == "BAS-06"));
+    // A tight but honest curve (a 2 cm wide road round a 10 cm radius, a corner every 1°) is
+    // not refused: its neighbouring stretches are near only along the bend itself.
+    let curve: Vec<(f64, f64)> = (0..=180)
+        .map(|d| {
+            let t = (d as f64).to_radians();
+            (100.0 + 10.0 * t.cos(), 90.0 + 10.0 * t.sin())
+        })
+        .collect();
+    let ok = Sc::new().line(4, "Hairpin", "road", &curve, 2.0).scenario();
+    assert_eq!(geometry_violations(&ok), vec![]);
+}
+
+#[test]
 fn a_wall_closed_into_a_loop_and_a_concave_wood_are_accepted() {
     let enclosure = [
         (10.0, 10.0),

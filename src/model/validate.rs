@@ -938,6 +938,20 @@ fn outline_problem(
                 ),
             ));
         }
+        if reach > 0.0 {
+            if let Some(p) = first_overlap(pts, closed, 2.0 * reach) {
+                return Some((
+                    "DATA-07",
+                    format!(
+                        "drawn {:.1} cm wide, it runs over itself near {} (two stretches closer \
+                         than its width, away from any bend): space its turns wider or make it \
+                         narrower",
+                        2.0 * reach,
+                        fmt_cm(p)
+                    ),
+                ));
+            }
+        }
     }
     if let Some((w, d)) = table {
         let r = crate::geom::footprint::rect_of(pts.iter().copied());
@@ -1024,6 +1038,91 @@ pub fn first_crossing(points: &[Point], closed: bool) -> Option<Point> {
     None
 }
 
+/// DATA-07 for a line with a width: where two stretches of it lie closer than `width` although
+/// more than twice its width apart along the line (nearer than that is the inside of a bend).
+/// Such a road or stream is drawn over itself: its outline crosses itself although its centre
+/// line does not, and measuring the ground it covers would cost time without bound (issue
+/// #22). The same sweep as [`first_crossing`], over boxes grown by the width; the centre line
+/// must not cross itself (checked first), so the distance of two sides is that of their ends.
+fn first_overlap(points: &[Point], closed: bool, width: f64) -> Option<Point> {
+    let n = points.len();
+    if n < 3 || width.is_nan() || width <= 0.0 {
+        return None;
+    }
+    let count = if closed { n } else { n - 1 };
+    struct Side {
+        a: Point,
+        b: Point,
+        min: Point,
+        max: Point,
+        /// Distance along the line to the side's start, and its length.
+        s: f64,
+        len: f64,
+    }
+    let mut sides: Vec<Side> = Vec::with_capacity(count);
+    let mut s = 0.0;
+    for i in 0..count {
+        let (Some(&a), Some(&b)) = (points.get(i), points.get((i + 1) % n)) else {
+            continue;
+        };
+        let len = a.distance(b).0;
+        sides.push(Side {
+            a,
+            b,
+            min: Point::new(a.x.min(b.x) - width, a.y.min(b.y) - width),
+            max: Point::new(a.x.max(b.x) + width, a.y.max(b.y) + width),
+            s,
+            len,
+        });
+        s += len;
+    }
+    let total = s;
+    let mut order: Vec<usize> = (0..sides.len()).collect();
+    order.sort_by(|&i, &j| {
+        let xi = sides.get(i).map_or(0.0, |x| x.min.x);
+        let xj = sides.get(j).map_or(0.0, |x| x.min.x);
+        xi.total_cmp(&xj)
+    });
+    let to_side = |p: Point, a: Point, b: Point| -> f64 {
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let l2 = dx * dx + dy * dy;
+        let t = if l2 > 0.0 {
+            (((p.x - a.x) * dx + (p.y - a.y) * dy) / l2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        p.distance(Point::new(a.x + dx * t, a.y + dy * t)).0
+    };
+    for (k, &i) in order.iter().enumerate() {
+        let Some(u) = sides.get(i) else { continue };
+        for &j in order.iter().skip(k + 1) {
+            let Some(v) = sides.get(j) else { continue };
+            if v.min.x > u.max.x {
+                break;
+            }
+            if v.min.y > u.max.y || u.min.y > v.max.y {
+                continue;
+            }
+            let (first, second) = if u.s < v.s { (u, v) } else { (v, u) };
+            let mut gap = second.s - (first.s + first.len);
+            if closed {
+                gap = gap.min(total - (second.s + second.len) + first.s);
+            }
+            if gap <= 2.0 * width {
+                continue;
+            }
+            let d = to_side(u.a, v.a, v.b)
+                .min(to_side(u.b, v.a, v.b))
+                .min(to_side(v.a, u.a, u.b))
+                .min(to_side(v.b, u.a, u.b));
+            if d < width {
+                return Some(u.a);
+            }
+        }
+    }
+    None
+}
+
 /// DATA-04..DATA-09: the table and every shape on it that is not a usable shape, each named
 /// with where it is and how to fix it. Empty for a scenario the engine can play on.
 ///
@@ -1034,9 +1133,10 @@ pub fn first_crossing(points: &[Point], closed: bool) -> Option<Point> {
 ///   not a number; an objective area or deployment zone, when given, of fewer than three.
 /// * DATA-06 — a coordinate that is not a number, or more than [`MAX_BEYOND_TABLE_CM`] beyond
 ///   the table's edge.
-/// * DATA-07 — an outline (area or line) that crosses or touches itself. The format has no
-///   self-crossing shapes: a road that loops over itself is two roads; a line may close into a
-///   loop by repeating its first point at the end.
+/// * DATA-07 — an outline (area or line) that crosses or touches itself, or a line with a width
+///   whose stretches run within that width of each other away from a bend (a road drawn over
+///   itself). The format has no self-crossing shapes: a road that loops over itself is two
+///   roads; a line may close into a loop by repeating its first point at the end.
 /// * DATA-08 — a terrain feature or field defence wholly off the table.
 /// * DATA-09 — a shape of more than [`MAX_CORNERS`] corners.
 pub fn geometry_violations(scenario: &Scenario) -> Vec<Violation> {
