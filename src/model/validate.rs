@@ -1026,12 +1026,13 @@ pub fn first_crossing(points: &[Point], closed: bool) -> Option<Point> {
                 Some(LineIntersection::SinglePoint { intersection, .. }) => {
                     return Some(Point::new(intersection.x, intersection.y));
                 }
-                Some(LineIntersection::Collinear { intersection }) => {
-                    // Consecutive segments share their joint; more than that doubles back.
-                    if !adjacent(a.index, b.index) || intersection.start != intersection.end {
-                        return Some(Point::new(intersection.start.x, intersection.start.y));
-                    }
+                // Consecutive segments share their joint; more than that doubles back.
+                Some(LineIntersection::Collinear { intersection })
+                    if !adjacent(a.index, b.index) || intersection.start != intersection.end =>
+                {
+                    return Some(Point::new(intersection.start.x, intersection.start.y));
                 }
+                Some(LineIntersection::Collinear { .. }) => {}
             }
         }
     }

@@ -651,7 +651,7 @@ fn placement_in(ctx: &Ctx) -> Vec<Violation> {
             }
         }
     }
-    pairs.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    pairs.sort_by_key(|p| (p.0, p.1));
     for (a, b, _) in pairs {
         let (Some(pa), Some(pb)) = (ctx.state.pieces.get(&a), ctx.state.pieces.get(&b)) else {
             continue;
