@@ -619,7 +619,9 @@ fn eng_04_refused_away_from_water() {
 #[test]
 fn eng_04_bridge_sections_are_hit_only_on_6_by_artillery_and_fall_at_4_hits_with_who_is_on_them() {
     let sc = river_scene()
-        .unit(0, 2, "line-infantry-08-12", 1, (50.0, 31.0), 0.0)
+        // On the far bank, its base reaching back over the section's landing (DATA-12: a
+        // battle cannot start with it in the river).
+        .unit(0, 2, "line-infantry-08-12", 1, (50.0, 32.1), 180.0)
         .unit(1, 2, "field-artillery", 2, (50.0, 60.0), 180.0)
         .unit(1, 3, "line-infantry-07-15", 2, (70.0, 40.0), 180.0);
     let mut b = sc.battle(vec![6, 6, 6, 5, 6, 6]);

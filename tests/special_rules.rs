@@ -301,9 +301,10 @@ fn skir_03_fire_that_does_not_cross_the_screen_is_not_reduced() {
         .unit(1, 3, "line-infantry-07-15", 4, 1, (50.0, 18.0), 0.0)
         .unit(1, 4, "line-infantry-07-15", 4, 1, (200.0, 100.0), 0.0);
     let mut sc = sc;
-    // Move the front Austrians away so only the rear ones are near.
-    sc.v["sides"][1]["units"][0]["position"]["at"] = json!({"x": 300.0, "y": 200.0});
-    sc.v["sides"][1]["units"][1]["position"]["at"] = json!({"x": 320.0, "y": 200.0});
+    // Move the front Austrians away so only the rear ones are near (to the far corner: a
+    // battle cannot start with them off the table, DATA-10).
+    sc.v["sides"][1]["units"][0]["position"]["at"] = json!({"x": 205.0, "y": 170.0});
+    sc.v["sides"][1]["units"][1]["position"]["at"] = json!({"x": 225.0, "y": 170.0});
     let mut b = sc.battle(vec![1; 10], 1);
     b.perform(Action::EndPhase).expect("to Command");
     let ev = b

@@ -143,7 +143,8 @@ fn store_failure(e: SessionError) -> Failure {
             code: 1,
             message: format!("refused: {a}"),
         },
-        SessionError::Warnings(_) | SessionError::Refused(_) => Failure {
+        SessionError::Warnings(_)
+        | SessionError::Setup(crate::rules::state::SetupError::Table(_)) => Failure {
             code: 1,
             message: e.to_string(),
         },

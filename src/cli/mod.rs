@@ -322,7 +322,8 @@ impl From<ScaleArg> for crate::model::Scale {
 /// stored scenario by id or name. Returns it with the lists to read it against.
 fn scenario_and_lists(cli: &Cli, name: &str) -> Result<(Scenario, Vec<ArmyList>), Failure> {
     let path = Path::new(name);
-    if path.is_file() {
+    // Anything at that path but a directory is read as a file (and a pipe or device refused).
+    if path.is_file() || (path.exists() && !path.is_dir()) {
         let scenario = read_scenario(path)?;
         return Ok((scenario, lists_for_validation(&cli.db)?));
     }
@@ -418,8 +419,7 @@ fn run_replay(path: &Path, json: bool, out: &mut dyn Write) -> Result<u8, Failur
         parse_battle_file, replay, report, Refusal, ReplayOutcome, ScenarioRef,
     };
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+    let text = read_text(path)?;
     let file = parse_battle_file(&name, &text).map_err(|e| Failure::input(e.to_string()))?;
     let scenario = match &file.scenario {
         ScenarioRef::Inline(s) => (**s).clone(),
@@ -537,6 +537,19 @@ fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Re
         }
         ScenarioCommand::Import { file, replace } => {
             let scenario = read_scenario(file)?;
+            // DATA-04..09: shapes the engine cannot use are never stored.
+            let broken = crate::model::validate::geometry_violations(&scenario);
+            if !broken.is_empty() {
+                let lines: Vec<String> = broken
+                    .iter()
+                    .map(|v| format_violation(&scenario, v))
+                    .collect();
+                return Err(Failure::input(format!(
+                    "{}: not imported; fix these shapes first:\n{}",
+                    file.display(),
+                    lines.join("\n")
+                )));
+            }
             let mut store = Store::open(&cli.db)?;
             let exists = store
                 .scenario_summaries()?
@@ -566,7 +579,10 @@ fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Re
         ScenarioCommand::Validate { file } => {
             let scenario = read_scenario(file)?;
             let lists = lists_for_validation(&cli.db)?;
-            let violations = validate_scenario(&scenario, &lists);
+            // Shapes and placement first (a battle cannot start on them), then army building.
+            let mut violations = crate::model::validate::geometry_violations(&scenario);
+            violations.extend(crate::rules::state::placement_violations(&scenario, &lists));
+            violations.extend(validate_scenario(&scenario, &lists));
             for v in &violations {
                 w(out, format_violation(&scenario, v))?;
             }
@@ -609,14 +625,62 @@ pub fn format_violation(scenario: &Scenario, v: &Violation) -> String {
         // The message names the HQ or unit itself.
         Subject::Hq(i, _) | Subject::Unit(i, _) => format!("side '{}'", side_name(i)),
         Subject::Defense(i, id) => format!("side '{}' field defence {id}", side_name(i)),
+        // The message names the feature itself.
+        Subject::Feature(_) => "terrain".to_string(),
     };
     format!("{} {place}: {}", v.rule, v.message)
 }
 
+/// The largest scenario or battle file read, bytes (16 MiB). The sample scenario is ~60 KiB and
+/// a long battle file a few MiB; anything larger is not one of ours, and reading it whole would
+/// cost memory and time without bound.
+pub const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a scenario or battle file as text, refusing before any read what cannot be one: a
+/// FIFO, device, socket or directory (which could block or never end: `/dev/zero`, a pipe) and
+/// a file over [`MAX_INPUT_BYTES`]. The size is checked again while reading, in case the file
+/// grows meanwhile.
+pub fn read_text(path: &Path) -> Result<String, Failure> {
+    use std::io::Read;
+    let name = path.display();
+    let meta =
+        std::fs::metadata(path).map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a pipe, device or socket)"
+        };
+        return Err(Failure::input(format!(
+            "{name}: cannot read: it is {what}; give the path of a JSON file"
+        )));
+    }
+    let too_big = |len: u64| {
+        Failure::input(format!(
+            "{name}: cannot read: it is {:.1} MiB; scenario and battle files are at most {} MiB",
+            len as f64 / (1024.0 * 1024.0),
+            MAX_INPUT_BYTES / (1024 * 1024)
+        ))
+    };
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| Failure::input(format!("{name}: cannot read: not UTF-8 text ({e})")))
+}
+
 /// Reads and parses a scenario file; errors name the file, line and field.
 pub fn read_scenario(path: &Path) -> Result<Scenario, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::input(format!("{}: cannot read: {e}", path.display())))?;
+    let text = read_text(path)?;
     parse_scenario(&path.display().to_string(), &text).map_err(|e| Failure::input(e.to_string()))
 }
 

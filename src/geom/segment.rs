@@ -138,11 +138,32 @@ pub fn segment_meets_polyline(line: &LineString<f64>, seg: &Segment) -> bool {
     seg.line().intersects(line)
 }
 
+/// Distance from a base to a chain of points. `geo`'s line-string distance indexes the chain's
+/// segments and unwraps the nearest one, so a chain of one point (a wall drawn as a single
+/// point, a ring collapsed to one corner) would panic: that case is a point's distance, and an
+/// empty chain is infinitely far.
+fn base_to_chain(base: &Polygon<f64>, chain: &LineString<f64>) -> f64 {
+    match chain.0.as_slice() {
+        [] => f64::INFINITY,
+        [c] => Euclidean.distance(&geo::Point::from(*c), base),
+        _ => Euclidean.distance(base, chain),
+    }
+}
+
 /// Shortest distance from a footprint's bases to a polygon (0 when they overlap).
 pub fn footprint_polygon_distance(fp: &Footprint, poly: &Polygon<f64>) -> f64 {
+    // A polygon of fewer than two corners has no edge for `geo` to measure to (see
+    // `base_to_chain`).
+    let degenerate = poly.exterior().0.len() < 2;
     fp.stands
         .iter()
-        .map(|s| -> f64 { Euclidean.distance(&s.polygon(), poly) })
+        .map(|s| -> f64 {
+            if degenerate {
+                base_to_chain(&s.polygon(), poly.exterior())
+            } else {
+                Euclidean.distance(&s.polygon(), poly)
+            }
+        })
         .fold(f64::INFINITY, f64::min)
 }
 
@@ -152,15 +173,16 @@ pub fn footprint_boundary_distance(fp: &Footprint, poly: &Polygon<f64>) -> f64 {
     let ring = poly.exterior();
     fp.stands
         .iter()
-        .map(|s| -> f64 { Euclidean.distance(&s.polygon(), ring) })
+        .map(|s| -> f64 { base_to_chain(&s.polygon(), ring) })
         .fold(f64::INFINITY, f64::min)
 }
 
-/// Shortest distance from a footprint's bases to a polyline.
+/// Shortest distance from a footprint's bases to a polyline (a line of one point is that
+/// point; of none, infinitely far).
 pub fn footprint_polyline_distance(fp: &Footprint, line: &LineString<f64>) -> f64 {
     fp.stands
         .iter()
-        .map(|s| -> f64 { Euclidean.distance(&s.polygon(), line) })
+        .map(|s| -> f64 { base_to_chain(&s.polygon(), line) })
         .fold(f64::INFINITY, f64::min)
 }
 
@@ -215,6 +237,31 @@ mod tests {
         ]);
         let seg = Segment::new(Point::new(-5.0, 10.0), Point::new(35.0, 10.0));
         assert_eq!(inside_intervals(&u, &seg), vec![(5.0, 15.0), (25.0, 35.0)]);
+    }
+
+    /// Issue #22: a wall of one point panicked inside `geo`'s distance (an empty segment index
+    /// unwrapped); it is now the distance to that point, and an empty line is infinitely far.
+    #[test]
+    fn distances_to_one_point_lines_and_rings_do_not_panic() {
+        use crate::geom::{footprint, Arrangement, StandKind};
+        let fp = footprint(
+            StandKind::Infantry,
+            1,
+            Arrangement::Line { gap_cm: 0.0 },
+            Point::new(10.0, 10.0),
+            0.0,
+            1.0,
+        );
+        // The stand runs x 8.75..11.25, y 8.5..10 (the pose is its front edge's centre).
+        let one = LineString::from(vec![(10.0, 14.0)]);
+        assert!((footprint_polyline_distance(&fp, &one) - 4.0).abs() < 1e-9);
+        assert_eq!(
+            footprint_polyline_distance(&fp, &LineString::new(vec![])),
+            f64::INFINITY
+        );
+        let dot = ring_polygon(&[Point::new(10.0, 14.0)]);
+        assert!((footprint_polygon_distance(&fp, &dot) - 4.0).abs() < 1e-9);
+        assert!((footprint_boundary_distance(&fp, &dot) - 4.0).abs() < 1e-9);
     }
 
     #[test]

@@ -7,7 +7,10 @@
 //!   up to 300).
 //! * BAS-06: terrain should cover between one third and one half of the table. Coverage is the
 //!   area of the union of every feature but open ground, clipped to the table: polygons as
-//!   drawn, roads and streams as their width along their line.
+//!   drawn, roads and streams as their width along their line. Features that
+//!   [`super::validate::geometry_violations`] refuses (a self-crossing road, a one-point wall)
+//!   are left out: they are reported there, and the union of a shape that crosses itself many
+//!   times costs time and memory without bound (issue #22).
 
 use super::scenario::Scenario;
 use super::terrain::{Geometry, TerrainKind};
@@ -49,9 +52,16 @@ pub fn terrain_cover(s: &Scenario) -> f64 {
     if !(w > 0.0 && d > 0.0) {
         return 0.0;
     }
+    let refused: Vec<super::ids::FeatureId> = super::validate::geometry_violations(s)
+        .iter()
+        .filter_map(|v| match v.subject {
+            super::validate::Subject::Feature(id) => Some(id),
+            _ => None,
+        })
+        .collect();
     let mut shapes: Vec<Polygon<f64>> = Vec::new();
     for f in &s.terrain {
-        if f.kind == TerrainKind::Open {
+        if f.kind == TerrainKind::Open || refused.contains(&f.id) {
             continue;
         }
         match &f.geometry {

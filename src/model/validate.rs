@@ -4,12 +4,25 @@
 //! Validation is a pure function of a scenario and the army lists. It reports; it never
 //! refuses to hold data, so a half-built order of battle can be saved and shown with its
 //! problems beside the items they concern ([`Subject`]).
+//!
+//! # Geometry (DATA-04..DATA-09)
+//!
+//! [`geometry_violations`] is the other half: the table and the shapes on it that no rule can
+//! judge because they are not shapes at all (a wall of one point, a wood of two, a road that
+//! crosses itself, a coordinate a kilometre off the table). Unlike the army-building checks
+//! these are refused at every boundary — `scenario validate` (exit 1), `scenario import`
+//! (nothing stored) and `rules::BattleState::setup` (no battle starts) — because the engine's
+//! geometry (`geo`) either panics on them or does unbounded work. Placement (DATA-10..DATA-12:
+//! bases off the table, on each other, on impassable ground) needs the engine's footprints and
+//! terrain rules, so it lives in `rules::state::placement_violations`, which returns the same
+//! [`Violation`]s. [`start_warnings`] is what a battle start shows and does not refuse.
 
 use super::army::{Arm, ArmyList, CommandLevel, HqLimit, Quality, RowGrade, RuleEffect, TroopType};
-use super::ids::{DefenseId, HqId, UnitId};
+use super::ids::{DefenseId, FeatureId, HqId, UnitId};
 use super::oob::{Grade, Side};
 use super::points::side_points;
 use super::scenario::{find_list, DefensePosture, Scenario};
+use crate::geom::Point;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -21,6 +34,8 @@ pub enum Subject {
     Hq(usize, HqId),
     Unit(usize, UnitId),
     Defense(usize, DefenseId),
+    /// A terrain feature (geometry checks, DATA-05..DATA-09).
+    Feature(FeatureId),
 }
 
 /// One broken rule.
@@ -777,4 +792,429 @@ fn grade_of(g: RowGrade) -> Grade {
         RowGrade::Elite => Grade::Elite,
         RowGrade::Poor => Grade::Poor,
     }
+}
+
+// --- geometry: DATA-04..DATA-09 --------------------------------------------------------------
+
+/// DATA-04: the largest table side accepted, cm (100 m). Tables are a few metres; anything near
+/// this is a typing slip, and every search the engine makes (moves, sight) is bounded by it.
+pub const MAX_TABLE_CM: f64 = 10_000.0;
+
+/// DATA-06: how far beyond the table edge a coordinate may lie, cm (100 m). Terrain may run off
+/// the table (a river leaving it), but not by more than this.
+pub const MAX_BEYOND_TABLE_CM: f64 = 10_000.0;
+
+/// DATA-09: the most corners one shape may have. Generous for a river traced from a map; it
+/// bounds the work every later check and the engine does per shape.
+pub const MAX_CORNERS: usize = 4_096;
+
+/// Everything a battle start shows as a warning but does not refuse: the army-building
+/// violations of [`validate_scenario`] (issue #16: listed, and the battle starts when asked).
+pub fn start_warnings(scenario: &Scenario, lists: &[ArmyList]) -> Vec<Violation> {
+    validate_scenario(scenario, lists)
+}
+
+/// Is the table's size usable (DATA-04)? Other geometry is measured against it.
+fn table_ok(scenario: &Scenario) -> bool {
+    let t = scenario.table;
+    [t.width_cm, t.depth_cm]
+        .iter()
+        .all(|v| v.is_finite() && *v > 0.0 && *v <= MAX_TABLE_CM)
+}
+
+/// What kind of shape a list of points is meant to be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outline {
+    /// A closed ring, first point not repeated (terrain areas): at least three corners.
+    Ring,
+    /// An open line (roads, streams, walls, field-defence fronts): at least two points; the
+    /// last point may repeat the first to close a loop (a wall around a field).
+    Line,
+}
+
+fn fmt_cm(p: Point) -> String {
+    format!("({:.1}, {:.1}) cm", p.x, p.y)
+}
+
+/// The first problem with one shape, in the order a user fixes them: corner count (DATA-09),
+/// coordinates (DATA-06), too few points and repeated points (DATA-05), a crossing (DATA-07),
+/// wholly off the table (DATA-08). `reach` widens the shape (half a road's width).
+fn outline_problem(
+    points: &[Point],
+    outline: Outline,
+    table: Option<(f64, f64)>,
+    reach: f64,
+    check_crossing: bool,
+) -> Option<(&'static str, String)> {
+    if points.len() > MAX_CORNERS {
+        return Some((
+            "DATA-09",
+            format!(
+                "it has {} corners; a shape may have at most {MAX_CORNERS}: simplify it",
+                points.len()
+            ),
+        ));
+    }
+    if let Some(p) = points
+        .iter()
+        .find(|p| !(p.x.is_finite() && p.y.is_finite()))
+    {
+        return Some((
+            "DATA-06",
+            format!(
+                "a corner is not a number (x {}, y {}): give every corner finite coordinates in cm",
+                p.x, p.y
+            ),
+        ));
+    }
+    if let Some((w, d)) = table {
+        let m = MAX_BEYOND_TABLE_CM;
+        if let Some(p) = points
+            .iter()
+            .find(|p| p.x < -m || p.y < -m || p.x > w + m || p.y > d + m)
+        {
+            return Some((
+                "DATA-06",
+                format!(
+                    "a corner at {} lies more than {:.0} m beyond the {w} × {d} cm table: \
+                     check the coordinates (they are in cm)",
+                    fmt_cm(*p),
+                    m / 100.0
+                ),
+            ));
+        }
+    }
+    let need = match outline {
+        Outline::Ring => 3,
+        Outline::Line => 2,
+    };
+    if points.len() < need {
+        let what = match outline {
+            Outline::Ring => "an area needs at least three corners",
+            Outline::Line => "a line needs at least two points",
+        };
+        let at = points
+            .first()
+            .map_or_else(String::new, |p| format!(" (at {})", fmt_cm(*p)));
+        return Some((
+            "DATA-05",
+            format!(
+                "{what}; it has {}{at}: add points or delete it",
+                points.len()
+            ),
+        ));
+    }
+    // A line whose last point repeats its first is a closed loop: check it as a ring.
+    let (pts, closed) = match (outline, points.first(), points.last()) {
+        (Outline::Line, Some(a), Some(b)) if points.len() >= 4 && a == b => {
+            (points.get(..points.len() - 1).unwrap_or(points), true)
+        }
+        (Outline::Line, _, _) => (points, false),
+        (Outline::Ring, _, _) => (points, true),
+    };
+    let n = pts.len();
+    let seg_count = if closed { n } else { n - 1 };
+    for i in 0..seg_count {
+        let (Some(a), Some(b)) = (pts.get(i), pts.get((i + 1) % n)) else {
+            continue;
+        };
+        if a == b {
+            let why = if closed && i + 1 == n {
+                "its last corner repeats its first (a ring closes by itself): delete the last"
+            } else {
+                "two consecutive corners are the same point: delete one"
+            };
+            return Some(("DATA-05", format!("{why} (at {})", fmt_cm(*a))));
+        }
+    }
+    if check_crossing {
+        if let Some(p) = first_crossing(pts, closed) {
+            return Some((
+                "DATA-07",
+                format!(
+                    "its outline crosses itself at {}: redraw it without the crossing, or split \
+                     it into separate features",
+                    fmt_cm(p)
+                ),
+            ));
+        }
+        if reach > 0.0 {
+            if let Some(p) = first_overlap(pts, closed, 2.0 * reach) {
+                return Some((
+                    "DATA-07",
+                    format!(
+                        "drawn {:.1} cm wide, it runs over itself near {} (two stretches closer \
+                         than its width, away from any bend): space its turns wider or make it \
+                         narrower",
+                        2.0 * reach,
+                        fmt_cm(p)
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some((w, d)) = table {
+        let r = crate::geom::footprint::rect_of(pts.iter().copied());
+        if r.max.x + reach < 0.0
+            || r.max.y + reach < 0.0
+            || r.min.x - reach > w
+            || r.min.y - reach > d
+        {
+            return Some((
+                "DATA-08",
+                format!(
+                    "it lies wholly off the {w} × {d} cm table (from {} to {}): move it onto \
+                     the table or delete it",
+                    fmt_cm(r.min),
+                    fmt_cm(r.max)
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// DATA-07: where the outline first touches itself other than where consecutive segments meet
+/// (`closed`: the last point joins the first). A sweep along x over the segments' boxes: each
+/// segment is compared only with those whose x-range overlaps its own, so a legitimate outline
+/// costs about n log n and the worst (every segment spanning the table) n², with n at most
+/// [`MAX_CORNERS`]. Touching counts as crossing, and consecutive segments that double back
+/// along each other overlap. Points must be finite.
+pub fn first_crossing(points: &[Point], closed: bool) -> Option<Point> {
+    use geo::line_intersection::{line_intersection, LineIntersection};
+    use geo::{Coord, Line};
+    let n = points.len();
+    if n < 3 {
+        return None;
+    }
+    /// One side of the outline with its box and its place along the outline.
+    struct Side {
+        min: Point,
+        max: Point,
+        index: usize,
+        line: Line<f64>,
+    }
+    let count = if closed { n } else { n - 1 };
+    let mut segs: Vec<Side> = Vec::with_capacity(count);
+    for i in 0..count {
+        let (Some(a), Some(b)) = (points.get(i), points.get((i + 1) % n)) else {
+            continue;
+        };
+        segs.push(Side {
+            min: Point::new(a.x.min(b.x), a.y.min(b.y)),
+            max: Point::new(a.x.max(b.x), a.y.max(b.y)),
+            index: i,
+            line: Line::new(Coord { x: a.x, y: a.y }, Coord { x: b.x, y: b.y }),
+        });
+    }
+    segs.sort_by(|a, b| a.min.x.total_cmp(&b.min.x));
+    let adjacent = |i: usize, j: usize| {
+        let d = i.abs_diff(j);
+        d == 1 || (closed && d == count - 1)
+    };
+    for (k, a) in segs.iter().enumerate() {
+        for b in segs.iter().skip(k + 1) {
+            if b.min.x > a.max.x {
+                break;
+            }
+            if b.min.y > a.max.y || a.min.y > b.max.y {
+                continue;
+            }
+            match line_intersection(a.line, b.line) {
+                None => {}
+                Some(LineIntersection::SinglePoint { .. }) if adjacent(a.index, b.index) => {}
+                Some(LineIntersection::SinglePoint { intersection, .. }) => {
+                    return Some(Point::new(intersection.x, intersection.y));
+                }
+                // Consecutive segments share their joint; more than that doubles back.
+                Some(LineIntersection::Collinear { intersection })
+                    if !adjacent(a.index, b.index) || intersection.start != intersection.end =>
+                {
+                    return Some(Point::new(intersection.start.x, intersection.start.y));
+                }
+                Some(LineIntersection::Collinear { .. }) => {}
+            }
+        }
+    }
+    None
+}
+
+/// DATA-07 for a line with a width: where two stretches of it lie closer than `width` although
+/// more than twice its width apart along the line (nearer than that is the inside of a bend).
+/// Such a road or stream is drawn over itself: its outline crosses itself although its centre
+/// line does not, and measuring the ground it covers would cost time without bound (issue
+/// #22). The same sweep as [`first_crossing`], over boxes grown by the width; the centre line
+/// must not cross itself (checked first), so the distance of two sides is that of their ends.
+fn first_overlap(points: &[Point], closed: bool, width: f64) -> Option<Point> {
+    let n = points.len();
+    if n < 3 || width.is_nan() || width <= 0.0 {
+        return None;
+    }
+    let count = if closed { n } else { n - 1 };
+    struct Side {
+        a: Point,
+        b: Point,
+        min: Point,
+        max: Point,
+        /// Distance along the line to the side's start, and its length.
+        s: f64,
+        len: f64,
+    }
+    let mut sides: Vec<Side> = Vec::with_capacity(count);
+    let mut s = 0.0;
+    for i in 0..count {
+        let (Some(&a), Some(&b)) = (points.get(i), points.get((i + 1) % n)) else {
+            continue;
+        };
+        let len = a.distance(b).0;
+        sides.push(Side {
+            a,
+            b,
+            min: Point::new(a.x.min(b.x) - width, a.y.min(b.y) - width),
+            max: Point::new(a.x.max(b.x) + width, a.y.max(b.y) + width),
+            s,
+            len,
+        });
+        s += len;
+    }
+    let total = s;
+    let mut order: Vec<usize> = (0..sides.len()).collect();
+    order.sort_by(|&i, &j| {
+        let xi = sides.get(i).map_or(0.0, |x| x.min.x);
+        let xj = sides.get(j).map_or(0.0, |x| x.min.x);
+        xi.total_cmp(&xj)
+    });
+    let to_side = |p: Point, a: Point, b: Point| -> f64 {
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let l2 = dx * dx + dy * dy;
+        let t = if l2 > 0.0 {
+            (((p.x - a.x) * dx + (p.y - a.y) * dy) / l2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        p.distance(Point::new(a.x + dx * t, a.y + dy * t)).0
+    };
+    for (k, &i) in order.iter().enumerate() {
+        let Some(u) = sides.get(i) else { continue };
+        for &j in order.iter().skip(k + 1) {
+            let Some(v) = sides.get(j) else { continue };
+            if v.min.x > u.max.x {
+                break;
+            }
+            if v.min.y > u.max.y || u.min.y > v.max.y {
+                continue;
+            }
+            let (first, second) = if u.s < v.s { (u, v) } else { (v, u) };
+            let mut gap = second.s - (first.s + first.len);
+            if closed {
+                gap = gap.min(total - (second.s + second.len) + first.s);
+            }
+            if gap <= 2.0 * width {
+                continue;
+            }
+            let d = to_side(u.a, v.a, v.b)
+                .min(to_side(u.b, v.a, v.b))
+                .min(to_side(v.a, u.a, u.b))
+                .min(to_side(v.b, u.a, u.b));
+            if d < width {
+                return Some(u.a);
+            }
+        }
+    }
+    None
+}
+
+/// DATA-04..DATA-09: the table and every shape on it that is not a usable shape, each named
+/// with where it is and how to fix it. Empty for a scenario the engine can play on.
+///
+/// * DATA-04 — the table is not a positive size of at most [`MAX_TABLE_CM`] each way.
+/// * DATA-05 — a line (road, stream, wall, field-defence front) of fewer than two points, an
+///   area of fewer than three, two consecutive corners at the same point (a zero-length side;
+///   for an area also a last corner repeating the first), or a line width that is negative or
+///   not a number; an objective area or deployment zone, when given, of fewer than three.
+/// * DATA-06 — a coordinate that is not a number, or more than [`MAX_BEYOND_TABLE_CM`] beyond
+///   the table's edge.
+/// * DATA-07 — an outline (area or line) that crosses or touches itself, or a line with a width
+///   whose stretches run within that width of each other away from a bend (a road drawn over
+///   itself). The format has no self-crossing shapes: a road that loops over itself is two
+///   roads; a line may close into a loop by repeating its first point at the end.
+/// * DATA-08 — a terrain feature or field defence wholly off the table.
+/// * DATA-09 — a shape of more than [`MAX_CORNERS`] corners.
+pub fn geometry_violations(scenario: &Scenario) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let t = scenario.table;
+    let table = if table_ok(scenario) {
+        Some((t.width_cm, t.depth_cm))
+    } else {
+        out.push(Violation {
+            rule: "DATA-04",
+            subject: Subject::Scenario,
+            message: format!(
+                "the table is {} × {} cm; give it a width and depth above 0 and at most {:.0} cm \
+                 ({:.0} m)",
+                t.width_cm,
+                t.depth_cm,
+                MAX_TABLE_CM,
+                MAX_TABLE_CM / 100.0
+            ),
+        });
+        None
+    };
+    for f in &scenario.terrain {
+        let (points, outline, width) = match &f.geometry {
+            super::terrain::Geometry::Polygon(p) => (p.as_slice(), Outline::Ring, 0.0),
+            super::terrain::Geometry::Polyline { points, width_cm } => {
+                (points.as_slice(), Outline::Line, *width_cm)
+            }
+        };
+        let name = format!("terrain feature '{}' (id {})", f.name, f.id);
+        let problem = if !(width.is_finite() && (0.0..=MAX_TABLE_CM).contains(&width)) {
+            Some((
+                "DATA-05",
+                format!("its width is {width} cm: give a width from 0 to {MAX_TABLE_CM:.0} cm"),
+            ))
+        } else {
+            outline_problem(points, outline, table, width / 2.0, true)
+        };
+        if let Some((rule, message)) = problem {
+            out.push(Violation {
+                rule,
+                subject: Subject::Feature(f.id),
+                message: format!("{name}: {message}"),
+            });
+        }
+    }
+    for (si, side) in scenario.sides.iter().enumerate() {
+        for d in &side.field_defenses {
+            if d.at.is_empty() {
+                continue; // bought but not yet placed
+            }
+            if let Some((rule, message)) = outline_problem(&d.at, Outline::Line, table, 0.0, true) {
+                out.push(Violation {
+                    rule,
+                    subject: Subject::Defense(si, d.id),
+                    message: format!("{} {}: {message}", d.kind.spec().label, d.id),
+                });
+            }
+        }
+        let areas = [
+            ("the deployment zone", &side.deployment_zone),
+            ("the major objective's area", &side.objectives.major.area),
+            ("the minor objective's area", &side.objectives.minor.area),
+        ];
+        for (what, ring) in areas {
+            if ring.is_empty() {
+                continue;
+            }
+            // Only read as rings (inside or not): crossings change no rule, so none is asked.
+            if let Some((rule, message)) = outline_problem(ring, Outline::Ring, table, 0.0, false) {
+                out.push(Violation {
+                    rule,
+                    subject: Subject::Side(si),
+                    message: format!("{}: {what}: {message}", side.name),
+                });
+            }
+        }
+    }
+    out
 }

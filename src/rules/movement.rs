@@ -2897,6 +2897,24 @@ fn check_can_move(ctx: &Ctx, piece: &PieceState) -> Result<(), ActionError> {
     Ok(())
 }
 
+/// How far beyond the table's edge (cm at measure scale 1) a move's points may lie before the
+/// move is refused without being walked ([`beyond_table`]).
+pub const BEYOND_TABLE_CM: f64 = 10.0;
+
+/// MOVE-02: the first of a move's points (via points, then the end) lying more than
+/// [`BEYOND_TABLE_CM`] beyond the table's edge. Each is where the reference point — the middle
+/// of the unit's front edge, on its bases — must pass, so the bases would leave the table, which
+/// the walk refuses; saying so at once keeps the work of a check bounded by the table's size,
+/// however far the point asked for.
+pub fn beyond_table(ctx: &Ctx, via: &[Point], to: Pose) -> Option<Point> {
+    let t = ctx.scenario.table;
+    let m = BEYOND_TABLE_CM * super::geometry::measure_scale(ctx);
+    via.iter()
+        .chain(std::iter::once(&to.at))
+        .find(|p| !(p.x >= -m && p.y >= -m && p.x <= t.width_cm + m && p.y <= t.depth_cm + m))
+        .copied()
+}
+
 fn valid_pose(p: Pose) -> bool {
     p.at.x.is_finite() && p.at.y.is_finite() && p.facing_deg.is_finite()
 }
@@ -3081,6 +3099,15 @@ fn check_move_with(
     let allowance = checker.allowance(manoeuvre)?;
     if !valid_pose(to) || via.iter().any(|p| !p.x.is_finite() || !p.y.is_finite()) {
         return Err(refuse("MOVE-02", "the move's points must be numbers"));
+    }
+    if let Some(far) = beyond_table(ctx, via, to) {
+        return Err(refuse(
+            "MOVE-02",
+            format!(
+                "the move goes to {}, beyond the table's edge: the unit must stay on the table",
+                fmt_pt(far)
+            ),
+        ));
     }
     // MOVE-30: a move starts from the straight line (and straightens a refused flank).
     let Some((from, body)) = checker.prepared(piece) else {

@@ -1,12 +1,15 @@
 //! Battle state: what is on the table now. Built once from a scenario ([`BattleState::setup`])
 //! and afterwards changed only by [`super::apply::apply`], one event at a time.
 
-use crate::geom::Point;
+use super::battle::Ctx;
+use crate::geom::footprint::{heading, rect_corners, rect_of, right_of, ring_polygon};
+use crate::geom::{Point, Rect};
+use crate::model::validate::{geometry_violations, Subject, Violation};
 use crate::model::{
     Arm, ArmyList, CommandLevel, Grade, HqId, ListId, Quality, Scenario, TroopTypeId, UnitId,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// A piece on the table: a troop unit or a command unit, of a side (0 or 1). Shown as
@@ -235,6 +238,20 @@ pub enum SetupError {
         troop: String,
         list: String,
     },
+    /// DATA-04..DATA-12: the table, its terrain or the pieces' placement cannot be played on
+    /// (`model::validate::geometry_violations`, [`placement_violations`]); every problem found.
+    #[error("the battle cannot start on this table: {}", list_violations(.0))]
+    Table(Vec<Violation>),
+}
+
+fn list_violations(v: &[Violation]) -> String {
+    let shown: Vec<String> = v.iter().take(20).map(|v| v.to_string()).collect();
+    let more = v.len().saturating_sub(shown.len());
+    let mut s = shown.join("; ");
+    if more > 0 {
+        s.push_str(&format!("; and {more} more"));
+    }
+    s
 }
 
 /// The default formation a unit starts in: line for foot and horse, none for the rest.
@@ -248,7 +265,30 @@ fn starting_formation(arm: Arm) -> Option<Formation> {
 impl BattleState {
     /// The table at the start of deployment: every placed unit and HQ of both sides. SEQ-01:
     /// the scenario or a roll-off decides the first player, so it is given here.
+    ///
+    /// Refused ([`SetupError::Table`]) when the table or its shapes are unusable (DATA-04..09)
+    /// or a piece is placed off the table, on another or on ground impassable to it
+    /// (DATA-10..12): no battle starts on them. Army-building violations do not refuse a start
+    /// (`model::validate::start_warnings` lists them for the caller to show).
     pub fn setup(
+        scenario: &Scenario,
+        lists: &[ArmyList],
+        first_player: usize,
+    ) -> Result<BattleState, SetupError> {
+        let geometry = geometry_violations(scenario);
+        if !geometry.is_empty() {
+            return Err(SetupError::Table(geometry));
+        }
+        let state = Self::lay_out(scenario, lists, first_player)?;
+        let placement = placement_in(&Ctx::new(scenario, lists, &state));
+        if !placement.is_empty() {
+            return Err(SetupError::Table(placement));
+        }
+        Ok(state)
+    }
+
+    /// [`BattleState::setup`] without the table checks.
+    fn lay_out(
         scenario: &Scenario,
         lists: &[ArmyList],
         first_player: usize,
@@ -366,4 +406,270 @@ impl BattleState {
     pub fn piece(&self, id: PieceId) -> Option<&PieceState> {
         self.pieces.get(&id)
     }
+}
+
+// --- placement: DATA-10..DATA-12 ---------------------------------------------------------------
+
+/// DATA-10..DATA-12: pieces the scenario places where no piece can stand, judged on the bases as
+/// the engine lays them out (`geometry::footprint_of`) and the engine's own terrain answers
+/// (`terrain::mover_of`, `TerrainMap`, `feature_going` / `defense_going`), so that a battle never
+/// starts in a position its first move would be refused from.
+///
+/// * DATA-10 — a piece whose bases lie partly off the table (or whose position is not a
+///   number). MOVE-02's table edge holds from the start.
+/// * DATA-11 — a unit whose bases overlap an enemy unit's: no move may end so (CHG-01), and a
+///   battle cannot start in a melee nobody charged into. BAS-02: command units take no table
+///   space for calculation purposes, so an HQ on any piece is not refused. Friendly units on
+///   each other are not refused here either: MOVE-06 forbids a move to end so, and the engine
+///   lets them move apart; the test builders (and the large test battle) stand them so on
+///   purpose.
+/// * DATA-12 — a piece on terrain or a field defence impassable to it (TERR-02/06/07/12/13,
+///   TERR-14 for command units; a road through it is the way through, as in movement).
+///
+/// Bases that only touch do not overlap (they are shrunk by `movement::SHRINK_CM`, as movement
+/// judges them). Shapes [`geometry_violations`] refuses are left out of the terrain asked (they
+/// are reported there), and nothing is judged on an unusable table. Pieces of a side whose list
+/// or troop type is missing are reported by `validate_scenario` (DATA-01, DATA-02), not here.
+pub fn placement_violations(scenario: &Scenario, lists: &[ArmyList]) -> Vec<Violation> {
+    let geometry = geometry_violations(scenario);
+    if geometry.iter().any(|v| v.subject == Subject::Scenario) {
+        return Vec::new(); // DATA-04: no table to place on
+    }
+    let mut usable;
+    let scenario = if geometry.is_empty() {
+        scenario
+    } else {
+        let bad: BTreeSet<Subject> = geometry.iter().map(|v| v.subject).collect();
+        usable = scenario.clone();
+        usable
+            .terrain
+            .retain(|f| !bad.contains(&Subject::Feature(f.id)));
+        for (si, side) in usable.sides.iter_mut().enumerate() {
+            side.field_defenses
+                .retain(|d| !bad.contains(&Subject::Defense(si, d.id)));
+        }
+        &usable
+    };
+    let mut trimmed;
+    let scenario = {
+        // Units whose row is missing cannot be laid out; DATA-02 reports them.
+        let missing = |si: usize, u: &crate::model::Unit| {
+            scenario
+                .sides
+                .get(si)
+                .and_then(|s| lists.iter().find(|l| l.id == s.army_list))
+                .is_none_or(|l| l.troop_type(&u.troop_type).is_none())
+        };
+        if scenario
+            .sides
+            .iter()
+            .enumerate()
+            .any(|(si, s)| s.units.iter().any(|u| missing(si, u)))
+        {
+            trimmed = scenario.clone();
+            for (si, side) in trimmed.sides.iter_mut().enumerate() {
+                let keep: Vec<bool> = side.units.iter().map(|u| !missing(si, u)).collect();
+                let mut k = keep.iter();
+                side.units.retain(|_| k.next().copied().unwrap_or(false));
+            }
+            &trimmed
+        } else {
+            scenario
+        }
+    };
+    if scenario.sides.len() != 2
+        || scenario
+            .sides
+            .iter()
+            .any(|s| !lists.iter().any(|l| l.id == s.army_list))
+    {
+        return Vec::new(); // GEN-01, DATA-01
+    }
+    match BattleState::lay_out(scenario, lists, 0) {
+        Ok(state) => placement_in(&Ctx::new(scenario, lists, &state)),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// One placed piece as the placement checks see it.
+struct Placed<'a> {
+    piece: &'a PieceState,
+    /// Each base shrunk by a hair, as a polygon, with its box.
+    bases: Vec<(geo::Polygon<f64>, Rect)>,
+    corners: Vec<Point>,
+    rect: Rect,
+}
+
+fn describe(ctx: &Ctx, piece: &PieceState) -> String {
+    let side = ctx
+        .scenario
+        .sides
+        .get(piece.id.side())
+        .map_or("?", |s| s.name.as_str());
+    match piece.id {
+        PieceId::Unit { unit, .. } => format!("unit '{}' (id {unit}, {side})", piece.name),
+        PieceId::Hq { hq, .. } => format!("HQ '{}' (id {hq}, {side})", piece.name),
+    }
+}
+
+fn subject_of(id: PieceId) -> Subject {
+    match id {
+        PieceId::Unit { side, unit } => Subject::Unit(side, unit),
+        PieceId::Hq { side, hq } => Subject::Hq(side, hq),
+    }
+}
+
+fn at_cm(p: Point) -> String {
+    format!("({:.1}, {:.1}) cm", p.x, p.y)
+}
+
+/// [`placement_violations`] on a laid-out state whose scenario passed the geometry checks.
+fn placement_in(ctx: &Ctx) -> Vec<Violation> {
+    use super::terrain::{mover_of, Going, TerrainMap};
+    use geo::Intersects;
+    let shrink = super::movement::SHRINK_CM;
+    let t = ctx.scenario.table;
+    let (w, d) = (t.width_cm, t.depth_cm);
+    let mut out = Vec::new();
+    let mut placed: Vec<Placed> = Vec::new();
+    for piece in ctx.state.pieces.values() {
+        let Some(pose) = piece.pose else {
+            continue;
+        };
+        let finite = pose.at.x.is_finite() && pose.at.y.is_finite() && pose.facing_deg.is_finite();
+        let far = pose.at.x.abs() > 1e6 || pose.at.y.abs() > 1e6;
+        if !finite || far {
+            out.push(Violation {
+                rule: "DATA-10",
+                subject: subject_of(piece.id),
+                message: format!(
+                    "{} is placed at x {}, y {} facing {}°, not on the {w} × {d} cm table: give \
+                     it a position on the table in cm",
+                    describe(ctx, piece),
+                    pose.at.x,
+                    pose.at.y,
+                    pose.facing_deg
+                ),
+            });
+            continue;
+        }
+        let Some(fp) = super::geometry::footprint_of(ctx, piece) else {
+            continue;
+        };
+        let mut bases = Vec::with_capacity(fp.stands.len());
+        let mut corners = Vec::with_capacity(fp.stands.len() * 4);
+        for s in &fp.stands {
+            let c = rect_corners(
+                s.centre,
+                (s.width - 2.0 * shrink).max(shrink),
+                (s.depth - 2.0 * shrink).max(shrink),
+                heading(s.facing_deg),
+                right_of(s.facing_deg),
+            );
+            corners.extend(c);
+            bases.push((ring_polygon(&c), rect_of(c)));
+        }
+        let rect = rect_of(corners.iter().copied());
+        if let Some(off) = corners
+            .iter()
+            .find(|p| p.x < 0.0 || p.y < 0.0 || p.x > w || p.y > d)
+        {
+            out.push(Violation {
+                rule: "DATA-10",
+                subject: subject_of(piece.id),
+                message: format!(
+                    "{} at {} stands partly off the {w} × {d} cm table (a base reaches {}): \
+                     move it onto the table",
+                    describe(ctx, piece),
+                    at_cm(pose.at),
+                    at_cm(*off)
+                ),
+            });
+        }
+        let map = TerrainMap::around(ctx, mover_of(ctx, piece), Some(rect));
+        let mut seen = BTreeSet::new();
+        for (_, patch) in map.near(&rect) {
+            let Going::Impassable { rule } = patch.going else {
+                continue;
+            };
+            let on = bases.iter().any(|(poly, r)| {
+                crate::geom::segment::rects_overlap(r, &patch.rect) && patch.shape.meets(poly)
+            });
+            // One message per feature, however many pieces a road cut it into.
+            if on && seen.insert(patch.name.clone()) {
+                out.push(Violation {
+                    rule: "DATA-12",
+                    subject: subject_of(piece.id),
+                    message: format!(
+                        "{} at {} stands on {}, which is impassable to it ({rule}): move it off",
+                        describe(ctx, piece),
+                        at_cm(pose.at),
+                        patch.name
+                    ),
+                });
+            }
+        }
+        placed.push(Placed {
+            piece,
+            bases,
+            corners,
+            rect,
+        });
+    }
+    // DATA-11: overlapping bases, the pairs found by a sweep along x over the pieces' boxes.
+    let mut order: Vec<usize> = (0..placed.len()).collect();
+    order.sort_by(|&a, &b| {
+        let ra = placed.get(a).map_or(0.0, |p| p.rect.min.x);
+        let rb = placed.get(b).map_or(0.0, |p| p.rect.min.x);
+        ra.total_cmp(&rb)
+    });
+    let mut pairs: Vec<(PieceId, PieceId, Point)> = Vec::new();
+    for (k, &i) in order.iter().enumerate() {
+        let Some(a) = placed.get(i) else { continue };
+        for &j in order.iter().skip(k + 1) {
+            let Some(b) = placed.get(j) else { continue };
+            if b.rect.min.x > a.rect.max.x {
+                break;
+            }
+            if !crate::geom::segment::rects_overlap(&a.rect, &b.rect) {
+                continue;
+            }
+            let (ia, ib) = (a.piece.id, b.piece.id);
+            // BAS-02: command units take no table space; friends are MOVE-06's business.
+            if ia.side() == ib.side() || ia.is_command() || ib.is_command() {
+                continue;
+            }
+            let meet = a.bases.iter().any(|(pa, ra)| {
+                b.bases.iter().any(|(pb, rb)| {
+                    crate::geom::segment::rects_overlap(ra, rb) && pa.intersects(pb)
+                })
+            });
+            if meet {
+                let (first, second) = if ia < ib { (ia, ib) } else { (ib, ia) };
+                let at = a.corners.first().copied().unwrap_or_default();
+                pairs.push((first, second, at));
+            }
+        }
+    }
+    pairs.sort_by_key(|p| (p.0, p.1));
+    for (a, b, _) in pairs {
+        let (Some(pa), Some(pb)) = (ctx.state.pieces.get(&a), ctx.state.pieces.get(&b)) else {
+            continue;
+        };
+        let (Some(posa), Some(posb)) = (pa.pose, pb.pose) else {
+            continue;
+        };
+        out.push(Violation {
+            rule: "DATA-11",
+            subject: subject_of(a),
+            message: format!(
+                "{} at {} overlaps {} at {}: bases may touch but not overlap; move one of them",
+                describe(ctx, pa),
+                at_cm(posa.at),
+                describe(ctx, pb),
+                at_cm(posb.at)
+            ),
+        });
+    }
+    out
 }

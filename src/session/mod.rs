@@ -21,7 +21,7 @@
 use crate::ai::{self, AutoplayRun, Limits, Until};
 use crate::model::army::ArmyList;
 use crate::model::scenario::Scenario;
-use crate::model::validate::{validate_scenario, Violation};
+use crate::model::validate::Violation;
 use crate::rules::action::Action;
 use crate::rules::battle::{Battle, BattleLog, LogEntry};
 use crate::rules::command::OrdersMode;
@@ -47,9 +47,6 @@ pub enum SessionError {
     /// The battle cannot start or be rebuilt.
     #[error("the battle cannot be set up: {0}")]
     Setup(#[from] SetupError),
-    /// The scenario has problems a battle cannot start with.
-    #[error("the battle cannot start:\n{}", list(.0))]
-    Refused(Vec<String>),
     /// The scenario breaks army-building rules; the battle starts only when asked to go ahead.
     #[error("the scenario breaks army-building rules (start anyway to play it as it is):\n{}", list(.0))]
     Warnings(Vec<String>),
@@ -80,9 +77,10 @@ pub struct NewBattle {
 }
 
 /// The army-building problems of a scenario, shown before a battle starts (warnings: the
-/// battle starts when asked to go ahead).
+/// battle starts when asked to go ahead). Table problems (DATA-04..DATA-12) are not warnings:
+/// the battle's setup refuses them.
 pub fn start_warnings(scenario: &Scenario, lists: &[ArmyList]) -> Vec<Violation> {
-    validate_scenario(scenario, lists)
+    crate::model::validate::start_warnings(scenario, lists)
 }
 
 /// One battle in play.
@@ -116,16 +114,17 @@ impl Session {
         new: &NewBattle,
     ) -> Result<Session, SessionError> {
         let used = lists_of(&scenario, lists);
+        let first = new.first_player.min(1);
+        // Set the battle up first: a table the engine refuses (units off the table, on each
+        // other, in impassable ground; broken shapes) is never stored, go ahead or not.
+        let battle = Battle::new(scenario.clone(), used.clone(), new.dice.clone(), first)?
+            .with_orders(new.orders);
         let warnings = start_warnings(&scenario, &used);
         if !warnings.is_empty() && !new.go_ahead {
             return Err(SessionError::Warnings(
                 warnings.iter().map(ToString::to_string).collect(),
             ));
         }
-        let first = new.first_player.min(1);
-        // Set the battle up first: a scenario the engine refuses is never stored.
-        let battle = Battle::new(scenario.clone(), used.clone(), new.dice.clone(), first)?
-            .with_orders(new.orders);
         let setup = BattleSetup {
             scenario,
             lists: used,
