@@ -13,7 +13,8 @@
 //! Pages: [`army_lists`] (troop and command charts, user troop types), [`oob`] (the order of
 //! battle editor: the heart of the app), [`scenarios`] (list, new, duplicate, delete, import,
 //! export) and [`campaigns`] (battles in order and what carries over); [`print`] is the print
-//! options popup and the progress bar of a PDF being written.
+//! options popup and the progress bar of a PDF being written. [`table`] is the table view
+//! widget (terrain and stands to scale), shown read-only on the order-of-battle page.
 
 pub mod army_lists;
 pub mod campaigns;
@@ -21,6 +22,7 @@ pub mod commands;
 pub mod oob;
 pub mod print;
 pub mod scenarios;
+pub mod table;
 pub mod widgets;
 
 pub use commands::{AppCommand, Print, ScenarioEdit, ScenarioSettings, Selection, Verb, VerbSpec};
@@ -158,6 +160,10 @@ pub struct UiState {
     pub scenario_pick: Option<ScenarioId>,
     /// The print options popup.
     pub print: print::PrintForm,
+    /// The order-of-battle page shows the table instead of the two sides' trees.
+    pub show_table: bool,
+    /// The table view's camera and terrain meshes.
+    pub table: table::TableView,
     pending: Option<Pending>,
 }
 
@@ -408,7 +414,7 @@ fn store_problem_page(ui: &mut Ui, problem: &StoreProblem) {
 #[cfg(test)]
 mod tests {
     /// The UI's sources, up to their tests.
-    const SOURCES: [(&str, &str); 8] = [
+    const SOURCES: [(&str, &str); 15] = [
         ("mod.rs", include_str!("mod.rs")),
         ("army_lists.rs", include_str!("army_lists.rs")),
         ("campaigns.rs", include_str!("campaigns.rs")),
@@ -417,6 +423,13 @@ mod tests {
         ("print.rs", include_str!("print.rs")),
         ("scenarios.rs", include_str!("scenarios.rs")),
         ("widgets.rs", include_str!("widgets.rs")),
+        ("table/mod.rs", include_str!("table/mod.rs")),
+        ("table/labels.rs", include_str!("table/labels.rs")),
+        ("table/legend.rs", include_str!("table/legend.rs")),
+        ("table/projector.rs", include_str!("table/projector.rs")),
+        ("table/scene.rs", include_str!("table/scene.rs")),
+        ("table/terrain.rs", include_str!("table/terrain.rs")),
+        ("table/units.rs", include_str!("table/units.rs")),
     ];
 
     #[test]
