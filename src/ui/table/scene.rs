@@ -212,12 +212,16 @@ impl TableScene {
                 exhausted: crate::rules::firing::is_exhausted(&ctx, p),
                 dug_in: p.dug_in && !p.revealed,
             };
-            let detail = match (&p.troop_type, p.formation, p.command) {
+            let troop = ctx
+                .row(p)
+                .map(|r| r.name.clone())
+                .or_else(|| p.troop_type.as_ref().map(ToString::to_string));
+            let detail = match (troop, p.formation, p.command) {
                 (_, _, Some((level, quality))) => {
                     format!("{} HQ, {}", level.label(), quality.label())
                 }
-                (Some(t), Some(f), _) => format!("{} stands, {}, {}", p.stands, t, f.label()),
-                (Some(t), None, _) => format!("{} stands, {}", p.stands, t),
+                (Some(t), Some(f), _) => format!("{} × {}, {}", p.stands, t, f.label()),
+                (Some(t), None, _) => format!("{} × {}", p.stands, t),
                 (None, _, _) => String::new(),
             };
             scene.pieces.push(ScenePiece {

@@ -44,15 +44,15 @@ pub fn style(kind: TerrainKind) -> Style {
     };
     match kind {
         TerrainKind::Open => s((0x86, 0x98, 0x62), (0x6d, 0x7d, 0x4d), 0.0),
-        TerrainKind::LowArea => s((0xb8, 0xa9, 0x63), (0x8f, 0x82, 0x44), 0.0),
+        TerrainKind::LowArea => s((0xc8, 0xae, 0x5a), (0x9a, 0x84, 0x3c), 0.0),
         TerrainKind::HighArea => s((0x35, 0x55, 0x2c), (0x22, 0x3a, 0x1c), 0.0),
         TerrainKind::Linear => s((0x6b, 0x64, 0x58), (0x45, 0x40, 0x38), 0.8),
         TerrainKind::Hill { level } => {
             let l = f32::from(level.clamp(1, 5) - 1);
             let k = |base: f32, step: f32| (base - step * l).clamp(0.0, 255.0) as u8;
             Style {
-                fill: Color32::from_rgb(k(160.0, 14.0), k(158.0, 20.0), k(104.0, 16.0)),
-                edge: Color32::from_rgb(k(112.0, 10.0), k(104.0, 14.0), k(66.0, 10.0)),
+                fill: Color32::from_rgb(k(150.0, 16.0), k(146.0, 22.0), k(98.0, 16.0)),
+                edge: Color32::from_rgb(k(96.0, 12.0), k(88.0, 14.0), k(58.0, 10.0)),
                 line_cm: 0.0,
             }
         }
