@@ -39,8 +39,15 @@ pub fn rows(scene: &TableScene) -> Vec<(Color32, bool, String)> {
     out
 }
 
-/// The legend in the view's top-right corner; returns its rectangle.
-pub fn paint_legend(painter: &egui::Painter, view: egui::Rect, scene: &TableScene) -> egui::Rect {
+/// The legend in the view's top-right corner; returns its rectangle. In a view too small to
+/// spare the room (the legend would cover more than a tenth of it) only a "Legend" tab is
+/// drawn, and the legend opens while the pointer is over the tab.
+pub fn paint_legend(
+    painter: &egui::Painter,
+    view: egui::Rect,
+    scene: &TableScene,
+    pointer: Option<egui::Pos2>,
+) -> egui::Rect {
     let rows = rows(scene);
     if rows.is_empty() {
         return egui::Rect::NOTHING;
@@ -57,6 +64,24 @@ pub fn paint_legend(painter: &egui::Painter, view: egui::Rect, scene: &TableScen
         egui::pos2(view.right() - w - 10.0, view.top() + 10.0),
         egui::vec2(w, h),
     );
+    if w * h > view.area() * 0.1 {
+        let tab = painter.layout_no_wrap("Legend".into(), font, INK);
+        let tab_rect = egui::Rect::from_min_size(
+            egui::pos2(view.right() - tab.size().x - 22.0, view.top() + 10.0),
+            tab.size() + egui::vec2(12.0, 6.0),
+        );
+        if !pointer.is_some_and(|p| tab_rect.contains(p) || rect.contains(p)) {
+            painter.rect(
+                tab_rect,
+                4.0,
+                CARD,
+                Stroke::new(1.0, Color32::from_rgb(0x8a, 0x80, 0x70)),
+                egui::StrokeKind::Inside,
+            );
+            painter.galley(tab_rect.min + egui::vec2(6.0, 3.0), tab, INK);
+            return tab_rect;
+        }
+    }
     painter.rect(
         rect,
         4.0,

@@ -334,7 +334,7 @@ impl TableView {
         let badges = units::paint_badges(painter, scene, &drawn);
         let mut blocked = badges;
         let legend = if self.legend {
-            legend::paint_legend(painter, view, scene)
+            legend::paint_legend(painter, view, scene, pointer_screen)
         } else {
             egui::Rect::NOTHING
         };
