@@ -378,7 +378,7 @@ pub fn paint_defences(painter: &egui::Painter, proj: &Projector, defences: &[Sce
 }
 
 /// The names of the features under a table point (top first), for the hover card.
-pub fn features_at<'a>(terrain: &'a [TerrainFeature], p: Point) -> Vec<&'a TerrainFeature> {
+pub fn features_at(terrain: &[TerrainFeature], p: Point) -> Vec<&TerrainFeature> {
     let mut hit: Vec<&TerrainFeature> = terrain
         .iter()
         .filter(|f| match &f.geometry {
