@@ -326,8 +326,10 @@ impl TableView {
         );
         painter.rect_filled(table, 0.0, terrain::CLOTH);
         terrain::paint(painter, proj, &scene.terrain, &mut self.meshes);
-        self.meshes
-            .retain(|id| scene.terrain.iter().any(|f| f.id == id));
+        if self.meshes.len() > scene.terrain.len() {
+            self.meshes
+                .retain(|id| scene.terrain.iter().any(|f| f.id == id));
+        }
         terrain::paint_defences(painter, proj, &scene.defences);
         let drawn = units::paint_stands(painter, proj, scene, hovered);
         paint_overlays(painter, proj, &scene.overlays);
