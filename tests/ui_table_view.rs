@@ -17,6 +17,8 @@ struct Tab {
     view: TableView,
     scene: TableScene,
     last: Option<TableResponse>,
+    /// Every drag reported finished, in order (a page acts on the frame it is reported).
+    drops: Vec<powderhorn::ui::table::TableDrag>,
 }
 
 fn harness(scene: TableScene) -> Harness<'static, Tab> {
@@ -25,12 +27,16 @@ fn harness(scene: TableScene) -> Harness<'static, Tab> {
         .build_ui_state(
             |ui, t: &mut Tab| {
                 let r = t.view.show(ui, &t.scene);
+                if let Some(d) = r.drag.filter(|d| d.finished) {
+                    t.drops.push(d);
+                }
                 t.last = Some(r);
             },
             Tab {
                 view: TableView::new(),
                 scene,
                 last: None,
+                drops: Vec::new(),
             },
         )
 }
@@ -266,6 +272,37 @@ fn clicking_a_stand_reports_the_piece_and_the_point() {
     let r = h.state().last.as_ref().unwrap();
     assert_eq!(r.clicked_piece, Some(pc.id));
     assert!(close(r.clicked_point.unwrap(), pc.stands[0].centre, 0.05));
+}
+
+#[test]
+fn dragging_a_stand_reports_the_piece_and_both_table_points() {
+    let (scene, _) = sample_scene();
+    let mut h = harness(scene);
+    h.run();
+    let pc = h.state().scene.pieces.last().unwrap().clone();
+    let from = pc.stands[0].centre;
+    let to = Point::new(from.x + 10.0, from.y - 6.0);
+    let p = projector(&h);
+    h.hover_at(p.to_screen(from));
+    h.run();
+    h.drag_at(p.to_screen(from));
+    h.step();
+    h.hover_at(p.to_screen(Point::new(from.x + 5.0, from.y - 3.0)));
+    h.step();
+    h.hover_at(p.to_screen(to));
+    h.step();
+    let during = h.state().last.as_ref().unwrap().drag.expect("dragging");
+    assert!(!during.finished);
+    assert_eq!(during.piece, Some(pc.id));
+    assert!(close(during.from, from, 0.05) && close(during.to, to, 0.05));
+    assert!(h.state().drops.is_empty());
+    h.drop_at(p.to_screen(to));
+    h.run();
+    assert_eq!(h.state().drops.len(), 1, "one drop");
+    let done = h.state().drops[0];
+    assert!(close(done.to, to, 0.05), "{:?}", done.to);
+    // A primary drag never pans: the camera is where it was.
+    assert_eq!(projector(&h).camera, p.camera);
 }
 
 #[test]

@@ -76,7 +76,8 @@ pub struct TableView {
     table: (f64, f64),
     meshes: terrain::MeshCache,
     last: Option<Projector>,
-    drag: Option<(Point, Option<PieceId>)>,
+    /// A primary drag under way: where it started, the piece there, the pointer last seen.
+    drag: Option<(Point, Option<PieceId>, Point)>,
     /// Draw the legend (on by default).
     pub legend: bool,
     /// Labels drawn last frame (for tests and tuning).
@@ -186,23 +187,30 @@ impl TableView {
         if response.drag_started_by(PointerButton::Primary) {
             let origin = ui.input(|i| i.pointer.press_origin());
             if let Some(from) = origin.map(|p| proj.to_table(p)) {
-                self.drag = Some((from, units::piece_at(scene, from)));
+                self.drag = Some((from, units::piece_at(scene, from), from));
             }
         }
-        if let Some((from, piece)) = self.drag {
-            let to = response.interact_pointer_pos().map(|p| proj.to_table(p));
-            let finished = response.drag_stopped_by(PointerButton::Primary);
-            if let Some(to) = to.or(pointer) {
-                out.drag = Some(TableDrag {
-                    from,
-                    to,
-                    piece,
-                    finished,
-                });
-            }
-            if finished || !response.dragged_by(PointerButton::Primary) {
-                self.drag = None;
-            }
+        if let Some((from, piece, last)) = self.drag {
+            // The pointer may leave the window as the button is let go: the drop is where it
+            // was last seen.
+            let to = response
+                .interact_pointer_pos()
+                .map(|p| proj.to_table(p))
+                .or(pointer)
+                .unwrap_or(last);
+            let finished = response.drag_stopped_by(PointerButton::Primary)
+                || !response.dragged_by(PointerButton::Primary);
+            out.drag = Some(TableDrag {
+                from,
+                to,
+                piece,
+                finished,
+            });
+            self.drag = if finished {
+                None
+            } else {
+                Some((from, piece, to))
+            };
         }
         out
     }
