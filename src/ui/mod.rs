@@ -13,7 +13,8 @@
 //! Pages: [`army_lists`] (troop and command charts, user troop types), [`oob`] (the order of
 //! battle editor: the heart of the app), [`scenarios`] (list, new, duplicate, delete, import,
 //! export) and [`campaigns`] (battles in order and what carries over); [`print`] is the print
-//! options popup and the progress bar of a PDF being written.
+//! options popup and the progress bar of a PDF being written. [`table`] is the table view
+//! widget (terrain and stands to scale), shown read-only on the order-of-battle page.
 
 pub mod army_lists;
 pub mod battle;
@@ -22,6 +23,7 @@ pub mod commands;
 pub mod oob;
 pub mod print;
 pub mod scenarios;
+pub mod table;
 pub mod widgets;
 
 pub use commands::{AppCommand, Print, ScenarioEdit, ScenarioSettings, Selection, Verb, VerbSpec};
@@ -172,6 +174,13 @@ pub struct UiState {
     pub start: battle::StartForm,
     /// The pause after each of the computer's actions.
     pub pace_ms: u64,
+    /// The order-of-battle page shows the table instead of the two sides' trees.
+    pub show_table: bool,
+    /// The table view's camera and terrain meshes.
+    pub table: table::TableView,
+    /// The battle page's table view (its own camera) and the piece selected on it.
+    pub battle_table: table::TableView,
+    pub battle_selected: Option<crate::rules::PieceId>,
     pending: Option<Pending>,
 }
 
@@ -189,6 +198,10 @@ impl Default for UiState {
             print: Default::default(),
             start: Default::default(),
             pace_ms: 400,
+            show_table: false,
+            table: Default::default(),
+            battle_table: Default::default(),
+            battle_selected: None,
             pending: None,
         }
     }
@@ -454,7 +467,7 @@ fn store_problem_page(ui: &mut Ui, problem: &StoreProblem) {
 #[cfg(test)]
 mod tests {
     /// The UI's sources, up to their tests.
-    const SOURCES: [(&str, &str); 9] = [
+    const SOURCES: [(&str, &str); 16] = [
         ("mod.rs", include_str!("mod.rs")),
         ("army_lists.rs", include_str!("army_lists.rs")),
         ("battle.rs", include_str!("battle.rs")),
@@ -464,6 +477,13 @@ mod tests {
         ("print.rs", include_str!("print.rs")),
         ("scenarios.rs", include_str!("scenarios.rs")),
         ("widgets.rs", include_str!("widgets.rs")),
+        ("table/mod.rs", include_str!("table/mod.rs")),
+        ("table/labels.rs", include_str!("table/labels.rs")),
+        ("table/legend.rs", include_str!("table/legend.rs")),
+        ("table/projector.rs", include_str!("table/projector.rs")),
+        ("table/scene.rs", include_str!("table/scene.rs")),
+        ("table/terrain.rs", include_str!("table/terrain.rs")),
+        ("table/units.rs", include_str!("table/units.rs")),
     ];
 
     #[test]
