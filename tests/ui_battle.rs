@@ -187,3 +187,90 @@ fn a_referee_battle_refuses_a_bad_die_and_changes_nothing() {
         .len();
     assert_eq!(after, 1, "nothing performed");
 }
+
+/// Dragging a unit on the battle table moves it: the engine's new position is the old one
+/// plus the drag, in table centimetres, and the move is in the stored log.
+#[test]
+fn dragging_a_unit_on_the_table_moves_it_by_the_drag_in_centimetres() {
+    use powderhorn::geom::Point;
+    use powderhorn::rules::{Action, PieceId};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("drag.sqlite");
+    let mut h = harness(app_on(&db));
+    h.run();
+    h.get_by_label("Battles").click();
+    h.run();
+    h.get_by_label("Scenario").click();
+    h.run();
+    h.get_by_label(EBELSBERG).click();
+    h.run();
+    h.get_by_label("Hot-seat: two players at this screen")
+        .click();
+    h.run();
+    h.get_by_label("Full orders (initiative, command rolls)")
+        .click();
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    h.get_by_label("End phase").click();
+    h.run();
+    // The French foot or horse nearest the front, 4 cm straight ahead.
+    let run = h.state().battle_run().expect("open");
+    let state = run.session.battle().state();
+    let (piece, pose) = run
+        .panel
+        .poses
+        .iter()
+        .copied()
+        .filter(|(id, _)| matches!(id, PieceId::Unit { side: 0, .. }))
+        .filter(|(id, _)| state.piece(*id).is_some_and(|p| p.formation.is_some()))
+        .max_by(|a, b| a.1.at.y.total_cmp(&b.1.at.y))
+        .expect("a French unit");
+    let stand = run
+        .panel
+        .scene
+        .piece(piece)
+        .and_then(|p| p.stands.first().map(|s| s.centre))
+        .expect("its first stand");
+    let step = Point::new(
+        4.0 * pose.facing_deg.to_radians().sin(),
+        4.0 * pose.facing_deg.to_radians().cos(),
+    );
+    let to = Point::new(stand.x + step.x, stand.y + step.y);
+    let p = h.state().ui_state.battle_table.projector().expect("drawn");
+    h.hover_at(p.to_screen(stand));
+    h.run();
+    h.drag_at(p.to_screen(stand));
+    h.step();
+    h.hover_at(p.to_screen(Point::new(stand.x + step.x / 2.0, stand.y + step.y / 2.0)));
+    h.step();
+    h.hover_at(p.to_screen(to));
+    h.step();
+    h.drop_at(p.to_screen(to));
+    h.run();
+    let run = h.state().battle_run().expect("open");
+    let msgs: Vec<String> = h
+        .state()
+        .messages()
+        .iter()
+        .map(|m| m.text.clone())
+        .collect();
+    let last = run.session.battle().entries().last().expect("an action");
+    assert!(
+        matches!(last.action, Action::Move { piece: p, .. } if p == piece),
+        "{msgs:?}"
+    );
+    let now = run
+        .session
+        .battle()
+        .state()
+        .piece(piece)
+        .and_then(|p| p.pose)
+        .expect("on table");
+    let moved = Point::new(now.at.x - pose.at.x, now.at.y - pose.at.y);
+    assert!(
+        (moved.x - step.x).abs() < 0.05 && (moved.y - step.y).abs() < 0.05,
+        "moved {moved:?}, dragged {step:?}"
+    );
+    assert!((now.facing_deg - pose.facing_deg).abs() < 1e-9);
+}

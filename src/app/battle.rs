@@ -267,6 +267,7 @@ pub fn panel_of(session: &Session) -> BattlePanel {
                 hits: p.hits,
                 marks: marks.join(", "),
                 gone: p.knocked_out,
+                id: Some(p.id),
             }
         })
         .collect();
@@ -345,5 +346,12 @@ pub fn panel_of(session: &Session) -> BattlePanel {
         units,
         dice,
         actions: battle.entries().len(),
+        scene: crate::ui::table::TableScene::of_battle(battle.scenario(), battle.lists(), st),
+        poses: st
+            .pieces
+            .values()
+            .filter(|p| !p.knocked_out)
+            .filter_map(|p| p.pose.map(|pose| (p.id, pose)))
+            .collect(),
     }
 }

@@ -100,6 +100,7 @@ pub struct UnitLine {
     pub hits: u32,
     pub marks: String,
     pub gone: bool,
+    pub id: Option<crate::rules::PieceId>,
 }
 
 /// The battle in play, as the page shows it (built by the app after every change).
@@ -128,6 +129,10 @@ pub struct BattlePanel {
     pub units: Vec<UnitLine>,
     pub dice: Vec<DiceLine>,
     pub actions: usize,
+    /// The table as it stands, drawn by the table view.
+    pub scene: super::table::TableScene,
+    /// Where each piece on the table stands (a drag moves it from here).
+    pub poses: Vec<(crate::rules::PieceId, crate::rules::Pose)>,
 }
 
 /// The opponent at work, as the page shows it.
@@ -430,24 +435,106 @@ fn battle_page(
                 .inner_margin(egui::Margin::same(10)),
         )
         .show(ui, |ui| dice_log(ui, panel));
-    egui::CentralPanel::default().show(ui, |ui| {
-        if panel.ended {
+    egui::Panel::left("battle-units")
+        .default_size(300.0)
+        .frame(
             egui::Frame::new()
-                .fill(egui::Color32::from_rgb(0xe3, 0xef, 0xdf))
-                .inner_margin(egui::Margin::same(10))
-                .show(ui, |ui| {
-                    ui.label(RichText::new("The battle is over").bold().size(16.0));
-                    for line in &panel.result {
-                        ui.label(line);
-                    }
-                });
-            ui.add_space(8.0);
+                .fill(palette::PAPER)
+                .inner_margin(egui::Margin::same(10)),
+        )
+        .show(ui, |ui| {
+            if panel.ended {
+                egui::Frame::new()
+                    .fill(egui::Color32::from_rgb(0xe3, 0xef, 0xdf))
+                    .inner_margin(egui::Margin::same(10))
+                    .show(ui, |ui| {
+                        ui.label(RichText::new("The battle is over").bold().size(16.0));
+                        for line in &panel.result {
+                            ui.label(line);
+                        }
+                    });
+                ui.add_space(8.0);
+            }
+            selected_card(ui, panel, state);
+            units(ui, panel, state);
+        });
+    egui::CentralPanel::default().show(ui, |ui| {
+        let mut scene = panel.scene.clone();
+        scene.selected = state.battle_selected;
+        let r = state.battle_table.show(ui, &scene);
+        if let Some(p) = r.clicked_piece {
+            state.battle_selected = Some(p);
+        } else if r.clicked_point.is_some() {
+            state.battle_selected = None;
         }
-        units(ui, panel);
+        // Dragging a unit asks the engine to move it there, facing as it was; a refusal comes
+        // back with the rule that forbids it.
+        let drag = r.drag.filter(|d| d.finished);
+        if let Some((piece, from, to)) = drag.and_then(|d| d.piece.map(|p| (p, d.from, d.to))) {
+            let moved = (to.x - from.x).hypot(to.y - from.y) > 0.2;
+            let pose = panel
+                .poses
+                .iter()
+                .find(|(id, _)| *id == piece)
+                .map(|(_, p)| *p);
+            if let (true, Some(pose), false, None) = (moved, pose, panel.ended, view.opponent) {
+                let at = crate::geom::Point {
+                    x: pose.at.x + to.x - from.x,
+                    y: pose.at.y + to.y - from.y,
+                };
+                state.battle_selected = Some(piece);
+                out.send(AppCommand::BattleAction(crate::rules::Action::Move {
+                    piece,
+                    via: Vec::new(),
+                    to: crate::rules::Pose {
+                        at,
+                        facing_deg: pose.facing_deg,
+                    },
+                    manoeuvre: crate::rules::Manoeuvre::Advance,
+                }));
+            }
+        }
     });
 }
 
-fn units(ui: &mut Ui, panel: &BattlePanel) {
+/// The selected unit's card.
+fn selected_card(ui: &mut Ui, panel: &BattlePanel, state: &UiState) {
+    let Some(id) = state.battle_selected else {
+        ui.label(
+            RichText::new("Click a unit on the table to select it; drag it to move it.")
+                .color(palette::FAINT),
+        );
+        ui.add_space(6.0);
+        return;
+    };
+    let Some(u) = panel.units.iter().find(|u| u.id == Some(id)) else {
+        return;
+    };
+    egui::Frame::new()
+        .fill(palette::CARD)
+        .stroke(egui::Stroke::new(1.0, side_colour(u.side)))
+        .inner_margin(egui::Margin::same(8))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(&u.name).bold().color(side_colour(u.side)));
+            if let Some(detail) = panel.scene.piece(id).map(|p| p.detail.clone()) {
+                ui.label(detail);
+            }
+            ui.label(format!(
+                "{} stands · {} hits{}",
+                u.stands,
+                u.hits,
+                if u.marks.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · {}", u.marks)
+                }
+            ));
+        });
+    ui.add_space(6.0);
+}
+
+fn units(ui: &mut Ui, panel: &BattlePanel, state: &mut UiState) {
     egui::ScrollArea::vertical()
         .id_salt("battle-units")
         .auto_shrink([false, false])
@@ -460,7 +547,7 @@ fn units(ui: &mut Ui, panel: &BattlePanel) {
                 );
                 egui::Grid::new(("units", side))
                     .striped(true)
-                    .num_columns(5)
+                    .num_columns(2)
                     .spacing([14.0, 3.0])
                     .show(ui, |ui| {
                         for u in panel.units.iter().filter(|u| u.side == side) {
@@ -468,15 +555,19 @@ fn units(ui: &mut Ui, panel: &BattlePanel) {
                             if u.gone {
                                 name = name.strikethrough().color(palette::FAINT);
                             }
-                            ui.label(name);
-                            ui.label(RichText::new(&u.formation).color(palette::FAINT));
-                            ui.label(format!("{} stands", u.stands));
-                            ui.label(if u.hits > 0 {
-                                format!("{} hits", u.hits)
-                            } else {
-                                String::new()
-                            });
-                            ui.label(RichText::new(&u.marks).color(palette::WARN));
+                            let chosen = u.id.is_some() && u.id == state.battle_selected;
+                            if ui.selectable_label(chosen, name).clicked() {
+                                state.battle_selected = u.id;
+                            }
+                            let mut status = format!("{} st", u.stands);
+                            if u.hits > 0 {
+                                status.push_str(&format!(" · {} h", u.hits));
+                            }
+                            if !u.marks.is_empty() {
+                                status.push_str(&format!(" · {}", u.marks));
+                            }
+                            ui.label(RichText::new(status).small().color(palette::FAINT))
+                                .on_hover_text(&u.formation);
                             ui.end_row();
                         }
                     });
