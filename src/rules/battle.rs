@@ -199,6 +199,12 @@ impl Battle {
         }
     }
 
+    /// A copy of the dice stream where it stands: the engine API's dry runs (`api`) draw from
+    /// it, and the battle's own stream does not move.
+    pub(crate) fn dice_copy(&self) -> Box<dyn Dice> {
+        self.dice.boxed_clone()
+    }
+
     /// Checks, resolves and applies one action. On any error nothing changes — neither the
     /// state, nor the log, nor the dice stream.
     pub fn perform(&mut self, action: Action) -> Result<&[Event], ActionError> {
