@@ -10,6 +10,10 @@
 //! * `pending` in a charge-response window.
 //! * `check` draws none of the battle's dice and changes nothing.
 
+#[path = "support/large_battle.rs"]
+#[allow(dead_code)]
+mod large_battle;
+
 use powderhorn::ai::{autoplay, Limits};
 use powderhorn::model::army::{shipped_lists, ArmyList};
 use powderhorn::model::samples;
@@ -41,17 +45,28 @@ fn u(side: usize, id: u32) -> PieceId {
 
 // --- (a) options held against perform over seeded battles ------------------------------------
 
-/// Seeds played, and the actions each is played for before each look (so the looks spread
-/// over the game).
+/// Seeds played (Ebelsberg, one battle each).
 const SEEDS: u64 = 1_000;
-/// Looks per seed, each after this many more actions.
-const LOOKS: [usize; 2] = [25, 120];
-/// Units of the side to act looked at per look.
-const UNITS_PER_LOOK: usize = 2;
+/// Each seed is played for `FIRST_LOOK + (seed × 53) mod LOOK_SPREAD` actions, then looked at.
+const FIRST_LOOK: u64 = 80;
+const LOOK_SPREAD: u64 = 160;
+/// Small hand-drawn tables looked at besides (see the test).
+const SMALL_TABLES: u64 = 240;
+/// Units looked at per look: the unit that acted next in the game, and on even seeds one other
+/// of its side from a seed-chosen start.
+fn units_per_look(seed: u64) -> usize {
+    if seed % 2 == 0 {
+        2
+    } else {
+        1
+    }
+}
 
 #[derive(Default)]
 struct Tally {
     looks: usize,
+    /// Offers accepted, by kind: fire, charge, formation change.
+    by_kind: [usize; 3],
     offered: usize,
     withheld: usize,
     problems: Vec<String>,
@@ -114,6 +129,14 @@ fn hold(b: &mut Battle, piece: PieceId, opts: &Options, t: &mut Tally, seed: u64
         }
         if offered {
             t.offered += 1;
+            let k = match a {
+                Action::Fire { .. } => 0,
+                Action::Charge { .. } => 1,
+                _ => 2,
+            };
+            if let Some(n) = t.by_kind.get_mut(k) {
+                *n += 1;
+            }
         } else {
             t.withheld += 1;
         }
@@ -136,37 +159,158 @@ fn options_offer_exactly_what_perform_accepts_over_seeded_battles() {
     for seed in 0..SEEDS {
         let mut b = Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(seed), 0)
             .expect("the sample sets up");
-        for (k, step) in LOOKS.iter().enumerate() {
-            // Spread the looks: a seed-dependent number of actions before each.
-            let n = step + usize::try_from(seed % 17).unwrap_or(0) * (k + 1);
-            let limits = Limits {
-                max_actions: n,
-                ..Limits::default()
-            };
-            autoplay(&mut b, &limits);
-            if b.state().turn.phase == Phase::Over {
-                break;
+        let limits = Limits {
+            max_actions: usize::try_from(FIRST_LOOK + (seed * 53) % LOOK_SPREAD).unwrap_or(0),
+            ..Limits::default()
+        };
+        autoplay(&mut b, &limits);
+        // The look: the table just before a unit fired, charged or changed formation (the
+        // driver stops at a phase's end, so a state mid-phase is reached by undoing back to
+        // it), chosen by the seed among the game's.
+        let acts: Vec<(usize, PieceId)> = b
+            .entries()
+            .iter()
+            .enumerate()
+            .filter_map(|(k, e)| match &e.action {
+                Action::Fire { .. } | Action::Charge { .. } | Action::Deploy { .. } => {
+                    e.action.piece().map(|p| (k, p))
+                }
+                _ => None,
+            })
+            .collect();
+        // Two looks in three go to a fire or charge when the game has one (they are rarer).
+        let shots: Vec<(usize, PieceId)> = acts
+            .iter()
+            .copied()
+            .filter(|(k, _)| {
+                b.entries().get(*k).is_some_and(|e| {
+                    matches!(e.action, Action::Fire { .. } | Action::Charge { .. })
+                })
+            })
+            .collect();
+        let pool = if seed % 3 != 0 && !shots.is_empty() {
+            &shots
+        } else {
+            &acts
+        };
+        let pick = usize::try_from(seed / 3).unwrap_or(0) % pool.len().max(1);
+        let Some(&(at, actor)) = pool.get(pick) else {
+            continue;
+        };
+        while b.entries().len() > at {
+            assert!(b.undo(), "undo back to the look");
+        }
+        t.looks += 1;
+        let side = actor.side();
+        let mut units: Vec<PieceId> = b
+            .state()
+            .pieces
+            .values()
+            .filter(|q| q.id.side() == side && !q.id.is_command() && q.on_table() && q.id != actor)
+            .map(|q| q.id)
+            .collect();
+        let skip = usize::try_from(seed).unwrap_or(0) % units.len().max(1);
+        units.rotate_left(skip);
+        units.insert(0, actor);
+        for piece in units.into_iter().take(units_per_look(seed)) {
+            let opts = b.options(piece).expect("the piece is in the battle");
+            hold(&mut b, piece, &opts, &mut t, seed);
+        }
+    }
+    // The large bench battle (about 300 stands a side): every fire and charge of its game,
+    // looked at from the last back to the first by undoing.
+    {
+        let lists = shipped_lists().expect("the shipped lists parse");
+        let mut b = Battle::new(
+            large_battle::large_scenario(),
+            lists,
+            DiceSource::Seed(large_battle::SEED),
+            0,
+        )
+        .expect("the large battle sets up");
+        autoplay(&mut b, &Limits::default());
+        let shots: Vec<(usize, PieceId)> = b
+            .entries()
+            .iter()
+            .enumerate()
+            .filter_map(|(k, e)| match &e.action {
+                Action::Fire { .. } | Action::Charge { .. } => e.action.piece().map(|p| (k, p)),
+                _ => None,
+            })
+            .collect();
+        for (at, actor) in shots.into_iter().rev() {
+            while b.entries().len() > at {
+                assert!(b.undo(), "undo back to the look");
             }
             t.looks += 1;
-            let side = b.state().turn.active;
-            let units: Vec<PieceId> = b
-                .state()
-                .pieces
-                .values()
-                .filter(|q| q.id.side() == side && !q.id.is_command() && q.on_table())
-                .map(|q| q.id)
-                .collect();
-            let skip = usize::try_from(seed).unwrap_or(0) % units.len().max(1);
-            for piece in units.into_iter().cycle().skip(skip).take(UNITS_PER_LOOK) {
-                let opts = b.options(piece).expect("the piece is in the battle");
-                hold(&mut b, piece, &opts, &mut t, seed);
-            }
+            let opts = b.options(actor).expect("the piece is in the battle");
+            hold(&mut b, actor, &opts, &mut t, large_battle::SEED);
+        }
+    }
+    // Small tables drawn by seed (Command phase, orders free): French foot in line and in
+    // attack column against Austrian lines at 3-28 cm, facings at random: the charges and
+    // fire the Ebelsberg games rarely reach.
+    for seed in 0..SMALL_TABLES {
+        let mut g = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let mut next = |lo: f64, hi: f64| {
+            g = g
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            lo + (hi - lo) * ((g >> 11) as f64 / (1u64 << 53) as f64)
+        };
+        let units = [
+            (0, 1, FR_LINE, 4, 90.0, 80.0, 0.0),
+            (0, 2, FR_LINE, 4, 115.0, 80.0, 0.0),
+            (
+                1,
+                1,
+                AUS_LINE,
+                5,
+                next(75.0, 130.0),
+                80.0 + next(3.0, 28.0),
+                next(90.0, 270.0),
+            ),
+            (
+                1,
+                2,
+                AUS_LINE,
+                5,
+                next(75.0, 130.0),
+                80.0 + next(3.0, 28.0),
+                next(0.0, 360.0),
+            ),
+        ];
+        let Ok(mut b) = Battle::new(table(&units), lists.clone(), DiceSource::Seed(seed), 0)
+            .map(|b| b.with_orders(OrdersMode::Free))
+        else {
+            continue;
+        };
+        let setup = [
+            (u(0, 2), Formation::MarchColumn),
+            (u(0, 2), Formation::AttackColumn),
+        ];
+        if setup.iter().any(|(piece, formation)| {
+            b.perform(Action::Deploy {
+                piece: *piece,
+                formation: *formation,
+            })
+            .is_err()
+        }) || b.perform(Action::EndPhase).is_err()
+            || b.perform(Action::EndPhase).is_err()
+        {
+            continue;
+        }
+        t.looks += 1;
+        for piece in [u(0, 1), u(0, 2)] {
+            let opts = b.options(piece).expect("the piece is in the battle");
+            hold(&mut b, piece, &opts, &mut t, seed);
         }
     }
     eprintln!(
-        "engine API vs perform: {SEEDS} seeds, {} looks, {} offers accepted, {} withheld refused, {:.1} s",
+        "engine API vs perform: {SEEDS} seeds, the large battle and {SMALL_TABLES} small tables, {} looks, {} offers accepted (fire, charge, formation: {:?}), {} withheld refused, {:.1} s",
         t.looks,
         t.offered,
+        t.by_kind,
         t.withheld,
         started.elapsed().as_secs_f64()
     );
@@ -176,8 +320,13 @@ fn options_offer_exactly_what_perform_accepts_over_seeded_battles() {
         t.problems.len(),
         t.problems.iter().take(5).collect::<Vec<_>>()
     );
-    assert!(t.looks >= 1_500, "only {} looks", t.looks);
-    assert!(t.offered >= 500, "only {} offers checked", t.offered);
+    assert!(t.looks >= 1_200, "only {} looks", t.looks);
+    assert!(
+        t.by_kind.iter().all(|n| *n >= 50),
+        "offers by kind {:?}",
+        t.by_kind
+    );
+    assert!(t.offered >= 300, "only {} offers checked", t.offered);
     assert!(t.withheld >= 20_000, "only {} withheld checked", t.withheld);
 }
 
