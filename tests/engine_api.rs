@@ -11,7 +11,6 @@
 //! * `check` draws none of the battle's dice and changes nothing.
 
 #[path = "support/large_battle.rs"]
-#[allow(dead_code)]
 mod large_battle;
 
 use powderhorn::ai::{autoplay, Limits};
@@ -55,7 +54,7 @@ const SMALL_TABLES: u64 = 240;
 /// Units looked at per look: the unit that acted next in the game, and on even seeds one other
 /// of its side from a seed-chosen start.
 fn units_per_look(seed: u64) -> usize {
-    if seed % 2 == 0 {
+    if seed.is_multiple_of(2) {
         2
     } else {
         1
@@ -188,7 +187,7 @@ fn options_offer_exactly_what_perform_accepts_over_seeded_battles() {
                 })
             })
             .collect();
-        let pool = if seed % 3 != 0 && !shots.is_empty() {
+        let pool = if !seed.is_multiple_of(3) && !shots.is_empty() {
             &shots
         } else {
             &acts
