@@ -731,7 +731,7 @@ impl Battle {
             }
             // CHG-07, CHG-08: supports for either side of this combat.
             let mut friends: Vec<PieceId> = vec![c.target];
-            friends.extend(c.contacts.iter().map(|k| k.piece));
+            friends.extend(c.chargers.iter().map(|k| k.piece));
             for s in [c.attacker.min(1), 1 - c.attacker.min(1)] {
                 let offers: Vec<SupportOffer> =
                     st.pieces
