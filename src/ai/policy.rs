@@ -23,7 +23,6 @@ use crate::model::{
     Arm, Attack as AttackValue, Geometry, HqId, Scenario, Side, TerrainKind, UnitId,
 };
 use crate::rules::action::{Action, Manoeuvre};
-use crate::rules::artillery::WeaponClass;
 use crate::rules::battle::{check_deploy, check_limber, Ctx};
 use crate::rules::casualty::{
     fire_dice, save_plan, score_to_hit, DiceSituation, SaveSituation, SquareBonus,
@@ -32,8 +31,7 @@ use crate::rules::charge::{
     charge_dice, charge_dice_per_stand, resolve_charge, ChargeDiceSituation, Response, CHARGE_CM,
 };
 use crate::rules::firing::{
-    eligible_stands, is_mounted_cavalry, save_of, target_cover, weapon_range_cm, FirePlan,
-    FirerPlan, INITIATIVE_CM,
+    firer_plan, is_mounted_cavalry, save_of, target_cover, weapon_range_cm, FirePlan, INITIATIVE_CM,
 };
 use crate::rules::geometry::{aspect, footprint_of};
 use crate::rules::movement::{legal_destinations, move_allowance, MoveChecker};
@@ -566,7 +564,7 @@ pub fn fire_candidates(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     let mut scored: Vec<(f64, PieceId)> = seen_within(ctx, sight, id, range)
         .into_iter()
         .filter_map(|(e, d)| {
-            let plan = quick_plan(ctx, p, e, d, range)?;
+            let plan = sighted_plan(ctx, p, e, d, range)?;
             Some((expected_hits(ctx, &plan), e))
         })
         .collect();
@@ -581,11 +579,12 @@ pub fn fire_candidates(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         .collect()
 }
 
-/// The plan [`check_fire`] would make for one firer at a target it sees at `distance` cm, read
-/// from the table without the full check (which the engine makes when the Fire is performed):
-/// the weapon class and load (ART-01), the stands in the fire cone (FIRE-04, FIRE-05) and the
-/// dice per stand. `None` when no stand bears.
-pub fn quick_plan(
+/// The plan [`check_fire`](crate::rules::firing::check_fire) makes for one firer at a target
+/// it sees at `distance` cm, from the rules' own per-firer plan ([`firer_plan`]: weapon class
+/// and load, ART-01; the stands in the fire cone, FIRE-04, FIRE-05; dice per stand), without
+/// the legality checks the engine makes when the Fire is performed (which a refused candidate
+/// then meets, as before). `None` when no stand bears.
+fn sighted_plan(
     ctx: &Ctx,
     p: &PieceState,
     target: PieceId,
@@ -593,36 +592,13 @@ pub fn quick_plan(
     range: f64,
 ) -> Option<FirePlan> {
     let tp = ctx.state.piece(target)?;
-    let (row, list) = (ctx.row(p)?, ctx.list(p.id.side())?);
-    let Some(AttackValue::Ranged { dice, .. }) = row.attack else {
-        return None;
-    };
-    let class = WeaponClass::of(list, row);
     let (fp, tfp) = (footprint_of(ctx, p)?, footprint_of(ctx, tp)?);
-    let stands = eligible_stands(p, &fp, &tfp);
-    if stands == 0 {
-        return None;
-    }
-    let ammunition = if class.is_ordnance() {
-        class.default_ammunition()
-    } else {
-        None
-    };
+    let firer = firer_plan(ctx, p, &fp, &tfp, None, range, distance, true)?;
     Some(FirePlan {
-        firers: vec![FirerPlan {
-            piece: p.id,
-            class,
-            ammunition,
-            range_cm: range,
-            distance_cm: distance,
-            stands,
-            dice_per_stand: u32::from(dice),
-            seen: true,
-            first_fire: false,
-        }],
+        shell: firer.ammunition.is_some_and(|a| a.is_shell()),
+        firers: vec![firer],
         target,
         forced_square: false,
-        shell: ammunition.is_some_and(|a| a.is_shell()),
     })
 }
 

@@ -203,6 +203,12 @@ impl Battle {
         }
     }
 
+    /// A copy of the dice stream where it stands: the engine API's dry runs (`api`) draw from
+    /// it, and the battle's own stream does not move.
+    pub(crate) fn dice_copy(&self) -> Box<dyn Dice> {
+        self.dice.boxed_clone()
+    }
+
     /// Checks, resolves and applies one action. On any error nothing changes — neither the
     /// state, nor the log, nor the dice stream. A battle with physical dice takes its dice with
     /// each action ([`Battle::perform_with_dice`]); here it refuses any action that rolls.

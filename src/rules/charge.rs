@@ -1490,13 +1490,25 @@ fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(
     Ok(())
 }
 
-/// CHG-01..CHG-10, INIT-07..INIT-09 step 2: checks a charge and places the chargers 2 cm short
-/// of their edges; the response window opens. No dice.
-pub fn resolve_charge(
+/// A charge as checked (CHG-01..CHG-10, INIT-07, INIT-08): each charger's edge, start, place
+/// 2 cm short and distance, the moves that place them, and the command units run over on the
+/// way (CMD-25).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChargeCheck {
+    pub chargers: Vec<ChargerPlan>,
+    pub moves: Vec<Event>,
+    pub overrun: Vec<PieceId>,
+}
+
+/// CHG-01..CHG-10, INIT-03, INIT-07, INIT-08, PIKE-01, CMD-24: every check of a charge
+/// declaration, made before anything is resolved (no dice, nothing changed). [`resolve_charge`]
+/// starts with it, so the two cannot drift apart; the engine API offers the charges it accepts
+/// (`api`). The orders gate (CMD-13, INIT-01) is `command::authorize`'s, as for every action.
+pub fn check_charge(
     ctx: &Ctx,
     chargers: &[PieceId],
     target: PieceId,
-) -> Result<Vec<Event>, ActionError> {
+) -> Result<ChargeCheck, ActionError> {
     let t = ctx.state.turn;
     if !matches!(t.phase, Phase::Initiative | Phase::Command) {
         return Err(err(
@@ -1712,6 +1724,27 @@ pub fn resolve_charge(
             });
         }
     }
+    Ok(ChargeCheck {
+        chargers: plans,
+        moves,
+        overrun,
+    })
+}
+
+/// CHG-01..CHG-10, INIT-07..INIT-09 step 2: checks a charge ([`check_charge`]) and places the
+/// chargers 2 cm short of their edges; the response window opens. No dice.
+pub fn resolve_charge(
+    ctx: &Ctx,
+    chargers: &[PieceId],
+    target: PieceId,
+) -> Result<Vec<Event>, ActionError> {
+    let ChargeCheck {
+        chargers: plans,
+        moves,
+        overrun,
+    } = check_charge(ctx, chargers, target)?;
+    let t = ctx.state.turn;
+    let tp = ctx.piece(target)?;
     // SKIR-04 ruling: a charger whose line from the middle of its front edge where it started
     // to the target's centre crosses the target brigade's screen contacts the screen, which is removed
     // (SKIR-02); the screen has no depth of its own here, so the charge always has the distance

@@ -615,6 +615,55 @@ pub struct FirePlan {
     pub shell: bool,
 }
 
+/// FIRE-04, FIRE-05, FIRE-08, FIRE-13, ART-01, ART-06: what one firer brings to an attack on a
+/// target footprint `distance` cm away within its `range`: the weapon class and load (the
+/// default load when none is asked), the stands that bear (FIRE-05; a regimental gun's one
+/// stand) and the dice per stand. `None` when the unit has no ranged attack or no stand bears.
+/// [`check_fire_as`] builds every firer's plan with it after its legality checks, and the solo
+/// opponent ranks the targets it sees with it (`ai::policy::fire_candidates`), so the two can
+/// never disagree on the numbers.
+#[allow(clippy::too_many_arguments)]
+pub fn firer_plan(
+    ctx: &Ctx,
+    fp: &PieceState,
+    ffp: &Footprint,
+    tfp: &Footprint,
+    ammunition: Option<Ammunition>,
+    range: f64,
+    distance: f64,
+    seen: bool,
+) -> Option<FirerPlan> {
+    let (row, list) = (ctx.row(fp)?, ctx.list(fp.id.side())?);
+    let Some(AttackValue::Ranged { dice, .. }) = row.attack else {
+        return None;
+    };
+    let regimental = super::gunnery::regimental_fire(ctx, fp, ammunition);
+    let class = regimental.map_or(WeaponClass::of(list, row), |r| r.class);
+    let ammo = if class.is_ordnance() {
+        ammunition.or(class.default_ammunition())
+    } else {
+        None
+    };
+    let mut stands = eligible_stands(fp, ffp, tfp);
+    if regimental.is_some() {
+        stands = stands.min(1); // ART-06: the one gun stand
+    }
+    if stands == 0 {
+        return None;
+    }
+    Some(FirerPlan {
+        piece: fp.id,
+        class,
+        ammunition: ammo,
+        range_cm: range,
+        distance_cm: distance,
+        stands,
+        dice_per_stand: regimental.map_or(u32::from(dice), |r| r.dice_per_stand),
+        seen,
+        first_fire: list.first_fire_bonus && !fp.has_fired,
+    })
+}
+
 /// FIRE-01..FIRE-07, FIRE-09, INIT-03/04, CMD-16, CMD-23/24, MOVE-17, MOVE-20, ART-01..ART-09:
 /// is this Fire action legal, and with what? The error names the rule that forbids it.
 pub fn check_fire(
@@ -766,7 +815,7 @@ pub fn check_fire_as(
                 format!("{} has no troop row to fire with", fp.name),
             ));
         };
-        let Some(AttackValue::Ranged { dice, .. }) = row.attack else {
+        let Some(AttackValue::Ranged { .. }) = row.attack else {
             return Err(err(
                 "COL-04",
                 format!("{} has no ranged attack ({})", fp.name, row.name),
@@ -847,27 +896,13 @@ pub fn check_fire_as(
                 ),
             ));
         }
-        let mut stands = eligible_stands(fp, &ffp, &tfp);
-        if regimental.is_some() {
-            stands = stands.min(1); // ART-06: the one gun stand
-        }
-        if stands == 0 {
+        let Some(plan) = firer_plan(ctx, fp, &ffp, &tfp, ammunition, range, distance, seen) else {
             return Err(err(
                 "FIRE-04",
                 format!("{} is outside the fire cone of {}", tp.name, fp.name),
             ));
-        }
-        plans.push(FirerPlan {
-            piece: *f,
-            class,
-            ammunition: ammo,
-            range_cm: range,
-            distance_cm: distance,
-            stands,
-            dice_per_stand: regimental.map_or(u32::from(dice), |r| r.dice_per_stand),
-            seen,
-            first_fire: list.first_fire_bonus && !fp.has_fired,
-        });
+        };
+        plans.push(plan);
     }
     if ammunition.is_some() && !plans.iter().any(|p| p.class.is_ordnance()) {
         return Err(err(
@@ -1241,15 +1276,23 @@ fn penetration_reach(ctx: &Ctx, corridor: &artillery::Corridor, depth: f64) -> f
     reach.max(0.0)
 }
 
-/// Direct fire: small arms, machine weapons and round shot, combined into one attack
-/// (FIRE-08..FIRE-22, GEN-16), then round shot's penetration (ART-02).
-fn resolve_direct(
-    ctx: &Ctx,
-    plan: &FirePlan,
-    state: &mut BattleState,
-    events: &mut Vec<Event>,
-    dice: &mut dyn Dice,
-) -> Result<(), ActionError> {
+/// The direct attack of a checked Fire plan (FIRE-08..FIRE-16, FIRE-19, SKIR-03, ENG-01,
+/// ART-02), worked out on the table as it stands when the dice are about to be rolled: the
+/// dice groups with every modifier, the target's save and KO threshold, and what round shot
+/// may carry on into. `resolve_direct` rolls it; the engine API previews it
+/// ([`preview_attack`]) with the very same numbers.
+pub(crate) struct DirectAttack {
+    pub(crate) attack: Attack,
+    away: Point,
+    screened: Option<crate::model::HqId>,
+    penetrated: BTreeMap<PieceId, (u32, PieceId)>,
+    shooters: BTreeMap<PieceId, (Point, bool, bool)>,
+}
+
+/// [`DirectAttack`] of `plan` on the table of `c`, the action's scratch state (`ctx` is the
+/// table before the action: command presence and the measure scale are read there). `None`: the
+/// target is not on the table.
+fn direct_attack(ctx: &Ctx, c: &Ctx, plan: &FirePlan) -> Result<Option<DirectAttack>, ActionError> {
     let ms = measure_scale(ctx);
     let firer_ids: Vec<PieceId> = plan.firers.iter().map(|f| f.piece).collect();
     let presence = presence_dice(ctx, &firer_ids);
@@ -1260,27 +1303,26 @@ fn resolve_direct(
     // SKIR-03: the brigade screen any firer's line crosses.
     let mut screened: Option<crate::model::HqId> = None;
     let (attack, away) = {
-        let c = view(ctx, state);
         let tp = c.piece(plan.target)?;
-        let Some(tfp) = footprint_of(&c, tp) else {
-            return Ok(());
+        let Some(tfp) = footprint_of(c, tp) else {
+            return Ok(None);
         };
         let mut nearest: Option<(f64, Point)> = None;
         for f in &plan.firers {
             let fp = c.piece(f.piece)?;
-            let Some(ffp) = footprint_of(&c, fp) else {
+            let Some(ffp) = footprint_of(c, fp) else {
                 continue;
             };
             let centre = ffp.centroid();
             if nearest.is_none_or(|(d, _)| f.distance_cm < d) {
                 nearest = Some((f.distance_cm, centre));
             }
-            let cover = target_cover(&c, centre, tp, &tfp);
-            let flank = flank_of(&c, fp, tp);
+            let cover = target_cover(c, centre, tp, &tfp);
+            let flank = flank_of(c, fp, tp);
             flank_any |= flank;
-            let shift = shifts_cover(&c, fp);
+            let shift = shifts_cover(c, fp);
             let mut s = situation(
-                &c,
+                c,
                 f,
                 fp,
                 tp,
@@ -1289,11 +1331,11 @@ fn resolve_direct(
                 presence.get(&f.piece).copied().unwrap_or(0),
             );
             // ENG-01 / FIRE-08: an attached engineer stand adds its own dice.
-            if let Some(m) = super::engineering::engineer_stand_dice(&c, fp, f.distance_cm) {
+            if let Some(m) = super::engineering::engineer_stand_dice(c, fp, f.distance_cm) {
                 s.extra.push(m);
             }
             // SKIR-03 (a): −1 die for each firing unit whose line crosses the screen.
-            if let Some(hq) = super::skirmish::screens_fire(&c, tp, centre) {
+            if let Some(hq) = super::skirmish::screens_fire(c, tp, centre) {
                 s.skirmish_screen = true;
                 screened = Some(hq);
             }
@@ -1310,7 +1352,7 @@ fn resolve_direct(
                     .pieces
                     .values()
                     .filter(|q| q.on_table() && !firer_ids.contains(&q.id))
-                    .filter_map(|q| footprint_of(&c, q).map(|fp| (q.id, fp)))
+                    .filter_map(|q| footprint_of(c, q).map(|fp| (q.id, fp)))
                     .collect();
                 let refs: Vec<(PieceId, &Footprint)> =
                     others.iter().map(|(i, f)| (*i, f)).collect();
@@ -1319,7 +1361,7 @@ fn resolve_direct(
                     let Some(cor) = artillery::corridor(gun.centre, gun.width, &tfp) else {
                         continue;
                     };
-                    let reach = penetration_reach(&c, &cor, depth);
+                    let reach = penetration_reach(c, &cor, depth);
                     let pen = artillery::reached(&cor, plan.target, &tfp, &refs, reach);
                     extra += pen.target_stands;
                     for (id, n) in pen.others {
@@ -1350,7 +1392,7 @@ fn resolve_direct(
         }
         let away = nearest.map_or(tfp.centroid(), |(_, p)| p);
         let attack = Attack {
-            target: target_profile(&c, tp, flank_any, None),
+            target: target_profile(c, tp, flank_any, None),
             groups: groups_of(contributions, "to hit", "FIRE-14"),
             away_from: plan
                 .firers
@@ -1358,9 +1400,38 @@ fn resolve_direct(
                 .min_by(|a, b| a.distance_cm.total_cmp(&b.distance_cm))
                 .map(|f| f.piece),
             player_turn: c.state.turn.player_turn,
-            morale: super::morale::morale_rule(&c, tp),
+            morale: super::morale::morale_rule(c, tp),
         };
         (attack, away)
+    };
+    Ok(Some(DirectAttack {
+        attack,
+        away,
+        screened,
+        penetrated,
+        shooters,
+    }))
+}
+
+/// Direct fire: small arms, machine weapons and round shot, combined into one attack
+/// (FIRE-08..FIRE-22, GEN-16), then round shot's penetration (ART-02).
+fn resolve_direct(
+    ctx: &Ctx,
+    plan: &FirePlan,
+    state: &mut BattleState,
+    events: &mut Vec<Event>,
+    dice: &mut dyn Dice,
+) -> Result<(), ActionError> {
+    let direct = direct_attack(ctx, &view(ctx, state), plan)?;
+    let Some(DirectAttack {
+        attack,
+        away,
+        screened,
+        penetrated,
+        shooters,
+    }) = direct
+    else {
+        return Ok(());
     };
     run_attack_screened(ctx, state, events, &attack, away, screened, dice)?;
     // ART-02 (c)–(d): every other unit reached gets its own attack, 1 die per stand.
@@ -1581,15 +1652,27 @@ pub fn resolve_fire_as(
     dice: &mut dyn Dice,
 ) -> Result<Vec<Event>, ActionError> {
     let plan = check_fire_as(ctx, firers, target, ammunition, occasion)?;
+    let (mut state, mut events) = declared(ctx, &plan)?;
+    if plan.shell {
+        resolve_shell(ctx, &plan, &mut state, &mut events, dice)?;
+    } else {
+        resolve_direct(ctx, &plan, &mut state, &mut events, dice)?;
+    }
+    Ok(events)
+}
+
+/// MOVE-17, FIRE-01: the table once a checked Fire is declared, before any die: the target's
+/// forced square and the firers marked as having fired. The scratch state and its events.
+fn declared(ctx: &Ctx, plan: &FirePlan) -> Result<(BattleState, Vec<Event>), ActionError> {
     let mut state = ctx.state.clone();
     let mut events = Vec::new();
     if plan.forced_square {
-        let from = ctx.piece(target)?.formation;
+        let from = ctx.piece(plan.target)?.formation;
         record(
             &mut state,
             &mut events,
             Event::FormationChanged {
-                piece: target,
+                piece: plan.target,
                 from,
                 to: Some(Formation::Square),
             },
@@ -1599,15 +1682,23 @@ pub fn resolve_fire_as(
         &mut state,
         &mut events,
         Event::Fired {
-            firers: firers.to_vec(),
-            target,
+            firers: plan.firers.iter().map(|f| f.piece).collect(),
+            target: plan.target,
             ammunition: plan.firers.iter().find_map(|f| f.ammunition),
         },
     );
+    Ok((state, events))
+}
+
+/// The attack a checked direct Fire plan would roll, worked out exactly as [`resolve_fire`]
+/// works it out (after the declaration: a forced square stands), without a die: the engine
+/// API's dice preview (`api`). `None` for shell, whose attacks depend on where it lands, and
+/// when the target is not on the table.
+pub fn preview_attack(ctx: &Ctx, plan: &FirePlan) -> Result<Option<Attack>, ActionError> {
     if plan.shell {
-        resolve_shell(ctx, &plan, &mut state, &mut events, dice)?;
-    } else {
-        resolve_direct(ctx, &plan, &mut state, &mut events, dice)?;
+        return Ok(None);
     }
-    Ok(events)
+    let (state, _) = declared(ctx, plan)?;
+    let c = view(ctx, &state);
+    Ok(direct_attack(ctx, &c, plan)?.map(|d| d.attack))
 }
