@@ -2019,10 +2019,12 @@ proptest! {
         target_facing in prop_oneof![Just(180.0f64), Just(150.0), Just(90.0), Just(225.0)],
     ) {
         let (a, d) = (u(0, 1), u(1, 1));
-        let mut b = Sc::new("nap-austrian", "nap-french", 1809)
+        let sc = Sc::new("nap-austrian", "nap-french", 1809)
             .unit(0, 1, AUS_LINE, 4, 100.0 + dx, 112.0 - dy, turn)
-            .unit(1, 1, FR_LINE, 4, 100.0, 112.0, target_facing)
-            .command(vec![], &[]);
+            .unit(1, 1, FR_LINE, 4, 100.0, 112.0, target_facing);
+        // DATA-11: a placement where the two units overlap cannot start a battle; not a case.
+        prop_assume!(powderhorn::rules::state::placement_violations(&sc.scenario(), &lists()).is_empty());
+        let mut b = sc.command(vec![], &[]);
         let declared = match b.perform(charge(&[a], d)) {
             Ok(ev) => ev.to_vec(),
             Err(_) => return Ok(()),
