@@ -2,6 +2,9 @@
 //! solo battle from the sample, play phases, let the computer play its turn on its worker
 //! thread, undo with Ctrl+Z, close and resume exactly, and refuse a bad physical die.
 
+#[path = "support/builder.rs"]
+mod builder;
+
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
@@ -45,7 +48,7 @@ fn wait_for_opponent(h: &mut Harness<'static, App>) {
     for _ in 0..20_000 {
         h.step();
         if !h.state().opponent_running() {
-            h.run();
+            h.run_steps(3);
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
@@ -86,7 +89,7 @@ fn a_solo_battle_is_started_played_undone_and_resumed_from_the_window() {
     // The computer plays its turn, action by action, on its worker thread.
     h.get_by_label("Computer plays Austrian: Hiller's rearguard")
         .click();
-    h.run();
+    h.step();
     wait_for_opponent(&mut h);
     let run = h.state().battle_run().expect("open");
     let after = run.session.battle().state().turn;
@@ -273,4 +276,84 @@ fn dragging_a_unit_on_the_table_moves_it_by_the_drag_in_centimetres() {
         "moved {moved:?}, dragged {step:?}"
     );
     assert!((now.facing_deg - pose.facing_deg).abs() < 1e-9);
+}
+
+/// Select a unit, see its fire target with the dice preview (from the engine's options), fire
+/// by clicking it, find the roll in the dice log with its modifiers and rule IDs, and undo it.
+#[test]
+fn firing_from_the_unit_card_logs_the_roll_with_its_modifiers_and_undo_takes_it_back() {
+    use builder::{Sc, AUS_LINE, FR_LINE};
+    let mut store = Store::open_in_memory().expect("store");
+    // French line (4 stands) 5 cm from Austrian line (5 stands), face to face.
+    let duel = Sc::nap()
+        .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 95.0, 0.0)
+        .scenario();
+    store.save_scenario(&duel).expect("saved");
+    let mut h = harness(App::new(store));
+    h.run();
+    h.get_by_label("Battles").click();
+    h.run();
+    h.get_by_label("Scenario").click();
+    h.run();
+    h.get_by_label("Test").click();
+    h.run();
+    h.get_by_label("Hot-seat: two players at this screen")
+        .click();
+    h.run();
+    h.get_by_label("Full orders (initiative, command rolls)")
+        .click();
+    h.run();
+    // A two-unit test table breaks the army-building rules: refused until asked to go ahead.
+    h.get_by_label("Play").click();
+    h.run();
+    assert!(h.query_by_label("End phase").is_none());
+    assert!(h
+        .state()
+        .messages()
+        .iter()
+        .any(|m| m.text.contains("army-building rules")));
+    h.get_by_label("Start even if the army lists break the building rules")
+        .click();
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    h.get_by_label("End phase").click();
+    h.run();
+    h.get_by_label("line-infantry-08-12 1").click();
+    h.run();
+    // The preview, worked out from the catalogue: 4 stands + 1 die within half range = 5
+    // dice (FIRE-08, FIRE-11), 4+ in the open (FIRE-14) with +1 first fire (FIRE-13).
+    assert!(h
+        .query_by_label_contains(
+            "Fire at line-infantry-07-15 1 (5 cm): 5 dice, 4+ to hit (+1 first fire)"
+        )
+        .is_some());
+    h.get_by_label_contains("Fire at line-infantry-07-15 1")
+        .click();
+    h.run();
+    let run = h.state().battle_run().expect("open");
+    let roll = run.panel.dice.first().expect("a roll in the dice log");
+    assert_eq!(roll.purpose, "to hit");
+    assert_eq!(roll.dice.len(), 5);
+    assert!(roll
+        .modifiers
+        .iter()
+        .any(|(rule, _, v)| rule == "FIRE-08" && *v == 4));
+    assert!(roll.modifiers.iter().any(|(rule, _, _)| rule == "FIRE-13"));
+    assert!(
+        !h.query_all_by_label("FIRE-08")
+            .collect::<Vec<_>>()
+            .is_empty(),
+        "shown in the log"
+    );
+    let actions = run.session.battle().entries().len();
+    h.get_by_label("Undo").click();
+    h.run();
+    let run = h.state().battle_run().expect("open");
+    assert_eq!(run.session.battle().entries().len(), actions - 1);
+    assert!(
+        run.panel.dice.is_empty(),
+        "the roll left the log with the undo"
+    );
 }

@@ -368,6 +368,7 @@ fn the_progress_bar_shows_what_is_written_and_can_stop_it() {
                     battles: &[],
                     battle: None,
                     opponent: None,
+                    options: None,
                 };
                 let sent = powderhorn::ui::show(ui, &view, &mut f.state);
                 f.sent.extend(sent);

@@ -23,6 +23,13 @@ pub struct BattleRun {
     pub panel: BattlePanel,
     pub opponent: Option<Opponent>,
     pub pace_ms: u64,
+    /// What the selected unit may do now (the engine's options), for the battle as it stands
+    /// after `.1` actions.
+    options: Option<(
+        crate::rules::PieceId,
+        usize,
+        Option<crate::rules::api::Options>,
+    )>,
 }
 
 impl BattleRun {
@@ -33,7 +40,29 @@ impl BattleRun {
             panel,
             opponent: None,
             pace_ms,
+            options: None,
         }
+    }
+
+    /// The engine's options for the selected piece, worked out once per selection and action
+    /// (none while the computer plays: the battle is changing under it).
+    pub fn options_for(
+        &mut self,
+        selected: Option<crate::rules::PieceId>,
+    ) -> Option<&crate::rules::api::Options> {
+        let piece = selected.filter(|_| self.opponent.is_none())?;
+        // Every action, undo and redo adds an entry to the stored log: its count names the
+        // battle as it stands.
+        let n = self.session.record().entries;
+        let fresh = self
+            .options
+            .as_ref()
+            .is_some_and(|(p, k, _)| *p == piece && *k == n);
+        if !fresh {
+            let o = self.session.battle().options(piece).ok();
+            self.options = Some((piece, n, o));
+        }
+        self.options.as_ref().and_then(|(_, _, o)| o.as_ref())
     }
 
     pub fn refresh(&mut self) {
@@ -214,18 +243,8 @@ pub fn panel_of(session: &Session) -> BattlePanel {
             p.label()
         ),
     };
-    let mut waiting = Vec::new();
-    for c in &st.charges.combats {
-        let name = st
-            .piece(c.target)
-            .map_or_else(|| c.target.to_string(), |p| p.name.clone());
-        let side = names.get(c.target.side()).cloned().unwrap_or_default();
-        if c.window_open {
-            waiting.push(format!("{side} to answer the charge on {name}"));
-        } else {
-            waiting.push(format!("the charge on {name} to be fought"));
-        }
-    }
+    // The phase is on the bar already; the rest of what the battle waits for.
+    let waiting = crate::session::waiting_lines(battle);
     let computer = rec.mode.computer();
     let sides = rec.mode.computer_sides();
     let ended = t.phase == Phase::Over;

@@ -201,6 +201,12 @@ impl App {
         }
         self.poll_print();
         self.poll_opponent(ui.ctx());
+        let selected = self.ui_state.battle_selected;
+        let options = self
+            .battle
+            .as_mut()
+            .and_then(|b| b.options_for(selected))
+            .cloned();
         let can_undo = self
             .open
             .as_ref()
@@ -234,6 +240,7 @@ impl App {
                 battles: &self.battles,
                 battle: self.battle.as_ref().map(|b| &b.panel),
                 opponent: self.battle.as_ref().and_then(|b| b.opponent_status()),
+                options: options.as_ref(),
             };
             ui::show(ui, &view, &mut self.ui_state)
         };

@@ -521,42 +521,6 @@ fn run_line(session: &Session, run: &AutoplayRun) -> String {
     line
 }
 
-/// What the battle waits for now, in words.
-fn waiting(session: &Session) -> Vec<String> {
-    let b = session.battle();
-    let st = b.state();
-    let t = st.turn;
-    if session.record().status == BattleStatus::Ended {
-        return vec!["nothing: the battle is over".to_string()];
-    }
-    let mut out = Vec::new();
-    for c in st.charges.combats.iter() {
-        let name = st
-            .piece(c.target)
-            .map_or_else(|| c.target.to_string(), |p| p.name.clone());
-        if c.window_open {
-            out.push(format!(
-                "side {} to answer the charge on {name} (respond, then close_response)",
-                c.target.side()
-            ));
-        } else {
-            out.push(format!(
-                "the charge on {name} to be fought (resolve_charge)"
-            ));
-        }
-    }
-    let who = match session.mode().computer() {
-        Some(c) if c == t.active => " (the computer: battle ai)",
-        _ => "",
-    };
-    out.push(format!(
-        "side {}{who} to act in its {} phase, then end_phase",
-        t.active,
-        t.phase.label()
-    ));
-    out
-}
-
 fn show(session: &Session, json: bool, out: &mut dyn Write) -> Result<(), Failure> {
     let b = session.battle();
     let r = report(b);
@@ -574,7 +538,8 @@ fn show(session: &Session, json: bool, out: &mut dyn Write) -> Result<(), Failur
             "first_player": rec.first_player,
             "status": rec.status,
             "turn": r.turn,
-            "pending": waiting(session),
+            "pending": session.battle().pending(),
+            "waiting": crate::session::waiting_lines(session.battle()),
             "result": session.result(),
             "log_entries": rec.entries,
             "in_effect": in_effect,
@@ -613,7 +578,7 @@ fn show(session: &Session, json: bool, out: &mut dyn Write) -> Result<(), Failur
     if rec.status == BattleStatus::Ended {
         w(out, format!("result: {}", result_label(rec)))?;
     }
-    for line in waiting(session) {
+    for line in crate::session::waiting_lines(session.battle()) {
         w(out, format!("waiting for: {line}"))?;
     }
     w(

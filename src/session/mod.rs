@@ -432,3 +432,92 @@ pub fn result_of(battle: &Battle) -> Option<BattleResult> {
             _ => None,
         })
 }
+
+/// What the battle waits for now, in words: one line per decision of [`Battle::pending`]
+/// (the window's bar and `battle show`).
+pub fn waiting_lines(battle: &Battle) -> Vec<String> {
+    use crate::rules::api::Decision;
+    let st = battle.state();
+    let side = |s: usize| {
+        battle
+            .scenario()
+            .sides
+            .get(s)
+            .map_or_else(|| format!("side {s}"), |x| x.name.clone())
+    };
+    let name = |id: crate::rules::PieceId| {
+        st.piece(id)
+            .map_or_else(|| id.to_string(), |p| p.name.clone())
+    };
+    let units = |n: usize| {
+        if n == 1 {
+            "1 unit".to_string()
+        } else {
+            format!("{n} units")
+        }
+    };
+    battle
+        .pending()
+        .decisions
+        .iter()
+        .map(|d| match d {
+            Decision::Phase {
+                side: s,
+                phase,
+                may_end,
+            } => format!(
+                "{} to act in its {} phase{}",
+                side(*s),
+                phase.label(),
+                if *may_end { ", then end it" } else { "" }
+            ),
+            Decision::Order {
+                side: s,
+                command,
+                units: u,
+            } => format!(
+                "{}: {} may give an order to {}",
+                side(*s),
+                name(*command),
+                units(u.len())
+            ),
+            Decision::ChargeResponse {
+                side: s,
+                target,
+                responders,
+                ..
+            } => format!(
+                "{} to answer the charge on {} ({} may respond), then close the response",
+                side(*s),
+                name(*target),
+                units(responders.len())
+            ),
+            Decision::Support {
+                side: s,
+                target,
+                offers,
+            } => format!(
+                "{}: {} may support the combat at {}",
+                side(*s),
+                units(offers.len()),
+                name(*target)
+            ),
+            Decision::FightCombat { target } => {
+                format!("the combat of the charge on {} to be fought", name(*target))
+            }
+            Decision::Consolidate { piece, .. } => {
+                format!("{} may consolidate after its win", name(*piece))
+            }
+            Decision::ReplaceCommand { side: s, piece } => format!(
+                "{}: {} may be replaced by a new commander (CMD-28)",
+                side(*s),
+                name(*piece)
+            ),
+            Decision::BreakTestDue { side: s } => format!(
+                "{} tests its breakpoint as its player turn begins (BRK-02)",
+                side(*s)
+            ),
+            Decision::Over { .. } => "nothing: the battle is over".to_string(),
+        })
+        .collect()
+}

@@ -353,20 +353,6 @@ fn battle_page(
                 {
                     out.send(AppCommand::BattleAction(crate::rules::Action::EndPhase));
                 }
-                if ui
-                    .add_enabled(panel.can_undo && !busy, egui::Button::new("Undo"))
-                    .on_hover_text("Take back the last action (Ctrl+Z); it stays in the log")
-                    .clicked()
-                {
-                    out.send(AppCommand::BattleUndo);
-                }
-                if ui
-                    .add_enabled(panel.can_redo && !busy, egui::Button::new("Redo"))
-                    .on_hover_text("Put back the action taken back (Ctrl+Shift+Z)")
-                    .clicked()
-                {
-                    out.send(AppCommand::BattleRedo);
-                }
                 if !panel.computer_label.is_empty() {
                     ui.separator();
                     match view.opponent {
@@ -456,6 +442,9 @@ fn battle_page(
                 ui.add_space(8.0);
             }
             selected_card(ui, panel, state);
+            if let Some(o) = view.options {
+                unit_options(ui, panel, o, out);
+            }
             units(ui, panel, state);
         });
     egui::CentralPanel::default().show(ui, |ui| {
@@ -531,6 +520,160 @@ fn selected_card(ui: &mut Ui, panel: &BattlePanel, state: &UiState) {
                 }
             ));
         });
+    ui.add_space(6.0);
+}
+
+/// The modifiers of a roll, one per line with its rule ID (hover text).
+fn modifier_lines(mods: &[crate::rules::event::Modifier]) -> String {
+    mods.iter()
+        .map(|m| format!("{}  {} ({:+})", m.rule, m.label, m.value))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A preview in a few words: "5 dice, 4+ to hit (+1 first fire); save 6+ with 1 bonus die".
+fn preview_words(p: &crate::rules::api::DicePreview) -> (String, String) {
+    let mut short = Vec::new();
+    let mut long = Vec::new();
+    for r in &p.rolls {
+        let score = r
+            .score
+            .map_or_else(String::new, |s| format!(", {s}+ to hit"));
+        let ff = if r.first_fire { " (+1 first fire)" } else { "" };
+        short.push(format!("{} dice{score}{ff}", r.dice));
+        long.push(format!(
+            "{}: {} dice{score}{ff}\n{}",
+            r.purpose,
+            r.dice,
+            modifier_lines(&r.modifiers)
+        ));
+    }
+    if let Some(save) = &p.save {
+        match save.score {
+            Some(sc) => {
+                let bonus = if save.bonus_dice > 0 {
+                    format!(" + {} bonus die", save.bonus_dice)
+                } else {
+                    String::new()
+                };
+                short.push(format!("save {sc}+{bonus}"));
+                long.push(format!(
+                    "save {sc}+{bonus}\n{}",
+                    modifier_lines(&save.modifiers)
+                ));
+            }
+            None => short.push("no save".into()),
+        }
+    }
+    if let (Some(ko), Some(h)) = (p.ko_threshold, p.hits_before) {
+        long.push(format!("knocked out at {ko} hits this turn (has {h})"));
+    }
+    if let Some(n) = &p.note {
+        long.push(n.clone());
+    }
+    (short.join("; "), long.join("\n\n"))
+}
+
+/// What the selected unit may do now, from the engine's options: each button is an action the
+/// engine has already checked, with its dice preview before anything is rolled.
+fn unit_options(
+    ui: &mut Ui,
+    panel: &BattlePanel,
+    o: &crate::rules::api::Options,
+    out: &mut Emitter,
+) {
+    use crate::rules::Action;
+    if panel.ended {
+        return;
+    }
+    let nothing = o.fire.is_empty()
+        && o.charges.is_empty()
+        && o.formations.is_empty()
+        && !o.limber
+        && !o.unlimber
+        && !o.mount
+        && !o.dismount
+        && !o.evade;
+    if nothing {
+        ui.label(RichText::new("Nothing to do for this unit now.").color(palette::FAINT));
+        ui.add_space(6.0);
+        return;
+    }
+    for f in &o.fire {
+        let (short, long) = preview_words(&f.preview);
+        let text = format!("Fire at {} ({:.0} cm): {short}", f.name, f.distance_cm);
+        if ui.button(text).on_hover_text(long).clicked() {
+            out.send(AppCommand::BattleAction(Action::Fire {
+                firers: vec![o.piece],
+                target: f.target,
+                ammunition: None,
+            }));
+        }
+    }
+    for c in &o.charges {
+        let detail = c
+            .preview
+            .as_ref()
+            .map(|p| preview_words(p))
+            .unwrap_or_default();
+        let text = format!("Charge {} ({:.0} cm)", c.name, c.distance_cm);
+        let hover = [detail.1, c.note.clone().unwrap_or_default()].join("\n");
+        if ui.button(text).on_hover_text(hover).clicked() {
+            out.send(AppCommand::BattleAction(Action::Charge {
+                chargers: vec![o.piece],
+                target: c.target,
+            }));
+        }
+    }
+    if !o.formations.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Form");
+            for f in &o.formations {
+                if ui
+                    .button(f.label())
+                    .on_hover_text("Change formation (MOVE-09, MOVE-10)")
+                    .clicked()
+                {
+                    out.send(AppCommand::BattleAction(Action::Deploy {
+                        piece: o.piece,
+                        formation: *f,
+                    }));
+                }
+            }
+        });
+    }
+    ui.horizontal_wrapped(|ui| {
+        if o.limber && ui.button("Limber").clicked() {
+            out.send(AppCommand::BattleAction(Action::Limber { piece: o.piece }));
+        }
+        if o.unlimber && ui.button("Unlimber").clicked() {
+            let facing = panel
+                .poses
+                .iter()
+                .find(|(id, _)| *id == o.piece)
+                .map_or(0.0, |(_, p)| p.facing_deg);
+            out.send(AppCommand::BattleAction(Action::Unlimber {
+                piece: o.piece,
+                facing_deg: facing,
+            }));
+        }
+        if o.dismount && ui.button("Dismount").clicked() {
+            out.send(AppCommand::BattleAction(Action::Dismount {
+                piece: o.piece,
+                troop_type: None,
+            }));
+        }
+        if o.mount && ui.button("Mount").clicked() {
+            out.send(AppCommand::BattleAction(Action::Mount { piece: o.piece }));
+        }
+        if o.evade && ui.button("Evade").on_hover_text("INIT-05").clicked() {
+            out.send(AppCommand::BattleAction(Action::Evade {
+                piece: o.piece,
+                facing_deg: None,
+                mount: false,
+            }));
+        }
+    });
     ui.add_space(6.0);
 }
 

@@ -138,6 +138,8 @@ pub struct View<'a> {
     pub battle: Option<&'a battle::BattlePanel>,
     /// The solo opponent at work on it.
     pub opponent: Option<battle::OpponentStatus>,
+    /// What the unit selected on the battle table may do now (the engine's own options).
+    pub options: Option<&'a crate::rules::api::Options>,
 }
 
 impl View<'_> {
@@ -334,11 +336,26 @@ fn nav_bar(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter)
             }
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            if widgets::verb_button(ui, Verb::Redo, view.can_redo) {
-                out.send(AppCommand::Redo);
-            }
-            if widgets::verb_button(ui, Verb::Undo, view.can_undo) {
-                out.send(AppCommand::Undo);
+            // On a battle, Undo and Redo take back and put back its actions (kept in its log).
+            let battle = view.battle.filter(|_| state.page == Page::Battles);
+            let idle = view.opponent.is_none();
+            match battle {
+                Some(b) => {
+                    if widgets::verb_button(ui, Verb::Redo, b.can_redo && idle) {
+                        out.send(AppCommand::BattleRedo);
+                    }
+                    if widgets::verb_button(ui, Verb::Undo, b.can_undo && idle) {
+                        out.send(AppCommand::BattleUndo);
+                    }
+                }
+                None => {
+                    if widgets::verb_button(ui, Verb::Redo, view.can_redo) {
+                        out.send(AppCommand::Redo);
+                    }
+                    if widgets::verb_button(ui, Verb::Undo, view.can_undo) {
+                        out.send(AppCommand::Undo);
+                    }
+                }
             }
             if let Some(s) = view.open {
                 ui.label(
