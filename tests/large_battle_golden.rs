@@ -29,5 +29,8 @@ fn the_large_bench_battle_is_the_same_battle() {
         format!("{hash:016x}"),
     );
     eprintln!("dice, game turns, actions, log hash: {seen:?}");
-    assert_eq!(seen, (466, 10, 562, "5a541ce61414a50e".to_string()));
+    // 0ecf9341832450d0 since issue #16 item 9: `battle_ended` names the result's winner (side 1
+    // here, at the turn limit; it said none before). With that one field set back to null the
+    // log hashes to the old 5a541ce61414a50e: the same battle, event for event.
+    assert_eq!(seen, (466, 10, 562, "0ecf9341832450d0".to_string()));
 }

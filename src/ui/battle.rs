@@ -611,11 +611,7 @@ fn unit_options(
         }
     }
     for c in &o.charges {
-        let detail = c
-            .preview
-            .as_ref()
-            .map(|p| preview_words(p))
-            .unwrap_or_default();
+        let detail = c.preview.as_ref().map(preview_words).unwrap_or_default();
         let text = format!("Charge {} ({:.0} cm)", c.name, c.distance_cm);
         let hover = [detail.1, c.note.clone().unwrap_or_default()].join("\n");
         if ui.button(text).on_hover_text(hover).clicked() {

@@ -284,16 +284,13 @@ fn shortcuts(ctx: &egui::Context, view: &View<'_>, state: &mut UiState, out: &mu
         let on_battle = state.page == Page::Battles && view.battle.is_some();
         let battle_idle = view.opponent.is_none();
         match verb {
-            Verb::Undo if on_battle => {
-                if battle_idle && view.battle.is_some_and(|b| b.can_undo) {
-                    out.send(AppCommand::BattleUndo);
-                }
+            Verb::Undo if on_battle && battle_idle && view.battle.is_some_and(|b| b.can_undo) => {
+                out.send(AppCommand::BattleUndo)
             }
-            Verb::Redo if on_battle => {
-                if battle_idle && view.battle.is_some_and(|b| b.can_redo) {
-                    out.send(AppCommand::BattleRedo);
-                }
+            Verb::Redo if on_battle && battle_idle && view.battle.is_some_and(|b| b.can_redo) => {
+                out.send(AppCommand::BattleRedo)
             }
+            Verb::Undo | Verb::Redo if on_battle => {}
             Verb::Undo if view.can_undo => out.send(AppCommand::Undo),
             Verb::Redo if view.can_redo => out.send(AppCommand::Redo),
             Verb::NewScenario => state.page = Page::Scenarios,
