@@ -183,7 +183,7 @@ pub fn row_of(b: &BattleRecord) -> BattleRow {
     BattleRow {
         id: b.id,
         scenario: b.scenario.name.clone(),
-        mode: b.mode.label(),
+        mode: crate::session::mode_words(b.mode, &b.scenario),
         game_turn: b.game_turn,
         ended: b.status == BattleStatus::Ended,
         result: result_words(b).join("; "),
@@ -341,7 +341,7 @@ pub fn panel_of(session: &Session) -> BattlePanel {
         title: rec.scenario.name.clone(),
         how: format!(
             "{} · {} · {orders}",
-            rec.mode.label(),
+            crate::session::mode_words(rec.mode, &rec.scenario),
             dice_words(&rec.dice)
         ),
         side_names: names,

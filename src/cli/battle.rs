@@ -192,7 +192,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
                         "battle {}: {} — {}, {}",
                         session.id(),
                         session.record().scenario.name,
-                        session.mode().label(),
+                        crate::session::mode_words(session.mode(), &session.record().scenario),
                         dice_label(&session.record().dice)
                     ),
                 )?;
@@ -221,7 +221,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
                         "{:>4}  {:<28} {:<30} {:>4}  {:<12} {}",
                         b.id,
                         b.scenario.name,
-                        b.mode.label(),
+                        crate::session::mode_words(b.mode, &b.scenario),
                         b.game_turn,
                         status_label(b.status),
                         result_label(b)
@@ -556,7 +556,7 @@ fn show(session: &Session, json: bool, out: &mut dyn Write) -> Result<(), Failur
             "battle {}: {} — {}, {}, {} orders",
             rec.id,
             rec.scenario.name,
-            rec.mode.label(),
+            crate::session::mode_words(rec.mode, &rec.scenario),
             dice_label(&rec.dice),
             match rec.orders {
                 OrdersMode::Full => "full",

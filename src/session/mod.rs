@@ -521,3 +521,18 @@ pub fn waiting_lines(battle: &Battle) -> Vec<String> {
         })
         .collect()
 }
+
+/// Who plays, in words, with the sides' names: "solo: the computer plays Austrian: Hiller's
+/// rearguard".
+pub fn mode_words(mode: PlayMode, scenario: &Scenario) -> String {
+    match mode {
+        PlayMode::Solo { computer } => format!(
+            "solo: the computer plays {}",
+            scenario
+                .sides
+                .get(computer)
+                .map_or_else(|| format!("side {computer}"), |s| s.name.clone())
+        ),
+        other => other.label(),
+    }
+}

@@ -151,8 +151,9 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
 }
 
 fn list_page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter) {
+    let form_width = (ui.available_width() * 0.32).clamp(250.0, 360.0);
     egui::Panel::right("start-battle")
-        .default_size(360.0)
+        .default_size(form_width)
         .frame(
             egui::Frame::new()
                 .fill(palette::PANEL)
@@ -170,7 +171,7 @@ fn list_page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitte
             ui.label("No battles yet: start one on the right.");
             return;
         }
-        egui::ScrollArea::vertical()
+        egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 egui::Grid::new("battle-table")
@@ -178,24 +179,11 @@ fn list_page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitte
                     .num_columns(6)
                     .spacing([16.0, 6.0])
                     .show(ui, |ui| {
-                        for h in ["Battle", "Scenario", "Mode", "Turn", "Status", ""] {
+                        for h in ["", "Battle", "Scenario", "Turn", "Status", "Mode"] {
                             ui.label(RichText::new(h).bold().color(palette::BLUE));
                         }
                         ui.end_row();
                         for b in view.battles.iter().rev() {
-                            ui.label(format!("#{}", b.id));
-                            ui.label(RichText::new(&b.scenario).bold());
-                            ui.label(&b.mode);
-                            ui.label(b.game_turn.to_string());
-                            if b.ended {
-                                ui.label(
-                                    RichText::new(format!("ended: {}", b.result))
-                                        .color(palette::OK),
-                                )
-                                .on_hover_text(&b.result);
-                            } else {
-                                ui.label("in progress");
-                            }
                             ui.push_id(b.id, |ui| {
                                 let label = if b.ended { "Open" } else { "Resume" };
                                 if ui
@@ -206,6 +194,19 @@ fn list_page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitte
                                     out.send(AppCommand::OpenBattle(b.id));
                                 }
                             });
+                            ui.label(format!("#{}", b.id));
+                            ui.label(RichText::new(&b.scenario).bold());
+                            ui.label(b.game_turn.to_string());
+                            if b.ended {
+                                ui.label(
+                                    RichText::new(format!("ended: {}", b.result))
+                                        .color(palette::OK),
+                                )
+                                .on_hover_text(&b.result);
+                            } else {
+                                ui.label("in progress");
+                            }
+                            ui.label(&b.mode);
                             ui.end_row();
                         }
                     });
@@ -413,8 +414,14 @@ fn battle_page(
                 ui.label(RichText::new(format!("Waiting for {w}")).color(palette::WARN));
             }
         });
+    // The side panels give way on small windows so the table keeps most of the width.
+    let width = ui.available_width();
+    let log_width = (width * 0.26).clamp(200.0, 420.0);
+    let units_width = (width * 0.2).clamp(170.0, 300.0);
     egui::Panel::right("dice-log")
-        .default_size(420.0)
+        .default_size(log_width)
+        .min_size(160.0)
+        .max_size(log_width)
         .frame(
             egui::Frame::new()
                 .fill(palette::CARD)
@@ -422,7 +429,9 @@ fn battle_page(
         )
         .show(ui, |ui| dice_log(ui, panel));
     egui::Panel::left("battle-units")
-        .default_size(300.0)
+        .default_size(units_width)
+        .min_size(150.0)
+        .max_size(units_width)
         .frame(
             egui::Frame::new()
                 .fill(palette::PAPER)
@@ -684,32 +693,37 @@ fn units(ui: &mut Ui, panel: &BattlePanel, state: &mut UiState) {
                         .bold()
                         .color(side_colour(side)),
                 );
-                egui::Grid::new(("units", side))
-                    .striped(true)
-                    .num_columns(2)
-                    .spacing([14.0, 3.0])
-                    .show(ui, |ui| {
-                        for u in panel.units.iter().filter(|u| u.side == side) {
-                            let mut name = RichText::new(&u.name);
-                            if u.gone {
-                                name = name.strikethrough().color(palette::FAINT);
-                            }
-                            let chosen = u.id.is_some() && u.id == state.battle_selected;
-                            if ui.selectable_label(chosen, name).clicked() {
-                                state.battle_selected = u.id;
-                            }
-                            let mut status = format!("{} st", u.stands);
-                            if u.hits > 0 {
-                                status.push_str(&format!(" · {} h", u.hits));
-                            }
-                            if !u.marks.is_empty() {
-                                status.push_str(&format!(" · {}", u.marks));
-                            }
-                            ui.label(RichText::new(status).small().color(palette::FAINT))
-                                .on_hover_text(&u.formation);
-                            ui.end_row();
+                for u in panel.units.iter().filter(|u| u.side == side) {
+                    let mut name = RichText::new(&u.name);
+                    if u.gone {
+                        name = name.strikethrough().color(palette::FAINT);
+                    }
+                    let mut status = format!("{} st", u.stands);
+                    if u.hits > 0 {
+                        status.push_str(&format!(" · {} h", u.hits));
+                    }
+                    if !u.marks.is_empty() {
+                        status.push_str(&format!(" · {}", u.marks));
+                    }
+                    let chosen = u.id.is_some() && u.id == state.battle_selected;
+                    let hover = format!("{}\n{} · {status}", u.name, u.formation);
+                    ui.horizontal(|ui| {
+                        let room = (ui.available_width() - 46.0).max(60.0);
+                        let button = egui::Button::selectable(chosen, name).truncate();
+                        if ui
+                            .add_sized([room, 18.0], button)
+                            .on_hover_text(&hover)
+                            .clicked()
+                        {
+                            state.battle_selected = u.id;
                         }
+                        ui.label(
+                            RichText::new(format!("{} st", u.stands))
+                                .small()
+                                .color(palette::FAINT),
+                        );
                     });
+                }
                 ui.add_space(8.0);
             }
         });
@@ -767,7 +781,7 @@ fn dice_log(ui: &mut Ui, panel: &BattlePanel) {
                         }
                     });
                     for (rule, label, value) in &d.modifiers {
-                        ui.horizontal(|ui| {
+                        ui.horizontal_wrapped(|ui| {
                             ui.add_space(16.0);
                             ui.label(RichText::new(rule).monospace().color(palette::BLUE))
                                 .on_hover_text(crate::rules::gist::gist(rule));
