@@ -489,6 +489,17 @@ fn run(db: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `battle new SCENARIO ARGS --json`: the new battle's id.
+fn new_battle(db: &Path, scenario: &str, args: &[&str]) -> String {
+    let mut all = vec!["battle", "new", scenario];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let (code, out, err) = run(db, &all);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("{\"id\": N}");
+    v["id"].as_i64().expect("id").to_string()
+}
+
 #[test]
 fn battle_commands_exit_codes_and_export_equals_show() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -497,15 +508,7 @@ fn battle_commands_exit_codes_and_export_equals_show() {
         .join("campaigns/danube-1809/ebelsberg.json")
         .display()
         .to_string();
-    let (code, out, err) = run(
-        &db,
-        &[
-            "battle", "new", &scenario, "--seed", "11", "--mode", "solo:1", "--json",
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    let id: serde_json::Value = serde_json::from_str(out.trim()).expect("{\"id\": N}");
-    let id = id["id"].as_i64().expect("id").to_string();
+    let id = new_battle(&db, &scenario, &["--seed", "11", "--mode", "solo:1"]);
 
     // A refusal: exit 1, the rule named, nothing stored.
     let (code, out, _) = run(
@@ -550,14 +553,7 @@ fn battle_commands_exit_codes_and_export_equals_show() {
     let (code, _, _) = run(&db, &["battle", "redo", &id]);
     assert_eq!(code, 0);
     // A hot-seat battle has no computer side.
-    let (_, out, _) = run(
-        &db,
-        &[
-            "battle", "new", &scenario, "--seed", "2", "--mode", "hotseat", "--json",
-        ],
-    );
-    let hot: serde_json::Value = serde_json::from_str(out.trim()).expect("id");
-    let hot = hot["id"].as_i64().expect("id").to_string();
+    let hot = new_battle(&db, &scenario, &["--seed", "2", "--mode", "hotseat"]);
     let (code, _, err) = run(&db, &["battle", "ai", &hot]);
     assert_eq!(code, 2);
     assert!(err.contains("--sides both"), "{err}");
@@ -582,20 +578,7 @@ fn battle_commands_exit_codes_and_export_equals_show() {
     assert_eq!(listed.as_array().map(Vec::len), Some(2));
 
     // Physical dice from the command line: letters and a 7 refused, exit 1.
-    let (_, out, _) = run(
-        &db,
-        &[
-            "battle",
-            "new",
-            &scenario,
-            "--physical",
-            "--mode",
-            "referee",
-            "--json",
-        ],
-    );
-    let phys: serde_json::Value = serde_json::from_str(out.trim()).expect("id");
-    let phys = phys["id"].as_i64().expect("id").to_string();
+    let phys = new_battle(&db, &scenario, &["--physical", "--mode", "referee"]);
     let (code, out, _) = run(
         &db,
         &[

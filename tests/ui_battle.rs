@@ -24,24 +24,38 @@ fn app_on(db: &Path) -> App {
     App::with_store(Store::open(db).expect("store"), db.display().to_string())
 }
 
-/// Opens the Battles page and starts a battle of the sample with the form's choices.
-fn start_battle(h: &mut Harness<'static, App>, referee_physical: bool) {
+/// Opens the Battles page, chooses `scenario` and clicks each of `choices` (radio buttons and
+/// checkboxes of the start form, by label) in turn, then Play.
+fn start_with(h: &mut Harness<'static, App>, scenario: &str, choices: &[&str]) {
     h.run();
     h.get_by_label("Battles").click();
     h.run();
     h.get_by_label("Scenario").click();
     h.run();
-    h.get_by_label(EBELSBERG).click();
+    h.get_by_label(scenario).click();
     h.run();
-    if referee_physical {
-        h.get_by_label("Referee of a real table").click();
-        h.run();
-        h.get_by_label("Physical dice, typed in as they are rolled")
-            .click();
+    for c in choices {
+        // One at a time: a choice can move the ones below it.
+        h.get_by_label(c).click();
         h.run();
     }
     h.get_by_label("Play").click();
     h.run();
+}
+
+const REFEREE: &str = "Referee of a real table";
+const PHYSICAL: &str = "Physical dice, typed in as they are rolled";
+const HOTSEAT: &str = "Hot-seat: two players at this screen";
+const FULL_ORDERS: &str = "Full orders (initiative, command rolls)";
+
+/// The sample, solo (the defaults), or as a referee with physical dice.
+fn start_battle(h: &mut Harness<'static, App>, referee_physical: bool) {
+    let choices: &[&str] = if referee_physical {
+        &[REFEREE, PHYSICAL]
+    } else {
+        &[]
+    };
+    start_with(h, EBELSBERG, choices);
 }
 
 fn wait_for_opponent(h: &mut Harness<'static, App>) {
@@ -200,21 +214,8 @@ fn dragging_a_unit_on_the_table_moves_it_by_the_drag_in_centimetres() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("drag.sqlite");
     let mut h = harness(app_on(&db));
-    h.run();
-    h.get_by_label("Battles").click();
-    h.run();
-    h.get_by_label("Scenario").click();
-    h.run();
-    h.get_by_label(EBELSBERG).click();
-    h.run();
-    h.get_by_label("Hot-seat: two players at this screen")
-        .click();
-    h.run();
-    h.get_by_label("Full orders (initiative, command rolls)")
-        .click();
-    h.run();
-    h.get_by_label("Play").click();
-    h.run();
+    // Hot-seat with free orders: any French unit may move in the Initiative phase.
+    start_with(&mut h, EBELSBERG, &[HOTSEAT, FULL_ORDERS]);
     h.get_by_label("End phase").click();
     h.run();
     // The French foot or horse nearest the front, 4 cm straight ahead.
@@ -291,22 +292,8 @@ fn firing_from_the_unit_card_logs_the_roll_with_its_modifiers_and_undo_takes_it_
         .scenario();
     store.save_scenario(&duel).expect("saved");
     let mut h = harness(App::new(store));
-    h.run();
-    h.get_by_label("Battles").click();
-    h.run();
-    h.get_by_label("Scenario").click();
-    h.run();
-    h.get_by_label("Test").click();
-    h.run();
-    h.get_by_label("Hot-seat: two players at this screen")
-        .click();
-    h.run();
-    h.get_by_label("Full orders (initiative, command rolls)")
-        .click();
-    h.run();
     // A two-unit test table breaks the army-building rules: refused until asked to go ahead.
-    h.get_by_label("Play").click();
-    h.run();
+    start_with(&mut h, "Test", &[HOTSEAT, FULL_ORDERS]);
     assert!(h.query_by_label("End phase").is_none());
     assert!(h
         .state()
