@@ -37,6 +37,11 @@ fn new(dice: DiceSource, mode: PlayMode) -> NewBattle {
     }
 }
 
+/// A stored Ebelsberg battle with full orders, side 0 first.
+fn ebelsberg_session(store: &mut Store, dice: DiceSource, mode: PlayMode) -> Session {
+    Session::start(store, ebelsberg(), &lists(), &new(dice, mode)).expect("starts")
+}
+
 fn u(side: usize, id: u32) -> PieceId {
     PieceId::Unit {
         side,
@@ -63,13 +68,7 @@ fn a_played_battle_round_trips_through_the_store_and_its_export_replays_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("p.sqlite");
     let mut store = Store::open(&db).expect("store");
-    let mut s = Session::start(
-        &mut store,
-        ebelsberg(),
-        &lists(),
-        &new(DiceSource::Seed(1809), PlayMode::Computer),
-    )
-    .expect("starts");
+    let mut s = ebelsberg_session(&mut store, DiceSource::Seed(1809), PlayMode::Computer);
     let run = s
         .play_ai(&mut store, [true, true], Until::End, &mut |_| true)
         .expect("plays");
@@ -103,13 +102,7 @@ fn a_played_battle_round_trips_through_the_store_and_its_export_replays_it() {
 #[test]
 fn undo_and_redo_are_stored_entries_and_resume_keeps_the_redo_stack() {
     let mut store = Store::open_in_memory().expect("store");
-    let mut s = Session::start(
-        &mut store,
-        ebelsberg(),
-        &lists(),
-        &new(DiceSource::Seed(7), PlayMode::Hotseat),
-    )
-    .expect("starts");
+    let mut s = ebelsberg_session(&mut store, DiceSource::Seed(7), PlayMode::Hotseat);
     let id = s.id();
     // Deployment → side 0's Initiative → Command → Charge.
     for _ in 0..3 {
@@ -158,13 +151,7 @@ fn undo_and_redo_are_stored_entries_and_resume_keeps_the_redo_stack() {
 #[test]
 fn a_refused_action_stores_nothing() {
     let mut store = Store::open_in_memory().expect("store");
-    let mut s = Session::start(
-        &mut store,
-        ebelsberg(),
-        &lists(),
-        &new(DiceSource::Seed(7), PlayMode::Hotseat),
-    )
-    .expect("starts");
+    let mut s = ebelsberg_session(&mut store, DiceSource::Seed(7), PlayMode::Hotseat);
     let err = s
         .perform(&mut store, Action::Concede { side: 5 }, Actor::Player)
         .expect_err("no side 5");
@@ -489,6 +476,11 @@ fn run(db: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `battle act ID ACTION --dice DICE`.
+fn act_with_dice(db: &Path, id: &str, action: &str, dice: &str) -> (i32, String, String) {
+    run(db, &["battle", "act", id, action, "--dice", dice])
+}
+
 /// `battle new SCENARIO ARGS --json`: the new battle's id.
 fn new_battle(db: &Path, scenario: &str, args: &[&str]) -> String {
     let mut all = vec!["battle", "new", scenario];
@@ -524,17 +516,7 @@ fn battle_commands_exit_codes_and_export_equals_show() {
     assert_eq!(code, 2);
     assert!(err.contains("battle 999"), "{err}");
     // --dice on a seeded battle is a usage error.
-    let (code, _, _) = run(
-        &db,
-        &[
-            "battle",
-            "act",
-            &id,
-            r#"{"action":"end_phase"}"#,
-            "--dice",
-            "3",
-        ],
-    );
+    let (code, _, _) = act_with_dice(&db, &id, r#"{"action":"end_phase"}"#, "3");
     assert_eq!(code, 2);
     // Nothing to undo yet: exit 1.
     let (code, _, _) = run(&db, &["battle", "undo", &id]);
@@ -579,30 +561,10 @@ fn battle_commands_exit_codes_and_export_equals_show() {
 
     // Physical dice from the command line: letters and a 7 refused, exit 1.
     let phys = new_battle(&db, &scenario, &["--physical", "--mode", "referee"]);
-    let (code, out, _) = run(
-        &db,
-        &[
-            "battle",
-            "act",
-            &phys,
-            r#"{"action":"end_phase"}"#,
-            "--dice",
-            "3,x",
-        ],
-    );
+    let (code, out, _) = act_with_dice(&db, &phys, r#"{"action":"end_phase"}"#, "3,x");
     assert_eq!(code, 1);
     assert!(out.contains("not a number"), "{out}");
-    let (code, out, _) = run(
-        &db,
-        &[
-            "battle",
-            "act",
-            &phys,
-            r#"{"action":"end_phase"}"#,
-            "--dice",
-            "7",
-        ],
-    );
+    let (code, out, _) = act_with_dice(&db, &phys, r#"{"action":"end_phase"}"#, "7");
     assert_eq!(code, 1);
     assert!(out.contains("1 to 6"), "{out}");
 }
@@ -624,13 +586,7 @@ fn the_opponent_on_a_worker_thread_plays_the_same_battle_and_stops_cleanly() {
     autoplay(&mut direct, &Limits::default());
 
     let mut store = Store::open_in_memory().expect("store");
-    let mut s = Session::start(
-        &mut store,
-        ebelsberg(),
-        &lists(),
-        &new(DiceSource::Seed(44), PlayMode::Computer),
-    )
-    .expect("starts");
+    let mut s = ebelsberg_session(&mut store, DiceSource::Seed(44), PlayMode::Computer);
     let mut op = Opponent::spawn(
         s.battle().fork().expect("fork"),
         [true, true],
@@ -656,13 +612,7 @@ fn the_opponent_on_a_worker_thread_plays_the_same_battle_and_stops_cleanly() {
     assert_eq!(back.battle().state(), direct.state());
 
     // Stop after a few actions: what was recorded is a battle that resumes as it stands.
-    let mut s = Session::start(
-        &mut store,
-        ebelsberg(),
-        &lists(),
-        &new(DiceSource::Seed(45), PlayMode::Computer),
-    )
-    .expect("starts");
+    let mut s = ebelsberg_session(&mut store, DiceSource::Seed(45), PlayMode::Computer);
     let mut op = Opponent::spawn(
         s.battle().fork().expect("fork"),
         [true, true],
