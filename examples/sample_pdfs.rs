@@ -18,29 +18,7 @@ use std::path::{Path, PathBuf};
 
 /// The Napoleonic Battlefield Commander's labels: a 6 mm strip on the back of a 50 mm brigade
 /// base and a 9 mm strip on a 25 mm officer base, coloured by side on the left.
-const NBC_LAYOUT: &str = r#"{
-  "name": "Napoleonic Battlefield Commander (field order)",
-  "band": { "edge": "left", "size_mm": 2.5 },
-  "padding_mm": 0.5,
-  "unit": [
-    {
-      "parts": [
-        { "field": "formation" }, { "field": "name" }, { "field": "quality", "prefix": "Q" },
-        { "field": "mixed" }, { "field": "skirmish", "prefix": "S" }, { "field": "cp", "suffix": "CP" }
-      ],
-      "face": "condensed_bold", "min_pt": 3.5, "max_pt": 10
-    }
-  ],
-  "commander": [
-    {
-      "parts": [
-        { "field": "formation", "suffix": ":" }, { "field": "name" }, { "field": "radius", "prefix": "R" },
-        { "field": "leadership", "prefix": "L" }, { "field": "temperament", "prefix": "T" }, { "field": "ability", "prefix": "A" }
-      ],
-      "face": "condensed_bold", "min_pt": 3.5, "max_pt": 10
-    }
-  ]
-}"#;
+const NBC_LAYOUT: &str = include_str!("../tests/support/nbc_layout.json");
 
 fn nbc_label(kind: LabelKind, w: f32, h: f32, key: &str, fields: &[(&str, &str)]) -> LabelContent {
     LabelContent {

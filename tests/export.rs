@@ -631,29 +631,7 @@ fn a_side_whose_list_is_not_installed_is_named() {
 /// 50 mm brigade base ("III/1/2 Roeben Q3 MX S1 6CP") and a 9 mm strip on a 25 mm officer base
 /// ("X: Liechtenstein R23 L1 T2 A3"), coloured by side on the left. Only data is new here:
 /// the layout and the field values; packing, fitting and drawing are the BPTC code.
-const NBC_LAYOUT: &str = r#"{
-  "name": "Napoleonic Battlefield Commander (field order)",
-  "band": { "edge": "left", "size_mm": 2.5 },
-  "padding_mm": 0.5,
-  "unit": [
-    {
-      "parts": [
-        { "field": "formation" }, { "field": "name" }, { "field": "quality", "prefix": "Q" },
-        { "field": "mixed" }, { "field": "skirmish", "prefix": "S" }, { "field": "cp", "suffix": "CP" }
-      ],
-      "face": "condensed_bold", "min_pt": 3.5, "max_pt": 10
-    }
-  ],
-  "commander": [
-    {
-      "parts": [
-        { "field": "formation", "suffix": ":" }, { "field": "name" }, { "field": "radius", "prefix": "R" },
-        { "field": "leadership", "prefix": "L" }, { "field": "temperament", "prefix": "T" }, { "field": "ability", "prefix": "A" }
-      ],
-      "face": "condensed_bold", "min_pt": 3.5, "max_pt": 10
-    }
-  ]
-}"#;
+const NBC_LAYOUT: &str = include_str!("support/nbc_layout.json");
 
 fn nbc_label(kind: LabelKind, w: f32, h: f32, fields: &[(&str, &str)]) -> LabelContent {
     LabelContent {
