@@ -428,11 +428,29 @@ fn battle_autoplay_plays_a_file_or_a_stored_scenario_and_refuses_bad_input() {
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.starts_with("seed 3: "), "{text}");
+    // #22 item 7: each side named once in full, then by its short name; the line says whose
+    // VPs are whose and why the battle ended as it did.
     assert!(
-        text.contains("VPs") && text.contains("2 turns") && text.contains("dice"),
+        text.starts_with(
+            "sides: French = French: Masséna's advance guard; Austrian = Austrian: Hiller's rearguard\n"
+        ),
         "{text}"
     );
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("seed 3: "))
+        .unwrap_or_default();
+    assert!(
+        // The Austrians hold the town at the end of turn 2: their major objective.
+        line.contains(
+            "Austrian wins, Decisive Victory: Austrian reached a major objective (OBJ-01)."
+        ) && line.contains("VPs French ")
+            && line.contains(" – Austrian ")
+            && line.contains("2 turns")
+            && line.contains("dice"),
+        "{line}"
+    );
+    assert_eq!(line.matches("Masséna").count(), 0, "{line}");
     // Several runs of the stored sample, as JSON: seeds N, N+1, … and the summary.
     let o = run(
         &db,

@@ -6,6 +6,7 @@ use crate::ai::{autoplay, AutoplayRun, Limits};
 use crate::model::army::ArmyList;
 use crate::model::scenario::Scenario;
 use crate::rules::event::EndReason;
+use crate::rules::victory::{BattleResult, ObjectiveLevel};
 use crate::rules::{Battle, DiceSource};
 use serde::Serialize;
 use std::io::Write;
@@ -27,6 +28,10 @@ struct RunReport {
     winner_name: Option<String>,
     category: String,
     reason: Option<String>,
+    /// Why the battle ended as it did, in words (objective, breakpoint, turn limit with each
+    /// side's objective, concession; the VP-03 upgrade when it applied).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<String>,
     vps: [i64; 2],
     turns: u32,
     stands_lost: [u32; 2],
@@ -90,6 +95,16 @@ pub fn run(
             .map_or_else(|| format!("side {}", i + 1), |s| s.name.clone())
     };
     let sides = [side_name(0), side_name(1)];
+    let short = short_names(&sides);
+    if !opts.json {
+        w(
+            out,
+            format!(
+                "sides: {} = {}; {} = {}",
+                short[0], sides[0], short[1], sides[1]
+            ),
+        )?;
+    }
     let mut reports = Vec::new();
     let mut stopped = false;
     for k in 0..u64::from(opts.runs) {
@@ -115,6 +130,11 @@ pub fn run(
                 }
                 .to_string()
             }),
+            why: r
+                .result
+                .as_ref()
+                .zip(r.reason)
+                .map(|(res, reason)| why(reason, res, &short)),
             vps: r.vps(),
             turns: r.game_turns,
             stands_lost: r.stands_lost,
@@ -125,7 +145,7 @@ pub fn run(
             stopped: r.stopped.clone(),
         };
         if !opts.json {
-            w(out, text_line(&report, &sides))?;
+            w(out, text_line(&report, &short))?;
         }
         reports.push(report);
     }
@@ -143,18 +163,22 @@ pub fn run(
         w(
             out,
             format!(
-                "{} runs: {} wins {:.1}%, {} wins {:.1}%, draws {:.1}%; mean {:.1} turns, {:.0} dice, VPs {:.0}/{:.0}, stands lost {:.1}/{:.1}",
+                "{} runs: {} wins {:.1}%, {} wins {:.1}%, draws {:.1}%; means: {:.1} turns, {:.0} dice, VPs {} {:.0} – {} {:.0}, stands lost {} {:.1} – {} {:.1}",
                 summary.runs,
-                sides[0],
+                short[0],
                 summary.win_rate[0] * 100.0,
-                sides[1],
+                short[1],
                 summary.win_rate[1] * 100.0,
                 summary.draw_rate * 100.0,
                 summary.mean_turns,
                 summary.mean_dice,
+                short[0],
                 summary.mean_vps[0],
+                short[1],
                 summary.mean_vps[1],
+                short[0],
                 summary.mean_stands_lost[0],
+                short[1],
                 summary.mean_stands_lost[1],
             ),
         )?;
@@ -162,24 +186,88 @@ pub fn run(
     Ok(if stopped { 1 } else { 0 })
 }
 
-fn text_line(r: &RunReport, sides: &[String; 2]) -> String {
-    let verdict = match &r.winner_name {
-        Some(n) => format!("{n} wins ({})", r.category),
+/// Each side's name as a line can carry it: the part before a colon ("French" of "French:
+/// Masséna's advance guard"), unless that leaves the two alike or empty.
+fn short_names(sides: &[String; 2]) -> [String; 2] {
+    let cut = |s: &str| s.split(':').next().unwrap_or(s).trim().to_string();
+    let short = [cut(&sides[0]), cut(&sides[1])];
+    if short[0].is_empty() || short[1].is_empty() || short[0] == short[1] {
+        sides.clone()
+    } else {
+        short
+    }
+}
+
+/// Why a battle ended as it did, in words, with the rule that decided it (END-03, OBJ-01,
+/// BRK-03, VP-03).
+fn why(reason: EndReason, r: &BattleResult, short: &[String; 2]) -> String {
+    let name = |i: usize| short.get(i).cloned().unwrap_or_default();
+    let mut text = match reason {
+        EndReason::Objective => {
+            let takers: Vec<String> = (0..2)
+                .filter(|i| r.sides[*i].declared == ObjectiveLevel::Major)
+                .map(name)
+                .collect();
+            format!(
+                "{} reached a major objective (OBJ-01)",
+                takers.join(" and ")
+            )
+        }
+        EndReason::Break => {
+            let broke: Vec<String> = (0..2).filter(|i| r.sides[*i].withdrew).map(name).collect();
+            format!("{} broke and withdrew (BRK-03)", broke.join(" and "))
+        }
+        EndReason::Concession => {
+            let gave: Vec<String> = (0..2).filter(|i| r.sides[*i].withdrew).map(name).collect();
+            if gave.is_empty() {
+                "a side conceded (END-03)".to_string()
+            } else {
+                format!("{} conceded (END-03)", gave.join(" and "))
+            }
+        }
+        EndReason::TurnLimit => format!(
+            "turn limit; objectives: {} {}, {} {} (OBJ-01)",
+            name(0),
+            r.sides[0].objective.label(),
+            name(1),
+            r.sides[1].objective.label()
+        ),
+    };
+    if let Some(i) = (0..2).find(|i| r.sides[*i].upgraded) {
+        text.push_str(&format!(
+            "; raised a step: {} earned at least twice the VPs (VP-03)",
+            name(i)
+        ));
+    }
+    text
+}
+
+fn text_line(r: &RunReport, short: &[String; 2]) -> String {
+    let verdict = match r.winner {
+        Some(i) => format!(
+            "{} wins, {}",
+            short.get(i).cloned().unwrap_or_default(),
+            r.category
+        ),
         None => r.category.clone(),
     };
+    let why = r
+        .why
+        .clone()
+        .or_else(|| r.reason.clone())
+        .unwrap_or_else(|| "not ended".to_string());
     let mut line = format!(
-        "seed {}: {verdict}; ended by {}; VPs {} {}, {} {}; {} turns; stands lost {} {}, {} {}; {} dice",
+        "seed {}: {verdict}: {why}. VPs {} {} – {} {}; stands lost {} {} – {} {}; {} turns; {} dice",
         r.seed,
-        r.reason.as_deref().unwrap_or("not ended"),
-        sides[0],
+        short[0],
         r.vps[0],
-        sides[1],
+        short[1],
         r.vps[1],
-        r.turns,
-        sides[0],
+        short[0],
         r.stands_lost[0],
-        sides[1],
+        short[1],
         r.stands_lost[1],
+        r.turns,
         r.dice
     );
     if let Some(s) = &r.stopped {
