@@ -12,7 +12,7 @@ use crate::rules::event::Event;
 use crate::rules::state::Phase;
 use crate::rules::Action;
 use crate::session::worker::{FromOpponent, Opponent};
-use crate::session::{Session, SessionError};
+use crate::session::{self, Session, SessionError};
 use crate::store::{Actor, BattleRecord, BattleStatus, PlayMode, Store};
 use crate::ui::battle::{BattlePanel, BattleRow, DiceLine, OpponentStatus, UnitLine};
 use std::time::Duration;
@@ -186,43 +186,8 @@ pub fn row_of(b: &BattleRecord) -> BattleRow {
         mode: crate::session::mode_words(b.mode, &b.scenario),
         game_turn: b.game_turn,
         ended: b.status == BattleStatus::Ended,
-        result: result_words(b).join("; "),
+        result: session::result_words(b).join("; "),
         updated: b.updated_at.clone().unwrap_or_else(|| b.created_at.clone()),
-    }
-}
-
-fn side_names(b: &BattleRecord) -> [String; 2] {
-    let name = |i: usize| {
-        b.scenario
-            .sides
-            .get(i)
-            .map_or_else(|| format!("Side {}", i + 1), |s| s.name.clone())
-    };
-    [name(0), name(1)]
-}
-
-/// The verdict in words: who won and how, and each side's VPs.
-fn result_words(b: &BattleRecord) -> Vec<String> {
-    let Some(r) = &b.result else {
-        return Vec::new();
-    };
-    let names = side_names(b);
-    let name = |i: usize| names.get(i).cloned().unwrap_or_default();
-    let mut out = vec![match r.winner {
-        Some(w) => format!("{} wins: {}", name(w), r.category.label()),
-        None => "A draw".to_string(),
-    }];
-    for (i, s) in r.sides.iter().enumerate() {
-        out.push(format!("{}: {} VPs", name(i), s.vp));
-    }
-    out
-}
-
-fn dice_words(d: &DiceSource) -> String {
-    match d {
-        DiceSource::Seed(s) => format!("seeded dice ({s})"),
-        DiceSource::Script(v) => format!("a script of {} dice", v.len()),
-        DiceSource::Physical => "physical dice".to_string(),
     }
 }
 
@@ -232,7 +197,7 @@ pub fn panel_of(session: &Session) -> BattlePanel {
     let battle = session.battle();
     let st = battle.state();
     let t = st.turn;
-    let names = side_names(rec);
+    let names = session::side_names(rec);
     let active_name = names.get(t.active).cloned().unwrap_or_default();
     let turn = match t.phase {
         Phase::Deployment => format!("Deployment · {active_name} first"),
@@ -342,7 +307,7 @@ pub fn panel_of(session: &Session) -> BattlePanel {
         how: format!(
             "{} · {} · {orders}",
             crate::session::mode_words(rec.mode, &rec.scenario),
-            dice_words(&rec.dice)
+            session::dice_words(&rec.dice)
         ),
         side_names: names,
         turn,
@@ -355,13 +320,13 @@ pub fn panel_of(session: &Session) -> BattlePanel {
         computer_label: match (computer, sides) {
             (Some(c), _) => format!(
                 "Computer plays {}",
-                side_names(rec).get(c).cloned().unwrap_or_default()
+                session::side_names(rec).get(c).cloned().unwrap_or_default()
             ),
             (None, [true, true]) => "Computer plays both sides".to_string(),
             _ => String::new(),
         },
         ended,
-        result: result_words(rec),
+        result: session::result_words(rec),
         units,
         dice,
         actions: battle.entries().len(),

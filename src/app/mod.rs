@@ -341,7 +341,9 @@ impl App {
                 let dice = if req.physical {
                     crate::rules::DiceSource::Physical
                 } else {
-                    crate::rules::DiceSource::Seed(req.seed.unwrap_or_else(fresh_seed))
+                    crate::rules::DiceSource::Seed(
+                        req.seed.unwrap_or_else(crate::session::fresh_seed),
+                    )
                 };
                 let new = NewBattle {
                     dice,
@@ -380,7 +382,7 @@ impl App {
                 self.reload_battles();
             }
             AppCommand::BattleAction(action) => {
-                let dice = parse_dice(&self.ui_state.start.dice);
+                let dice = crate::session::parse_dice(&self.ui_state.start.dice);
                 let Some(run) = self.battle.as_mut() else {
                     return;
                 };
@@ -970,32 +972,4 @@ pub fn run_gui(db: &Path) -> anyhow::Result<()> {
         }),
     )
     .map_err(|e| anyhow::anyhow!("cannot open the Powderhorn window: {e}"))
-}
-
-/// A seed for a battle started without one (shown with the battle, so it can be replayed).
-fn fresh_seed() -> u64 {
-    use std::time::{SystemTime, UNIX_EPOCH};
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(1809, |d| {
-            d.as_nanos() as u64 ^ u64::from(std::process::id())
-        })
-}
-
-/// Dice typed in as "3,5,1" (spaces allowed): the message says which entry is wrong.
-fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    for (i, part) in text.split([',', ' ']).filter(|p| !p.is_empty()).enumerate() {
-        let v: u8 = part.trim().parse().map_err(|_| {
-            format!(
-                "Die {} is '{part}', which is not a number: type the dice as numbers 1 to 6, e.g. 3,5,1",
-                i + 1
-            )
-        })?;
-        if !(1..=6).contains(&v) {
-            return Err(format!("Die {} is {v}: a d6 shows 1 to 6", i + 1));
-        }
-        out.push(v);
-    }
-    Ok(out)
 }

@@ -173,7 +173,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
                 (Some(s), _) => DiceSource::Seed(*s),
                 (None, true) => DiceSource::Physical,
                 (None, false) if *mode == PlayMode::Referee => DiceSource::Physical,
-                (None, false) => DiceSource::Seed(fresh_seed()),
+                (None, false) => DiceSource::Seed(crate::session::fresh_seed()),
             };
             let new = NewBattle {
                 dice,
@@ -193,7 +193,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
                         session.id(),
                         session.record().scenario.name,
                         crate::session::mode_words(session.mode(), &session.record().scenario),
-                        dice_label(&session.record().dice)
+                        crate::session::dice_words(&session.record().dice)
                     ),
                 )?;
             }
@@ -247,7 +247,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
             let physical = session.record().dice == DiceSource::Physical;
             let result = match (dice, physical) {
                 (Some(text), true) => {
-                    let dice = match parse_dice(text) {
+                    let dice = match crate::session::parse_dice(text) {
                         Ok(d) => d,
                         Err(why) => {
                             let needs = session
@@ -267,7 +267,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
                 (Some(_), false) => {
                     return Err(Failure::input(format!(
                         "battle {id} rolls its own dice ({}); --dice is for battles played with physical dice",
-                        dice_label(&session.record().dice)
+                        crate::session::dice_words(&session.record().dice)
                     )))
                 }
                 (None, false) => session.perform(&mut store, action, Actor::Player),
@@ -399,28 +399,10 @@ fn start(cli: &super::Cli, scenario: &str, new: &NewBattle) -> Result<Session, F
     Session::start(&mut store, s, &lists, new).map_err(store_failure)
 }
 
-/// A seed for a battle started without one (shown with the battle, so it can be replayed).
-fn fresh_seed() -> u64 {
-    use std::time::{SystemTime, UNIX_EPOCH};
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(1809, |d| {
-            d.as_nanos() as u64 ^ u64::from(std::process::id())
-        })
-}
-
 fn orders_mode(o: OrdersArg) -> OrdersMode {
     match o {
         OrdersArg::Full => OrdersMode::Full,
         OrdersArg::Free => OrdersMode::Free,
-    }
-}
-
-fn dice_label(d: &DiceSource) -> String {
-    match d {
-        DiceSource::Seed(s) => format!("seeded dice (seed {s})"),
-        DiceSource::Script(v) => format!("a script of {} dice", v.len()),
-        DiceSource::Physical => "physical dice typed in".to_string(),
     }
 }
 
@@ -432,26 +414,7 @@ fn status_label(s: BattleStatus) -> &'static str {
 }
 
 fn result_label(b: &BattleRecord) -> String {
-    let Some(r) = &b.result else {
-        return String::new();
-    };
-    let name = |i: usize| {
-        b.scenario
-            .sides
-            .get(i)
-            .map_or_else(|| format!("side {i}"), |s| s.name.clone())
-    };
-    let vps = format!(
-        "VPs {} {} – {} {}",
-        name(0),
-        r.sides[0].vp,
-        name(1),
-        r.sides[1].vp
-    );
-    match r.winner {
-        Some(w) => format!("{} wins: {} ({vps})", name(w), r.category.label()),
-        None => format!("draw ({vps})"),
-    }
+    crate::session::result_words(b).join("; ")
 }
 
 fn summary_json(b: &BattleRecord) -> serde_json::Value {
@@ -473,33 +436,14 @@ fn summary_json(b: &BattleRecord) -> serde_json::Value {
     })
 }
 
-/// Dice typed in as "3,5,1" (spaces allowed).
-fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    for (i, part) in text.split([',', ' ']).filter(|p| !p.is_empty()).enumerate() {
-        let v: u8 = part.trim().parse().map_err(|_| {
-            format!(
-                "die {} is '{part}', which is not a number: enter the dice as numbers 1 to 6, e.g. 3,5,1",
-                i + 1
-            )
-        })?;
-        if !(1..=6).contains(&v) {
-            return Err(format!("die {} is {v}: a d6 shows 1 to 6", i + 1));
-        }
-        out.push(v);
-    }
-    Ok(out)
-}
-
 fn needs_text(needs: &[(String, usize)]) -> String {
     if needs.is_empty() {
         return "; this action rolls no dice".to_string();
     }
     let total: usize = needs.iter().map(|(_, n)| n).sum();
-    let parts: Vec<String> = needs.iter().map(|(p, n)| format!("{n} for {p}")).collect();
     format!(
         "; this action needs {total} dice ({})",
-        parts.join(", then ")
+        crate::rules::dice::needs_list(needs)
     )
 }
 
@@ -557,7 +501,7 @@ fn show(session: &Session, json: bool, out: &mut dyn Write) -> Result<(), Failur
             rec.id,
             rec.scenario.name,
             crate::session::mode_words(rec.mode, &rec.scenario),
-            dice_label(&rec.dice),
+            crate::session::dice_words(&rec.dice),
             match rec.orders {
                 OrdersMode::Full => "full",
                 OrdersMode::Free => "free",
@@ -588,33 +532,6 @@ fn show(session: &Session, json: bool, out: &mut dyn Write) -> Result<(), Failur
             rec.entries, r.dice_rolled
         ),
     )?;
-    for u in &r.units {
-        let pos = u.position.map_or_else(
-            || "off table".to_string(),
-            |p| format!("({:.1}, {:.1})", p.x, p.y),
-        );
-        let mut marks = Vec::new();
-        if u.suppressed {
-            marks.push("suppressed");
-        }
-        if u.disordered {
-            marks.push("disordered");
-        }
-        if u.knocked_out {
-            marks.push("knocked out");
-        }
-        w(
-            out,
-            format!(
-                "  {:<10} {:<34} {:>16} stands {:>2} hits {:>2} {}",
-                u.id.to_string(),
-                u.name,
-                pos,
-                u.stands,
-                u.hits,
-                marks.join(", ")
-            ),
-        )?;
-    }
+    super::unit_table(out, &r.units)?;
     Ok(())
 }

@@ -461,46 +461,7 @@ fn run_replay(path: &Path, json: bool, out: &mut dyn Write) -> Result<u8, Failur
             r.dice_rolled
         ),
     )?;
-    w(
-        out,
-        format!(
-            "{:<14} {:<34} {:>14} {:>7} {:<14} {:>6} {:>4}  {}",
-            "ID", "NAME", "POSITION", "FACING", "FORMATION", "STANDS", "HITS", "STATUS"
-        ),
-    )?;
-    for u in &r.units {
-        let id = u.id.to_string();
-        let pos = u.position.map_or_else(
-            || "off table".to_string(),
-            |p| format!("({:.1}, {:.1})", p.x, p.y),
-        );
-        let facing = u.facing_deg.map_or_else(String::new, |f| format!("{f:.0}"));
-        let formation = match (u.formation, u.limbered) {
-            (Some(f), _) => f.label().to_string(),
-            (None, true) => "limbered".to_string(),
-            (None, false) => String::new(),
-        };
-        let mut status = Vec::new();
-        if u.suppressed {
-            status.push("suppressed");
-        }
-        if u.disordered {
-            status.push("disordered");
-        }
-        if u.knocked_out {
-            status.push("knocked out");
-        }
-        w(
-            out,
-            format!(
-                "{id:<14} {:<34} {pos:>14} {facing:>7} {formation:<14} {:>6} {:>4}  {}",
-                u.name,
-                u.stands,
-                u.hits,
-                status.join(", ")
-            ),
-        )?;
-    }
+    unit_table(out, &r.units)?;
     w(out, "events:".to_string())?;
     for e in &r.events {
         let line = serde_json::to_string(&e.event).unwrap_or_default();
@@ -713,6 +674,55 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// The units of a battle report as a table: id, name, position, facing, formation, stands,
+/// hits and status (`battle replay` and `battle show`).
+pub(crate) fn unit_table(
+    out: &mut dyn Write,
+    units: &[crate::rules::file::UnitReport],
+) -> Result<(), Failure> {
+    w(
+        out,
+        format!(
+            "{:<14} {:<34} {:>14} {:>7} {:<14} {:>6} {:>4}  {}",
+            "ID", "NAME", "POSITION", "FACING", "FORMATION", "STANDS", "HITS", "STATUS"
+        ),
+    )?;
+    for u in units {
+        let id = u.id.to_string();
+        let pos = u.position.map_or_else(
+            || "off table".to_string(),
+            |p| format!("({:.1}, {:.1})", p.x, p.y),
+        );
+        let facing = u.facing_deg.map_or_else(String::new, |f| format!("{f:.0}"));
+        let formation = match (u.formation, u.limbered) {
+            (Some(f), _) => f.label().to_string(),
+            (None, true) => "limbered".to_string(),
+            (None, false) => String::new(),
+        };
+        let mut status = Vec::new();
+        if u.suppressed {
+            status.push("suppressed");
+        }
+        if u.disordered {
+            status.push("disordered");
+        }
+        if u.knocked_out {
+            status.push("knocked out");
+        }
+        w(
+            out,
+            format!(
+                "{id:<14} {:<34} {pos:>14} {facing:>7} {formation:<14} {:>6} {:>4}  {}",
+                u.name,
+                u.stands,
+                u.hits,
+                status.join(", ")
+            ),
+        )?;
+    }
+    Ok(())
 }
 
 pub(crate) fn w(out: &mut dyn Write, line: String) -> Result<(), Failure> {

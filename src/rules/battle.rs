@@ -250,14 +250,7 @@ impl Battle {
             )
             .into());
         }
-        dice::check_entered(dice)?;
-        self.sight.owner_state(&self.state);
-        let ctx = Ctx {
-            scenario: &self.scenario,
-            lists: &self.lists,
-            state: &self.state,
-            sight: Some(&self.sight),
-        };
+        let ctx = self.ctx();
         let mut script = dice::ScriptedDice::new(dice.to_vec())?;
         let events = match resolve(&ctx, &action, &mut script) {
             Ok(ev) => ev,
@@ -297,13 +290,7 @@ impl Battle {
         action: &Action,
         given: &[u8],
     ) -> Result<Vec<(String, usize)>, ActionError> {
-        self.sight.owner_state(&self.state);
-        let ctx = Ctx {
-            scenario: &self.scenario,
-            lists: &self.lists,
-            state: &self.state,
-            sight: Some(&self.sight),
-        };
+        let ctx = self.ctx();
         let mut probe = dice::ProbeDice::new(given);
         resolve(&ctx, action, &mut probe)?;
         Ok(dice::group_purposes(&probe.purposes))

@@ -52,7 +52,8 @@ pub enum DiceError {
     },
 }
 
-fn needs_list(needs: &[(String, usize)]) -> String {
+/// "5 dice for to hit, then 3 dice for save": what an action draws, in words.
+pub fn needs_list(needs: &[(String, usize)]) -> String {
     let parts: Vec<String> = needs
         .iter()
         .map(|(p, n)| {
@@ -162,13 +163,7 @@ pub struct ScriptedDice {
 impl ScriptedDice {
     /// Refuses a script with a value outside 1–6.
     pub fn new(values: Vec<u8>) -> Result<Self, DiceError> {
-        if let Some((index, &value)) = values
-            .iter()
-            .enumerate()
-            .find(|(_, v)| !(1..=6).contains(*v))
-        {
-            return Err(DiceError::NotADie { index, value });
-        }
+        check_entered(&values)?;
         Ok(ScriptedDice {
             values: values.into(),
             next: 0,

@@ -31,8 +31,8 @@ use crate::rules::event::Event;
 use crate::rules::state::{Phase, SetupError};
 use crate::rules::victory::BattleResult;
 use crate::store::{
-    fold_log, Actor, BattleProgress, BattleRecord, BattleSetup, BattleStatus, LogRecord, PlayMode,
-    Store, StoreError,
+    fold_log, fold_log_with_actors, Actor, BattleProgress, BattleRecord, BattleSetup, BattleStatus,
+    LogRecord, PlayMode, Store, StoreError,
 };
 use serde_json::{json, Value};
 
@@ -184,34 +184,12 @@ impl Session {
         result_of(&self.battle)
     }
 
-    /// Where the battle stands now, as stored with each entry.
-    fn progress(&self) -> BattleProgress {
-        let t = self.battle.state().turn;
-        let over = t.phase == Phase::Over;
-        BattleProgress {
-            game_turn: t.game_turn,
-            phase: t.phase,
-            active: t.active,
-            status: if over {
-                BattleStatus::Ended
-            } else {
-                BattleStatus::InProgress
-            },
-            result: if over { self.result() } else { None },
-        }
-    }
-
     /// Writes one entry; on failure the session goes back to what the store holds.
     fn persist(&mut self, store: &mut Store, record: &LogRecord) -> Result<(), SessionError> {
-        let progress = self.progress();
+        let progress = progress_of(&self.battle);
         match store.append_battle_record(self.record.id, record, &progress) {
             Ok(_) => {
-                self.record.entries += 1;
-                self.record.game_turn = progress.game_turn;
-                self.record.phase = progress.phase;
-                self.record.active = progress.active;
-                self.record.status = progress.status;
-                self.record.result = progress.result;
+                advance(&mut self.record, progress);
                 Ok(())
             }
             Err(e) => {
@@ -290,9 +268,12 @@ impl Session {
     /// Takes back actions until the last action a person decided is undone too (solo play:
     /// the computer's answers to it go with it). False if there is none.
     pub fn undo_to_player(&mut self, store: &mut Store) -> Result<bool, SessionError> {
-        let records = store.battle_records(self.record.id)?;
-        let actors = actors_in_effect(&records);
-        let Some(last_player) = actors.iter().rposition(|a| *a != Actor::Computer) else {
+        let id = self.record.id;
+        let records = store.battle_records(id)?;
+        let (entries, cursor) =
+            fold_log_with_actors(&records).map_err(|why| SessionError::Log { id, why })?;
+        let in_effect = entries.get(..cursor).unwrap_or(&[]);
+        let Some(last_player) = in_effect.iter().rposition(|(_, a)| *a != Actor::Computer) else {
             return Ok(false);
         };
         while self.battle.entries().len() > last_player {
@@ -324,19 +305,7 @@ impl Session {
                 let entries = b.entries();
                 let new = entries.get(stored..).unwrap_or(&[]);
                 for entry in new {
-                    let t = b.state().turn;
-                    let over = t.phase == Phase::Over;
-                    let p = BattleProgress {
-                        game_turn: t.game_turn,
-                        phase: t.phase,
-                        active: t.active,
-                        status: if over {
-                            BattleStatus::Ended
-                        } else {
-                            BattleStatus::InProgress
-                        },
-                        result: if over { result_of(b) } else { None },
-                    };
+                    let p = progress_of(b);
                     let rec = LogRecord::Action {
                         entry: entry.clone(),
                         actor: Actor::Computer,
@@ -345,12 +314,7 @@ impl Session {
                         failure = Some(e.into());
                         return false;
                     }
-                    progress.entries += 1;
-                    progress.game_turn = p.game_turn;
-                    progress.phase = p.phase;
-                    progress.active = p.active;
-                    progress.status = p.status;
-                    progress.result = p.result;
+                    advance(&mut progress, p);
                 }
                 stored = entries.len();
                 keep_going(b)
@@ -401,23 +365,31 @@ impl Session {
     }
 }
 
-/// The actor of each entry in effect, in order.
-fn actors_in_effect(records: &[LogRecord]) -> Vec<Actor> {
-    let mut actors: Vec<Actor> = Vec::new();
-    let mut cursor = 0usize;
-    for r in records {
-        match r {
-            LogRecord::Action { actor, .. } => {
-                actors.truncate(cursor);
-                actors.push(*actor);
-                cursor = actors.len();
-            }
-            LogRecord::Undo => cursor = cursor.saturating_sub(1),
-            LogRecord::Redo => cursor = (cursor + 1).min(actors.len()),
-        }
+/// Where a battle stands, as stored with each entry.
+fn progress_of(battle: &Battle) -> BattleProgress {
+    let t = battle.state().turn;
+    let over = t.phase == Phase::Over;
+    BattleProgress {
+        game_turn: t.game_turn,
+        phase: t.phase,
+        active: t.active,
+        status: if over {
+            BattleStatus::Ended
+        } else {
+            BattleStatus::InProgress
+        },
+        result: if over { result_of(battle) } else { None },
     }
-    actors.truncate(cursor);
-    actors
+}
+
+/// A battle row after one more entry written with `p`.
+fn advance(record: &mut BattleRecord, p: BattleProgress) {
+    record.entries += 1;
+    record.game_turn = p.game_turn;
+    record.phase = p.phase;
+    record.active = p.active;
+    record.status = p.status;
+    record.result = p.result;
 }
 
 /// The verdict in a battle's events, once it ended.
@@ -534,5 +506,71 @@ pub fn mode_words(mode: PlayMode, scenario: &Scenario) -> String {
                 .map_or_else(|| format!("side {computer}"), |s| s.name.clone())
         ),
         other => other.label(),
+    }
+}
+
+/// A seed for a battle started without one (shown with the battle, so it can be replayed).
+/// The session layer may read the clock; the engine never does.
+pub fn fresh_seed() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(1809, |d| {
+            d.as_nanos() as u64 ^ u64::from(std::process::id())
+        })
+}
+
+/// Dice typed in as "3,5,1" (spaces allowed); the message says which entry is wrong.
+pub fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    for (i, part) in text.split([',', ' ']).filter(|p| !p.is_empty()).enumerate() {
+        let v: u8 = part.trim().parse().map_err(|_| {
+            format!(
+                "Die {} is '{part}', which is not a number: type the dice as numbers 1 to 6, e.g. 3,5,1",
+                i + 1
+            )
+        })?;
+        if !(1..=6).contains(&v) {
+            return Err(format!("Die {} is {v}: a d6 shows 1 to 6", i + 1));
+        }
+        out.push(v);
+    }
+    Ok(out)
+}
+
+/// Each side's name, in side order.
+pub fn side_names(b: &BattleRecord) -> [String; 2] {
+    let name = |i: usize| {
+        b.scenario
+            .sides
+            .get(i)
+            .map_or_else(|| format!("Side {}", i + 1), |s| s.name.clone())
+    };
+    [name(0), name(1)]
+}
+
+/// The verdict in words: who won and how, and each side's VPs.
+pub fn result_words(b: &BattleRecord) -> Vec<String> {
+    let Some(r) = &b.result else {
+        return Vec::new();
+    };
+    let names = side_names(b);
+    let name = |i: usize| names.get(i).cloned().unwrap_or_default();
+    let mut out = vec![match r.winner {
+        Some(w) => format!("{} wins: {}", name(w), r.category.label()),
+        None => "A draw".to_string(),
+    }];
+    for (i, s) in r.sides.iter().enumerate() {
+        out.push(format!("{}: {} VPs", name(i), s.vp));
+    }
+    out
+}
+
+/// Where a battle's dice come from, in words.
+pub fn dice_words(d: &DiceSource) -> String {
+    match d {
+        DiceSource::Seed(s) => format!("seeded dice ({s})"),
+        DiceSource::Script(v) => format!("a script of {} dice", v.len()),
+        DiceSource::Physical => "physical dice".to_string(),
     }
 }

@@ -146,13 +146,21 @@ pub struct BattleRecord {
 /// The log a stored battle's entries fold to: the entries in effect and the redo stack, as a
 /// [`crate::rules::BattleLog`] keeps them (entries before `cursor` are in effect).
 pub fn fold_log(records: &[LogRecord]) -> Result<(Vec<LogEntry>, usize), String> {
-    let mut entries: Vec<LogEntry> = Vec::new();
+    let (entries, cursor) = fold_log_with_actors(records)?;
+    Ok((entries.into_iter().map(|(e, _)| e).collect(), cursor))
+}
+
+/// [`fold_log`] with who decided each entry.
+pub fn fold_log_with_actors(
+    records: &[LogRecord],
+) -> Result<(Vec<(LogEntry, Actor)>, usize), String> {
+    let mut entries: Vec<(LogEntry, Actor)> = Vec::new();
     let mut cursor = 0usize;
     for (seq, r) in records.iter().enumerate() {
         match r {
-            LogRecord::Action { entry, .. } => {
+            LogRecord::Action { entry, actor } => {
                 entries.truncate(cursor);
-                entries.push(entry.clone());
+                entries.push((entry.clone(), *actor));
                 cursor = entries.len();
             }
             LogRecord::Undo => {

@@ -40,7 +40,8 @@ mod scenarios;
 mod schema;
 
 pub use battles::{
-    fold_log, Actor, BattleProgress, BattleRecord, BattleSetup, BattleStatus, LogRecord, PlayMode,
+    fold_log, fold_log_with_actors, Actor, BattleProgress, BattleRecord, BattleSetup, BattleStatus,
+    LogRecord, PlayMode,
 };
 pub use error::StoreError;
 pub use open::lock_path;
