@@ -369,6 +369,7 @@ fn the_progress_bar_shows_what_is_written_and_can_stop_it() {
                     battle: None,
                     opponent: None,
                     options: None,
+                    engine: None,
                 };
                 let sent = powderhorn::ui::show(ui, &view, &mut f.state);
                 f.sent.extend(sent);

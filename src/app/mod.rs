@@ -241,6 +241,7 @@ impl App {
                 battle: self.battle.as_ref().map(|b| &b.panel),
                 opponent: self.battle.as_ref().and_then(|b| b.opponent_status()),
                 options: options.as_ref(),
+                engine: self.battle.as_ref().map(|b| b.session.battle()),
             };
             ui::show(ui, &view, &mut self.ui_state)
         };

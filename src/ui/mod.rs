@@ -140,6 +140,9 @@ pub struct View<'a> {
     pub opponent: Option<battle::OpponentStatus>,
     /// What the unit selected on the battle table may do now (the engine's own options).
     pub options: Option<&'a crate::rules::api::Options>,
+    /// The open battle itself, read-only: pages ask it `check`, `options`, `pending` and
+    /// sight questions (pure, nothing rolled or changed); acting goes through `AppCommand`s.
+    pub engine: Option<&'a crate::rules::Battle>,
 }
 
 impl View<'_> {
