@@ -408,6 +408,18 @@ impl Battle {
         self.dry_run(action).map(|(_, probe)| probe.checked())
     }
 
+    /// The ruler: distance and line of sight between two units, a unit and a point, or two
+    /// points (VIS-01..VIS-17, [`super::visibility::SightIndex::sight_between`]), for the
+    /// battle as it stands. Changes nothing.
+    pub fn sight_between(
+        &self,
+        a: super::visibility::SightEnd,
+        b: super::visibility::SightEnd,
+    ) -> super::visibility::SightReport {
+        let ctx = self.ctx();
+        super::visibility::sight_index(&ctx).sight_between(a, b)
+    }
+
     /// The fire preview of one unit at one target, if it may fire at it now.
     fn fire_option(&self, piece: PieceId, target: &PieceState) -> Option<FireOption> {
         let action = Action::Fire {

@@ -3086,6 +3086,187 @@ pub fn due_reveals(ctx: &Ctx) -> Vec<PieceId> {
     sight_index(ctx).due_reveals()
 }
 
+/// One end of a ruler on the table: a unit, or a bare point (table cm).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SightEnd {
+    Piece(PieceId),
+    Point(Point),
+}
+
+/// The ruler's answer between two ends ([`SightIndex::sight_between`]): how far, and whether
+/// one end sees the other, with the rule that decides and what is in the way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SightReport {
+    /// Edge to edge (§1.5) when both ends are units; from the point to the nearest stand when
+    /// one is a point; centre to centre between two points.
+    pub distance_cm: f64,
+    pub visible: bool,
+    /// "VIS-02" when visible, otherwise the rule that hides the far end.
+    pub rule: &'static str,
+    /// The engine's sentence (VIS detail).
+    pub detail: String,
+    /// The name of the feature, defence or unit in the way ([`Blocker::name`]).
+    pub blocker: Option<String>,
+    /// The segment the answer was found on.
+    pub segment: Option<(Point, Point)>,
+}
+
+/// Size of the stand that stands for a bare point in [`SightIndex::sight_between`], cm.
+const POINT_STAND_CM: f64 = 0.02;
+
+impl SightIndex {
+    /// VIS-01..VIS-17 between any two ends — two units, a unit and a point, or two points —
+    /// for a ruler. Between two units it is [`SightIndex::sight`]. A bare point is looked from
+    /// (or at) as if a command stand a fifth of a millimetre wide stood there: it sees all
+    /// round, blocks nothing, and belongs to the side opposite the unit at the other end (an
+    /// enemy's eye, so VIS-08 and VIS-17 concealment count), so every rule of the engine's own
+    /// trace applies to it unchanged: the visibility limit (VIS-04), units in the way (VIS-07),
+    /// linear obstacles (VIS-09), hills (VIS-14) and area terrain (VIS-11..VIS-13).
+    pub fn sight_between(&self, a: SightEnd, b: SightEnd) -> SightReport {
+        let side_of = |e: SightEnd| match e {
+            SightEnd::Piece(id) => Some(id.side()),
+            SightEnd::Point(_) => None,
+        };
+        let (sa, sb) = (side_of(a), side_of(b));
+        let mut extra: Vec<Arc<PieceSight>> = Vec::new();
+        let mut end = |e: SightEnd, other: Option<usize>, k: u32, name: &str| -> PieceId {
+            match e {
+                SightEnd::Piece(id) => id,
+                SightEnd::Point(at) => {
+                    let side = other.map_or(0, |s| usize::from(s == 0));
+                    let id = PieceId::Hq {
+                        side,
+                        hq: crate::model::HqId(u32::MAX - k),
+                    };
+                    extra.push(Arc::new(point_piece(id, name, at)));
+                    id
+                }
+            }
+        };
+        let oid = end(a, sb, 0, "the first point");
+        let tid = end(b, sa, 1, "the second point");
+        let sight = if extra.is_empty() {
+            self.sight(oid, tid)
+        } else {
+            let mut pieces: Vec<Arc<PieceSight>> = self.pieces.clone();
+            for p in extra {
+                let at = pieces.partition_point(|q| q.id < p.id);
+                pieces.insert(at, p);
+            }
+            SightIndex::assemble(
+                self.params,
+                pieces,
+                Arc::clone(&self.features),
+                Arc::clone(&self.feature_tree),
+                Arc::clone(&self.massifs),
+                self.terrain_key.clone(),
+            )
+            .sight(oid, tid)
+        };
+        let distance_cm = match (a, b) {
+            (SightEnd::Point(p), SightEnd::Point(q)) => (q.x - p.x).hypot(q.y - p.y),
+            (SightEnd::Point(p), SightEnd::Piece(id))
+            | (SightEnd::Piece(id), SightEnd::Point(p)) => {
+                self.get(id).map_or(f64::INFINITY, |u| point_gap(u, p))
+            }
+            (SightEnd::Piece(x), SightEnd::Piece(y)) => {
+                self.edge_gap(x, y).unwrap_or(sight.distance_cm)
+            }
+        };
+        SightReport {
+            distance_cm,
+            visible: sight.visible,
+            rule: sight.rule,
+            detail: sight.detail,
+            blocker: sight.by.as_ref().map(|b| b.name().to_string()),
+            segment: sight.segment,
+        }
+    }
+}
+
+/// The distance from a point to a unit's nearest stand (0 on a stand).
+fn point_gap(p: &PieceSight, at: Point) -> f64 {
+    let gp = geo::Point::new(at.x, at.y);
+    p.stands
+        .iter()
+        .map(|(_, poly)| -> f64 { Euclidean.distance(&gp, poly) })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The stand-in for a bare point ([`SightIndex::sight_between`]): a tiny command stand.
+fn point_piece(id: PieceId, name: &str, at: Point) -> PieceSight {
+    let stand = crate::geom::Stand {
+        kind: StandKind::Command,
+        centre: at,
+        facing_deg: 0.0,
+        width: POINT_STAND_CM,
+        depth: POINT_STAND_CM,
+    };
+    let front = stand.front_edge();
+    let fp = Footprint {
+        stands: vec![stand],
+        kind: StandKind::Command,
+        arrangement: crate::geom::footprint::Arrangement::Single,
+        at,
+        facing_deg: 0.0,
+        fronts: vec![front],
+    };
+    let source = PieceState {
+        id,
+        name: name.to_string(),
+        troop_type: None,
+        arm: None,
+        command: Some((
+            crate::model::CommandLevel::Brigade,
+            crate::model::Quality::Average,
+        )),
+        pose: Some(super::state::Pose {
+            at,
+            facing_deg: 0.0,
+        }),
+        formation: None,
+        limbered: false,
+        stands: 1,
+        hits: 0,
+        suppressed_at: None,
+        disordered_until: None,
+        knocked_out: false,
+        grade: Default::default(),
+        dug_in: false,
+        revealed: false,
+        has_fired: false,
+        orders: Default::default(),
+        flank: Default::default(),
+    };
+    let outline = fp.outline().orient(Direction::Default);
+    PieceSight {
+        source,
+        hull: super::movement::base_hull(&fp),
+        id,
+        name: name.to_string(),
+        rect: fp.bounding_rect(),
+        outline_turn: convex_turn(&outline.exterior().0),
+        outline,
+        arc: SightArc::of(&fp),
+        samples_hull: OnceLock::new(),
+        arc_hull: OnceLock::new(),
+        linear_contact: OnceLock::new(),
+        seen: OnceLock::new(),
+        blocks: false,
+        gun: false,
+        concealed: false,
+        dug_in: false,
+        revealed_by_proximity: true,
+        has_fired: false,
+        stands: fp
+            .stands
+            .iter()
+            .map(|s| (s.bounding_rect(), s.polygon()))
+            .collect(),
+        footprint: fp,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3166,6 +3347,111 @@ mod tests {
         assert_eq!(level_at(&f, &tree, Point::new(30.0, 30.0)), (2, Some(0)));
         assert_eq!(level_at(&f, &tree, Point::new(50.0, 50.0)), (1, Some(0)));
         assert_eq!(level_at(&f, &tree, Point::new(150.0, 50.0)), (0, None));
+    }
+
+    /// A French and an Austrian side with one wood 40..60 × 30..70 cm and two units: a French
+    /// battalion at (20, 10) facing +y and an Austrian one at (80, 10).
+    fn ruler_table() -> (Scenario, Vec<crate::model::ArmyList>, BattleState) {
+        let unit = |id: u32, hq: u32, troop: &str, x: f64| {
+            serde_json::json!({"id": id, "name": format!("Battalion {id}"), "troop_type": troop,
+                "stands": 4, "hq": hq,
+                "position": {"at": {"x": x, "y": 10.0}, "facing_deg": 0.0}})
+        };
+        let hq = |id: u32| {
+            serde_json::json!({"id": id, "name": format!("Brigade {id}"),
+                "commander": {"id": id, "name": format!("General {id}"), "level": "brigade",
+                              "quality": "average", "command_value": 7},
+                "mounted": true, "position": null})
+        };
+        let s: Scenario = match serde_json::from_value(serde_json::json!({
+            "format": 1, "id": "ruler", "name": "Ruler", "points": 1500, "turn_limit": 6,
+            "year": 1809,
+            "terrain": [{"id": 1, "name": "Great Wood", "kind": "high_area",
+                "geometry": {"polygon": [{"x": 40.0, "y": 30.0}, {"x": 60.0, "y": 30.0},
+                                         {"x": 60.0, "y": 70.0}, {"x": 40.0, "y": 70.0}]}}],
+            "sides": [
+                {"name": "A", "army_list": "nap-french", "hqs": [hq(1)],
+                 "units": [unit(1, 1, "line-infantry-08-12", 20.0)]},
+                {"name": "B", "army_list": "nap-austrian", "hqs": [hq(2)],
+                 "units": [unit(2, 2, "line-infantry-07-15", 80.0)]}
+            ]
+        })) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        };
+        let lists = match crate::model::army::shipped_lists() {
+            Ok(l) => l,
+            Err(e) => panic!("{e}"),
+        };
+        let state = match BattleState::setup(&s, &lists, 0) {
+            Ok(st) => st,
+            Err(e) => panic!("{e}"),
+        };
+        (s, lists, state)
+    }
+
+    #[test]
+    fn vis_07_a_wood_between_two_points_blocks_the_ruler() {
+        let (s, lists, state) = ruler_table();
+        let ctx = Ctx::new(&s, &lists, &state);
+        let index = SightIndex::new(&ctx);
+        // Across the wood's middle: 80 cm apart, the wood touches neither point (VIS-07).
+        let r = index.sight_between(
+            SightEnd::Point(Point::new(10.0, 50.0)),
+            SightEnd::Point(Point::new(90.0, 50.0)),
+        );
+        assert!(!r.visible);
+        assert_eq!(r.rule, "VIS-07");
+        assert_eq!(r.blocker.as_deref(), Some("Great Wood"));
+        assert!((r.distance_cm - 80.0).abs() < 1e-9, "{}", r.distance_cm);
+        // Below the wood (y = 20): nothing in the way.
+        let r = index.sight_between(
+            SightEnd::Point(Point::new(10.0, 20.0)),
+            SightEnd::Point(Point::new(90.0, 20.0)),
+        );
+        assert!(r.visible, "{r:?}");
+        assert_eq!(r.rule, "VIS-02");
+        assert_eq!(r.blocker, None);
+        // Farther than the 100 cm limit of normal visibility (VIS-04): 0..130 along y = 90.
+        let r = index.sight_between(
+            SightEnd::Point(Point::new(0.0, 90.0)),
+            SightEnd::Point(Point::new(130.0, 90.0)),
+        );
+        assert!(!r.visible);
+        assert_eq!(r.rule, "VIS-04");
+    }
+
+    #[test]
+    fn vis_02_ruler_between_units_and_from_a_point() {
+        let (s, lists, state) = ruler_table();
+        let ctx = Ctx::new(&s, &lists, &state);
+        let index = SightIndex::new(&ctx);
+        let fr = PieceId::Unit {
+            side: 0,
+            unit: crate::model::UnitId(1),
+        };
+        let au = PieceId::Unit {
+            side: 1,
+            unit: crate::model::UnitId(2),
+        };
+        // Two units: the engine's own sight and edge gap.
+        let r = index.sight_between(SightEnd::Piece(fr), SightEnd::Piece(au));
+        assert_eq!(r.visible, index.sight(fr, au).visible);
+        assert_eq!(Some(r.distance_cm), index.edge_gap(fr, au));
+        // A point straight above the French front edge's centre (20, 10), 30 cm on: the
+        // French stands' front edge lies along y = 10, so the gap is 30 cm, and the wood (x
+        // from 40) is not in the way.
+        let r = index.sight_between(SightEnd::Piece(fr), SightEnd::Point(Point::new(20.0, 40.0)));
+        assert!(r.visible, "{r:?}");
+        assert!((r.distance_cm - 30.0).abs() < 1e-9, "{}", r.distance_cm);
+        // From the middle of the wood's far side to the Austrians: the point stands 10 cm
+        // inside nothing (x = 70 is past the wood), clear.
+        let r = index.sight_between(SightEnd::Point(Point::new(70.0, 50.0)), SightEnd::Piece(au));
+        assert!(r.visible, "{r:?}");
+        // From the far side of the wood, across it, to the French: blocked by the wood.
+        let r = index.sight_between(SightEnd::Point(Point::new(50.0, 90.0)), SightEnd::Piece(fr));
+        assert!(!r.visible, "{r:?}");
+        assert_eq!(r.rule, "VIS-07");
     }
 
     #[test]
