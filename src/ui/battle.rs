@@ -456,42 +456,9 @@ fn battle_page(
             }
             units(ui, panel, state);
         });
+    // The table with the look tools: hover card, selection overlays, ghost drag, ruler.
     egui::CentralPanel::default().show(ui, |ui| {
-        let mut scene = panel.scene.clone();
-        scene.selected = state.battle_selected;
-        let r = state.battle_table.show(ui, &scene);
-        if let Some(p) = r.clicked_piece {
-            state.battle_selected = Some(p);
-        } else if r.clicked_point.is_some() {
-            state.battle_selected = None;
-        }
-        // Dragging a unit asks the engine to move it there, facing as it was; a refusal comes
-        // back with the rule that forbids it.
-        let drag = r.drag.filter(|d| d.finished);
-        if let Some((piece, from, to)) = drag.and_then(|d| d.piece.map(|p| (p, d.from, d.to))) {
-            let moved = (to.x - from.x).hypot(to.y - from.y) > 0.2;
-            let pose = panel
-                .poses
-                .iter()
-                .find(|(id, _)| *id == piece)
-                .map(|(_, p)| *p);
-            if let (true, Some(pose), false, None) = (moved, pose, panel.ended, view.opponent) {
-                let at = crate::geom::Point {
-                    x: pose.at.x + to.x - from.x,
-                    y: pose.at.y + to.y - from.y,
-                };
-                state.battle_selected = Some(piece);
-                out.send(AppCommand::BattleAction(crate::rules::Action::Move {
-                    piece,
-                    via: Vec::new(),
-                    to: crate::rules::Pose {
-                        at,
-                        facing_deg: pose.facing_deg,
-                    },
-                    manoeuvre: crate::rules::Manoeuvre::Advance,
-                }));
-            }
-        }
+        super::battle_look::table(ui, view, panel, state, out);
     });
 }
 
@@ -541,7 +508,7 @@ fn modifier_lines(mods: &[crate::rules::event::Modifier]) -> String {
 }
 
 /// A preview in a few words: "5 dice, 4+ to hit (+1 first fire); save 6+ with 1 bonus die".
-fn preview_words(p: &crate::rules::api::DicePreview) -> (String, String) {
+pub(super) fn preview_words(p: &crate::rules::api::DicePreview) -> (String, String) {
     let mut short = Vec::new();
     let mut long = Vec::new();
     for r in &p.rolls {

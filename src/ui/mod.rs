@@ -18,6 +18,7 @@
 
 pub mod army_lists;
 pub mod battle;
+pub mod battle_look;
 pub mod campaigns;
 pub mod commands;
 pub mod oob;
@@ -186,6 +187,8 @@ pub struct UiState {
     /// The battle page's table view (its own camera) and the piece selected on it.
     pub battle_table: table::TableView,
     pub battle_selected: Option<crate::rules::PieceId>,
+    /// The battle table's look tools: ruler, ghost, envelope (`battle_look`).
+    pub battle_look: battle_look::LookState,
     pending: Option<Pending>,
 }
 
@@ -207,6 +210,7 @@ impl Default for UiState {
             table: Default::default(),
             battle_table: Default::default(),
             battle_selected: None,
+            battle_look: Default::default(),
             pending: None,
         }
     }

@@ -80,6 +80,9 @@ pub struct TableView {
     drag: Option<(Point, Option<PieceId>, Point)>,
     /// Draw the legend (on by default).
     pub legend: bool,
+    /// Draw the built-in hover card over a piece (on by default; a page with a card of its
+    /// own turns it off).
+    pub piece_card: bool,
     /// Labels drawn last frame (for tests and tuning).
     labels_drawn: usize,
 }
@@ -94,6 +97,7 @@ impl Default for TableView {
             last: None,
             drag: None,
             legend: true,
+            piece_card: true,
             labels_drawn: 0,
         }
     }
@@ -354,7 +358,7 @@ impl TableView {
         if let Some(p) = pointer {
             legend::paint_coordinates(painter, view, p);
         }
-        if let Some(at) = pointer_screen {
+        if let Some(at) = pointer_screen.filter(|_| self.piece_card || hovered.is_none()) {
             let mut lines = Vec::new();
             if let Some(pc) = hovered.and_then(|h| scene.piece(h)) {
                 lines.push(pc.label.clone());
