@@ -105,7 +105,12 @@ pub fn table(
     let (m, esc) = if ui.ctx().text_edit_focused() {
         (false, false)
     } else {
-        ui.input(|i| (i.key_pressed(egui::Key::M), i.key_pressed(egui::Key::Escape)))
+        ui.input(|i| {
+            (
+                i.key_pressed(egui::Key::M),
+                i.key_pressed(egui::Key::Escape),
+            )
+        })
     };
     if m {
         toggle_ruler(&mut state.battle_look);
@@ -529,7 +534,11 @@ fn paint_ghost(
             right = right.max(p.x);
             top = top.min(p.y);
         }
-        painter.add(egui::Shape::convex_polygon(pts, fill, Stroke::new(1.5, edge)));
+        painter.add(egui::Shape::convex_polygon(
+            pts,
+            fill,
+            Stroke::new(1.5, edge),
+        ));
     }
     let (title, words) = match &check.verdict {
         Ok(()) => ("Move here".to_string(), String::new()),
@@ -619,7 +628,9 @@ pub fn card_lines(
             out.push(format!("{} command, {}", level.label(), quality.label()))
         }
         (Some(row), None) => {
-            let formation = p.formation.map_or(String::new(), |f| format!(", {}", f.label()));
+            let formation = p
+                .formation
+                .map_or(String::new(), |f| format!(", {}", f.label()));
             out.push(format!("{}{formation}", row.name));
             out.push(row.stat_line());
         }
