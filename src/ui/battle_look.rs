@@ -49,7 +49,7 @@ pub struct LookState {
     ruler_ends: Vec<SightEnd>,
     ruler_report: Option<SightReport>,
     ghost: Option<GhostCheck>,
-    envelope: Option<EnvelopeCache>,
+    selection: Option<SelectionCache>,
     /// Why the last drop moved nothing (cleared by the next drag or selection).
     pub notice: Option<String>,
 }
@@ -72,12 +72,15 @@ struct GhostCheck {
     verdict: Result<(), (String, String)>,
 }
 
+/// The selected unit's overlays, for one battle state and piece, and whether the engine's
+/// options for it were at hand.
 #[derive(Debug, Clone)]
-struct EnvelopeCache {
+struct SelectionCache {
     battle: i64,
-    actions: usize,
+    state: crate::rules::BattleState,
     piece: PieceId,
-    poses: Vec<Pose>,
+    with_options: bool,
+    overlays: Vec<Overlay>,
 }
 
 /// The rule ID and our sentence of a refusal.
@@ -125,8 +128,8 @@ pub fn table(
     let mut scene = panel.scene.clone();
     scene.selected = selected;
     if let (Some(b), Some(piece), true) = (engine, selected, idle) {
-        let envelope = envelope(&mut state.battle_look, b, panel, piece);
-        selection_overlays(&mut scene.overlays, b, piece, view.options, envelope);
+        let overlays = selection(&mut state.battle_look, b, panel, piece, view.options);
+        scene.overlays.extend_from_slice(overlays);
     }
     let ruler = ruler_overlays(&scene, &state.battle_look);
     scene.overlays.extend(ruler);
@@ -146,6 +149,10 @@ pub fn table(
     }
     if !state.battle_look.ruler {
         drag(ui, &r, proj, engine, view, panel, state, out);
+    }
+    // A verdict holds for one drag only: the battle may change before the next.
+    if r.drag.is_none_or(|d| d.finished) {
+        state.battle_look.ghost = None;
     }
     let dragging = r.drag.is_some_and(|d| !d.finished && d.piece.is_some());
     if let (Some(h), false) = (r.hovered_piece, dragging) {
@@ -304,17 +311,22 @@ fn ruler_overlays(scene: &super::table::TableScene, look: &LookState) -> Vec<Ove
     overlays
 }
 
-/// The selected unit's movement envelope, worked out once per battle state and selection.
-fn envelope<'s>(
+/// The selected unit's overlays, worked out once per battle state and selection (the
+/// envelope alone is hundreds of move checks).
+fn selection<'s>(
     look: &'s mut LookState,
     b: &Battle,
     panel: &BattlePanel,
     piece: PieceId,
-) -> &'s [Pose] {
-    let fresh = look
-        .envelope
-        .as_ref()
-        .is_some_and(|e| e.battle == panel.id && e.actions == panel.actions && e.piece == piece);
+    options: Option<&Options>,
+) -> &'s [Overlay] {
+    let options = options.filter(|o| o.piece == piece);
+    let fresh = look.selection.as_ref().is_some_and(|e| {
+        e.battle == panel.id
+            && e.piece == piece
+            && e.with_options == options.is_some()
+            && &e.state == b.state()
+    });
     if !fresh {
         let poses = if panel.ended {
             Vec::new()
@@ -324,14 +336,19 @@ fn envelope<'s>(
                 .and_then(|o| o.envelope)
                 .unwrap_or_default()
         };
-        look.envelope = Some(EnvelopeCache {
+        let mut overlays = Vec::new();
+        selection_overlays(&mut overlays, b, piece, options, &poses);
+        look.selection = Some(SelectionCache {
             battle: panel.id,
-            actions: panel.actions,
+            state: b.state().clone(),
             piece,
-            poses,
+            with_options: options.is_some(),
+            overlays,
         });
     }
-    look.envelope.as_ref().map_or(&[], |e| e.poses.as_slice())
+    look.selection
+        .as_ref()
+        .map_or(&[], |e| e.overlays.as_slice())
 }
 
 /// The envelope, the fire cones and the lines to the enemies the selected unit sees.
