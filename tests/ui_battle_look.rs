@@ -8,7 +8,7 @@
 #[path = "support/builder.rs"]
 mod builder;
 
-use builder::{pt, ring, Sc, AUS_LINE, FR_LINE};
+use builder::{ring, Sc, AUS_LINE, FR_LINE};
 use egui::{Event, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
@@ -54,7 +54,6 @@ fn look_table() -> Sc {
 /// A hot-seat battle of the look table in free orders, ended phase by phase until unit 1 may
 /// move.
 fn start(db: &Path) -> Harness<'static, App> {
-    let _ = pt;
     let mut store = Store::open(db).expect("store");
     store
         .save_scenario(&look_table().scenario())
@@ -280,7 +279,7 @@ fn dragging_a_unit_onto_an_enemy_shows_the_refusal_and_moves_nothing() {
     );
     let notice = labels_starting(&h, "Not moved — ");
     assert_eq!(notice.len(), 1, "the page says why");
-    assert!(notice[0].contains(&rule), "{notice:?}");
+    assert!(notice[0].contains(rule), "{notice:?}");
 }
 
 #[test]

@@ -162,6 +162,7 @@ pub fn table(
 
 fn toggle_ruler(look: &mut LookState) {
     look.ruler = !look.ruler;
+    look.notice = None;
     look.ruler_ends.clear();
     look.ruler_report = None;
 }
@@ -402,10 +403,11 @@ fn selection_overlays(
             });
             let mid = e.midpoint();
             let ahead = crate::geom::footprint::heading(e.facing_deg);
+            let beyond = range + 1.5;
             overlays.push(Overlay::Text {
-                at: Point::new(mid.x + ahead.x * range, mid.y + ahead.y * range),
+                at: Point::new(mid.x + ahead.x * beyond, mid.y + ahead.y * beyond),
                 text: format!("range {range:.0} cm (FIRE-02)"),
-                colour: fire,
+                colour: Color32::from_rgb(0x6a, 0x32, 0x00),
             });
         }
     }
