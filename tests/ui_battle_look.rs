@@ -34,7 +34,8 @@ fn unit(side: usize, id: u32) -> PieceId {
 }
 
 /// Two French battalions facing +y at (60, 30) and (150, 30); two Austrian ones facing them at
-/// (60, 70) and (150, 90); a wood (x 135..165, y 50..65) between the second pair only.
+/// (60, 70) and (150, 90); a wood (x 135..165, y 50..65) between the second pair only; and a
+/// third pair 6 cm apart, French (110, 30) facing +y and Austrian (110, 36) facing it.
 fn look_table() -> Sc {
     Sc::nap()
         .set("name", serde_json::json!("Look table"))
@@ -42,6 +43,8 @@ fn look_table() -> Sc {
         .unit(1, 2, AUS_LINE, 4, 60.0, 70.0, 180.0)
         .unit(0, 3, FR_LINE, 4, 150.0, 30.0, 0.0)
         .unit(1, 4, AUS_LINE, 4, 150.0, 90.0, 180.0)
+        .unit(0, 5, FR_LINE, 4, 110.0, 30.0, 0.0)
+        .unit(1, 6, AUS_LINE, 4, 110.0, 36.0, 180.0)
         .hq_at(0, 20.0, 10.0)
         .hq_at(1, 20.0, 170.0)
         .feature(
@@ -199,6 +202,30 @@ fn hovering_a_unit_shows_its_card_with_stats_orders_and_commander() {
     assert!(h
         .query_by_label("Commander: Brigade A (Brigade A)")
         .is_some());
+    // Select the French at (110, 30) and hover the Austrians 6 cm ahead: the card carries the
+    // engine's preview of the shot, one die for each of the four stands in line (FIRE-05, the
+    // row's A1).
+    // Past deployment, into game turn 1 (no fire while deploying).
+    for _ in 0..2 {
+        if !options(&h, unit(0, 5)).fire.is_empty() {
+            break;
+        }
+        h.get_by_label("End phase").click();
+        h.run();
+    }
+    let shooter = on_unit(&h, unit(0, 5));
+    click_at(&mut h, shooter);
+    assert_eq!(h.state().ui_state.battle_selected, Some(unit(0, 5)));
+    let target = on_unit(&h, unit(1, 6));
+    h.hover_at(screen(&h, target));
+    h.run();
+    h.run();
+    let shot = labels_starting(
+        &h,
+        &format!("{FR_LINE} 5 may fire at it (6.0 cm, 4 stands): "),
+    );
+    assert_eq!(shot.len(), 1, "{shot:?}");
+    assert!(shot[0].contains(": 4 dice"), "{shot:?}");
     // Off the unit: no card.
     h.hover_at(screen(&h, Point::new(230.0, 170.0)));
     h.run();
