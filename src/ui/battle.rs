@@ -121,6 +121,8 @@ pub struct BattlePanel {
     pub physical: bool,
     /// It is the computer's decision now.
     pub computer_to_play: bool,
+    /// The sides the computer plays (solo: one; none in hot-seat or refereeing).
+    pub computer_sides: [bool; 2],
     /// "Computer plays French" (empty when no side is the computer's).
     pub computer_label: String,
     pub ended: bool,
@@ -454,13 +456,18 @@ fn battle_page(
             if let Some(o) = view.options {
                 unit_options(ui, panel, o, out);
             }
+            super::battle_act::panel(ui, view, panel, state, out);
             units(ui, panel, state);
         });
     egui::CentralPanel::default().show(ui, |ui| {
         let mut scene = panel.scene.clone();
         scene.selected = state.battle_selected;
         let r = state.battle_table.show(ui, &scene);
-        if let Some(p) = r.clicked_piece {
+        let placed = r
+            .clicked_point
+            .is_some_and(|at| super::battle_act::table_click(view, state, at, out));
+        if placed {
+        } else if let Some(p) = r.clicked_piece {
             state.battle_selected = Some(p);
         } else if r.clicked_point.is_some() {
             state.battle_selected = None;

@@ -18,6 +18,7 @@
 
 pub mod army_lists;
 pub mod battle;
+pub mod battle_act;
 pub mod campaigns;
 pub mod commands;
 pub mod oob;
@@ -186,6 +187,9 @@ pub struct UiState {
     /// The battle page's table view (its own camera) and the piece selected on it.
     pub battle_table: table::TableView,
     pub battle_selected: Option<crate::rules::PieceId>,
+    /// The battle page's acting controls: the draft order, manoeuvre settings, the engine's
+    /// answers for the state on the table.
+    pub act: battle_act::ActState,
     pending: Option<Pending>,
 }
 
@@ -207,6 +211,7 @@ impl Default for UiState {
             table: Default::default(),
             battle_table: Default::default(),
             battle_selected: None,
+            act: Default::default(),
             pending: None,
         }
     }
