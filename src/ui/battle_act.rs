@@ -154,10 +154,18 @@ pub fn panel(
         return;
     }
     let pending = state.act.cache.pending(engine);
-    decisions(ui, engine, panel, &pending, state, out);
-    if let Some(piece) = state.battle_selected {
-        manoeuvres(ui, engine, piece, state, out);
-    }
+    // The units list below keeps some of the height; a long order scrolls.
+    let max = (ui.available_height() * 0.6).max(160.0);
+    egui::ScrollArea::vertical()
+        .id_salt("battle-act")
+        .max_height(max)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            decisions(ui, engine, panel, &pending, state, out);
+            if let Some(piece) = state.battle_selected {
+                manoeuvres(ui, engine, piece, state, out);
+            }
+        });
 }
 
 /// A CMD-28 placement waiting for a click: the click places the command unit there, facing
@@ -709,18 +717,22 @@ fn order_composer(
 /// (CMD-13, FIRE-06) and the road and dense-terrain flags (CMD-11, CMD-12).
 fn ordered_unit(ui: &mut Ui, u: &mut OrderedUnit, enemies: &[(PieceId, String)]) {
     ui.horizontal_wrapped(|ui| {
+        let does = ui.label("to");
         egui::ComboBox::from_id_salt(("order-action", u.piece))
             .selected_text(u.action.label())
             .show_ui(ui, |ui| {
                 for k in ORDER_KINDS {
                     ui.selectable_value(&mut u.action, k, k.label());
                 }
-            });
+            })
+            .response
+            .labelled_by(does.id);
         if matches!(u.action, UnitActionKind::Fire | UnitActionKind::Charge) {
             let current = u
                 .target
                 .and_then(|t| enemies.iter().find(|(id, _)| *id == t))
                 .map_or("no target named", |(_, n)| n.as_str());
+            let at = ui.label("at");
             egui::ComboBox::from_id_salt(("order-target", u.piece))
                 .selected_text(current)
                 .show_ui(ui, |ui| {
@@ -730,6 +742,7 @@ fn ordered_unit(ui: &mut Ui, u: &mut OrderedUnit, enemies: &[(PieceId, String)])
                     }
                 })
                 .response
+                .labelled_by(at.id)
                 .on_hover_text("The enemy unit aimed at (CMD-13, FIRE-06)");
         } else {
             u.target = None;
