@@ -611,6 +611,7 @@ fn order_composer(
         Some(units) => draft.units.retain(|u| units.contains(&u.piece)),
         None => *draft = OrderDraft::default(),
     }
+    let before = draft.clone();
     egui::Frame::new()
         .fill(palette::CARD)
         .stroke(egui::Stroke::new(1.0, palette::RULE))
@@ -618,14 +619,32 @@ fn order_composer(
         .show(ui, |ui| {
             ui.set_width(ui.available_width());
             ui.label(RichText::new("Give an order (CMD-02..CMD-06)").bold());
-            for (command, _) in orders {
-                let chosen = draft.command == Some(*command);
-                let text = format!("Command: {}", name_of(engine, *command));
-                if ui.selectable_label(chosen, text).clicked() && !chosen {
-                    *draft = OrderDraft {
-                        command: Some(*command),
-                        units: Vec::new(),
-                    };
+            // Once a command unit is chosen the others fold away (a long list otherwise).
+            match draft.command {
+                Some(c) => {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(
+                            RichText::new(format!("Command: {}", name_of(engine, c))).strong(),
+                        );
+                        if ui
+                            .small_button("Change")
+                            .on_hover_text("Choose another command unit")
+                            .clicked()
+                        {
+                            *draft = OrderDraft::default();
+                        }
+                    });
+                }
+                None => {
+                    for (command, _) in orders {
+                        let text = format!("Command: {}", name_of(engine, *command));
+                        if ui.selectable_label(false, text).clicked() {
+                            *draft = OrderDraft {
+                                command: Some(*command),
+                                units: Vec::new(),
+                            };
+                        }
+                    }
                 }
             }
             let Some(units) = allowed.filter(|_| draft.command.is_some()) else {
@@ -646,31 +665,6 @@ fn order_composer(
                 })
                 .map(|q| (q.id, q.name.clone()))
                 .collect();
-            for piece in &units {
-                let name = name_of(engine, *piece);
-                let pos = draft.units.iter().position(|u| u.piece == *piece);
-                let mut ticked = pos.is_some();
-                if ui.checkbox(&mut ticked, format!("Order {name}")).changed() {
-                    if ticked {
-                        draft.units.push(OrderedUnit {
-                            piece: *piece,
-                            action: UnitActionKind::Move,
-                            target: None,
-                            road: false,
-                            dense: false,
-                        });
-                    } else {
-                        draft.units.retain(|u| u.piece != *piece);
-                    }
-                }
-                let Some(u) = draft.units.iter_mut().find(|u| u.piece == *piece) else {
-                    continue;
-                };
-                ui.indent(("order-unit", *piece), |ui| {
-                    ordered_unit(ui, u, &enemies);
-                });
-            }
-            ui.separator();
             let preview = cache.preview(engine, draft);
             match &preview {
                 Ok(p) => {
@@ -709,7 +703,36 @@ fn order_composer(
                 }));
                 draft.units.clear();
             }
+            ui.separator();
+            for piece in &units {
+                let name = name_of(engine, *piece);
+                let pos = draft.units.iter().position(|u| u.piece == *piece);
+                let mut ticked = pos.is_some();
+                if ui.checkbox(&mut ticked, format!("Order {name}")).changed() {
+                    if ticked {
+                        draft.units.push(OrderedUnit {
+                            piece: *piece,
+                            action: UnitActionKind::Move,
+                            target: None,
+                            road: false,
+                            dense: false,
+                        });
+                    } else {
+                        draft.units.retain(|u| u.piece != *piece);
+                    }
+                }
+                let Some(u) = draft.units.iter_mut().find(|u| u.piece == *piece) else {
+                    continue;
+                };
+                ui.indent(("order-unit", *piece), |ui| {
+                    ordered_unit(ui, u, &enemies);
+                });
+            }
         });
+    // The preview above was drawn for the draft as the frame began: show the change at once.
+    if state.act.order != before {
+        ui.ctx().request_repaint();
+    }
     ui.add_space(4.0);
 }
 
