@@ -161,10 +161,13 @@ pub fn panel(
         .max_height(max)
         .auto_shrink([false, true])
         .show(ui, |ui| {
+            // The answers the battle waits for first, then what the selected unit may do, then
+            // the order composer (the longest).
             decisions(ui, engine, panel, &pending, state, out);
             if let Some(piece) = state.battle_selected {
                 manoeuvres(ui, engine, piece, state, out);
             }
+            orders(ui, engine, &pending, state, out);
         });
 }
 
@@ -261,19 +264,6 @@ fn decisions(
     state: &mut UiState,
     out: &mut Emitter,
 ) {
-    let orders: Vec<(PieceId, Vec<PieceId>)> = pending
-        .decisions
-        .iter()
-        .filter_map(|d| match d {
-            Decision::Order { command, units, .. } => Some((*command, units.clone())),
-            _ => None,
-        })
-        .collect();
-    if !orders.is_empty() {
-        order_composer(ui, engine, &orders, state, out);
-    } else {
-        state.act.order = OrderDraft::default();
-    }
     let cache = &mut state.act.cache;
     for d in &pending.decisions {
         match d {
@@ -582,6 +572,23 @@ fn replace_command(
 // ---------------------------------------------------------------------------------------------
 // The order composer.
 
+/// The order composer when a command unit may give an order (CMD-02..CMD-06, CMD-29).
+fn orders(ui: &mut Ui, engine: &Battle, pending: &Pending, state: &mut UiState, out: &mut Emitter) {
+    let orders: Vec<(PieceId, Vec<PieceId>)> = pending
+        .decisions
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Order { command, units, .. } => Some((*command, units.clone())),
+            _ => None,
+        })
+        .collect();
+    if orders.is_empty() {
+        state.act.order = OrderDraft::default();
+    } else {
+        order_composer(ui, engine, &orders, state, out);
+    }
+}
+
 const ORDER_KINDS: [UnitActionKind; 7] = [
     UnitActionKind::Move,
     UnitActionKind::Deploy,
@@ -688,6 +695,9 @@ fn order_composer(
                         p.bonus * 100.0,
                         p.blunder * 100.0
                     ));
+                }
+                Err(why) if draft.units.is_empty() => {
+                    ui.label(RichText::new(why).color(palette::FAINT));
                 }
                 Err(why) => {
                     ui.label(RichText::new(why).color(palette::ERROR));
@@ -1036,8 +1046,16 @@ fn manoeuvres(
         egui::CollapsingHeader::new("Why not?")
             .id_salt(("why-not", piece))
             .show(ui, |ui| {
+                // One line per reason: the orders gate often refuses every manoeuvre alike.
+                let mut reasons: Vec<(Vec<&str>, &str)> = Vec::new();
                 for (text, why) in &refusals {
-                    ui.label(RichText::new(format!("{text}: {why}")).small());
+                    match reasons.iter_mut().find(|(_, w)| *w == why.as_str()) {
+                        Some((texts, _)) => texts.push(text),
+                        None => reasons.push((vec![text], why)),
+                    }
+                }
+                for (texts, why) in reasons {
+                    ui.label(RichText::new(format!("{}: {why}", texts.join(", "))).small());
                 }
             });
     }
