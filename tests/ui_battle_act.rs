@@ -348,3 +348,59 @@ fn in_solo_the_computer_answers_a_charge_on_its_unit() {
         Some(Action::ResolveCharge { .. })
     ));
 }
+
+/// The end poses the manoeuvre buttons work out are ones the engine accepts: four French lines
+/// in the open, free orders, each makes one manoeuvre from its button (a wheel, an about face,
+/// a retire, an oblique) and the log records that manoeuvre.
+#[test]
+fn the_manoeuvre_buttons_make_moves_the_engine_accepts() {
+    use builder::{Sc, AUS_LINE, FR_LINE};
+    use powderhorn::rules::Manoeuvre;
+    let mut store = Store::open_in_memory().expect("store");
+    let sc = Sc::nap()
+        .unit(1, 1, AUS_LINE, 5, 100.0, 170.0, 180.0)
+        .unit(0, 1, FR_LINE, 4, 40.0, 60.0, 0.0)
+        .unit(0, 2, FR_LINE, 4, 80.0, 60.0, 0.0)
+        .unit(0, 3, FR_LINE, 4, 120.0, 60.0, 0.0)
+        .unit(0, 4, FR_LINE, 4, 160.0, 60.0, 0.0)
+        .scenario();
+    store.save_scenario(&sc).expect("saved");
+    let mut h = harness(App::new(store));
+    start_with(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
+    end_phase(&mut h);
+    end_phase(&mut h);
+    assert_eq!(phase(&h), Phase::Command);
+    for (unit, button, manoeuvre) in [
+        ("line-infantry-08-12 1", "Wheel right 15°", Manoeuvre::Wheel),
+        ("line-infantry-08-12 2", "About face", Manoeuvre::AboutFace),
+        ("line-infantry-08-12 3", "Retire 5 cm", Manoeuvre::Retire),
+        (
+            "line-infantry-08-12 4",
+            "Oblique left 5 cm",
+            Manoeuvre::Advance,
+        ),
+    ] {
+        h.get_by_label(unit).click();
+        h.run();
+        let before = h
+            .state()
+            .battle_run()
+            .expect("open")
+            .session
+            .battle()
+            .entries()
+            .len();
+        h.get_by_label(button).click_accesskit();
+        h.run();
+        let run = h.state().battle_run().expect("open");
+        let entries = run.session.battle().entries();
+        assert_eq!(entries.len(), before + 1, "{button}: {:?}", messages(&h));
+        assert!(
+            matches!(
+                entries.last().map(|e| &e.action),
+                Some(Action::Move { manoeuvre: m, .. }) if *m == manoeuvre
+            ),
+            "{button}"
+        );
+    }
+}
