@@ -88,15 +88,30 @@ fn an_order_composed_in_the_window_is_rolled_and_logged_with_its_modifiers() {
     assert_eq!(phase(&h), Phase::Command, "{:?}", messages(&h));
     let run = h.state().battle_run().expect("open");
     let battle = run.session.battle();
+    // An order whose roll has at least one modifier (CMD-09 distance, CMD-10 …), so the
+    // comparison below has something to compare.
+    let mv = |piece| powderhorn::rules::command::OrderedUnit {
+        piece,
+        action: powderhorn::rules::command::UnitActionKind::Move,
+        target: None,
+        road: false,
+        dense: false,
+    };
     let (command, unit) = battle
         .pending()
         .decisions
         .iter()
-        .find_map(|d| match d {
-            Decision::Order { command, units, .. } => units.first().map(|u| (*command, *u)),
+        .filter_map(|d| match d {
+            Decision::Order { command, units, .. } => Some((*command, units.clone())),
             _ => None,
         })
-        .expect("a French command unit may order");
+        .flat_map(|(c, units)| units.into_iter().map(move |u| (c, u)))
+        .find(|(c, u)| {
+            battle
+                .order_preview(*c, &[mv(*u)])
+                .is_ok_and(|p| !p.modifiers.is_empty())
+        })
+        .expect("a French order with a modifier on its roll");
     let name = |id| battle.state().piece(id).expect("piece").name.clone();
     let (command_name, unit_name) = (name(command), name(unit));
     let before = run.session.battle().entries().len();
@@ -108,13 +123,7 @@ fn an_order_composed_in_the_window_is_rolled_and_logged_with_its_modifiers() {
         .click_accesskit();
     h.run();
     let run = h.state().battle_run().expect("open");
-    let order = [powderhorn::rules::command::OrderedUnit {
-        piece: unit,
-        action: powderhorn::rules::command::UnitActionKind::Move,
-        target: None,
-        road: false,
-        dense: false,
-    }];
+    let order = [mv(unit)];
     let preview = run
         .session
         .battle()
@@ -160,6 +169,7 @@ fn an_order_composed_in_the_window_is_rolled_and_logged_with_its_modifiers() {
         .iter()
         .map(|m| (m.rule.clone(), m.label.clone(), m.value))
         .collect();
+    assert!(!shown.is_empty());
     assert_eq!(roll.modifiers, shown);
     assert!(last
         .events
