@@ -317,6 +317,7 @@ pub fn panel_of(session: &Session) -> BattlePanel {
         can_redo: battle.log().entries.len() > battle.entries().len(),
         physical: rec.dice == DiceSource::Physical,
         computer_to_play,
+        computer_sides: sides,
         computer_label: match (computer, sides) {
             (Some(c), _) => format!(
                 "Computer plays {}",

@@ -121,6 +121,8 @@ pub struct BattlePanel {
     pub physical: bool,
     /// It is the computer's decision now.
     pub computer_to_play: bool,
+    /// The sides the computer plays (solo: one; none in hot-seat or refereeing).
+    pub computer_sides: [bool; 2],
     /// "Computer plays French" (empty when no side is the computer's).
     pub computer_label: String,
     pub ended: bool,
@@ -454,6 +456,7 @@ fn battle_page(
             if let Some(o) = view.options {
                 unit_options(ui, panel, o, out);
             }
+            super::battle_act::panel(ui, view, panel, state, out);
             units(ui, panel, state);
         });
     // The table with the look tools: hover card, selection overlays, ghost drag, ruler.

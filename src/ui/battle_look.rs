@@ -142,6 +142,8 @@ pub fn table(
         if state.battle_look.ruler {
             let end = r.clicked_piece.map_or(SightEnd::Point(p), SightEnd::Piece);
             pick_ruler_end(&mut state.battle_look, engine, end);
+        } else if super::battle_act::table_click(view, state, p, out) {
+            // A click that placed something armed by the acting panel (CMD-28's replacement).
         } else {
             state.battle_selected = r.clicked_piece;
             state.battle_look.notice = None;

@@ -18,6 +18,7 @@
 
 pub mod army_lists;
 pub mod battle;
+pub mod battle_act;
 pub mod battle_look;
 pub mod campaigns;
 pub mod commands;
@@ -189,6 +190,9 @@ pub struct UiState {
     pub battle_selected: Option<crate::rules::PieceId>,
     /// The battle table's look tools: ruler, ghost, envelope (`battle_look`).
     pub battle_look: battle_look::LookState,
+    /// The battle page's acting controls: the draft order, manoeuvre settings, the engine's
+    /// answers for the state on the table.
+    pub act: battle_act::ActState,
     pending: Option<Pending>,
 }
 
@@ -211,6 +215,7 @@ impl Default for UiState {
             battle_table: Default::default(),
             battle_selected: None,
             battle_look: Default::default(),
+            act: Default::default(),
             pending: None,
         }
     }
