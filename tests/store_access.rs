@@ -51,7 +51,7 @@ fn a_symlink_a_hard_link_or_a_deleted_lock_file_cannot_let_a_second_writer_in() 
     // Once the writer has gone, each name opens (one at a time).
     for name in [&db, &link, &hard] {
         let s = Store::open(name).unwrap_or_else(|e| panic!("{}: {e}", name.display()));
-        assert!(s.scenario_summaries().unwrap().len() > 0);
+        assert!(!s.scenario_summaries().unwrap().is_empty());
     }
     // The hard link's WAL was never separate from the file's: nothing committed was lost.
     assert!(!side_file(&hard, "-wal").exists());
