@@ -507,3 +507,39 @@ fn a_bad_number_is_refused_at_the_field_and_nothing_is_saved() {
     assert_eq!(h.state().open_scenario().unwrap().turn_limit, 9);
     assert!(h.query_by_label_contains("Turn limit: ").is_none());
 }
+
+/// #22 item 6: notes no longer pile up and push the page down: one line shows the newest, the
+/// earlier ones fold behind "N earlier".
+#[test]
+fn notes_show_one_line_with_the_earlier_ones_folded_away() {
+    let mut h = harness(App::new(store_with_test_scenario()));
+    h.run();
+    for _ in 0..3 {
+        let ctx = h.ctx.clone();
+        h.state_mut().apply(
+            powderhorn::ui::AppCommand::DuplicateScenario(powderhorn::model::ScenarioId::new(
+                TEST_ID,
+            )),
+            &ctx,
+        );
+        h.run();
+    }
+    let notes: Vec<String> = h
+        .state()
+        .messages()
+        .iter()
+        .map(|m| m.text.clone())
+        .collect();
+    assert_eq!(notes.len(), 3, "{notes:?}");
+    assert!(
+        h.query_by_label_contains(&notes[2]).is_some(),
+        "the newest is shown"
+    );
+    for earlier in &notes[..2] {
+        assert!(
+            h.query_by_label_contains(earlier).is_none(),
+            "an earlier note is still taking room: {earlier}"
+        );
+    }
+    assert!(h.query_by_label_contains("2 earlier").is_some());
+}
