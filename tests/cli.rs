@@ -746,7 +746,7 @@ fn scenario_validate_reports_a_unit_off_the_table_and_import_refuses_a_one_point
     let o = run(&t.db(), &["scenario", "import", w]);
     assert_eq!(code(&o), 2);
     assert!(
-        stderr(&o).contains("wall.json: not imported; fix these shapes first:"),
+        stderr(&o).contains("wall.json: not imported; fix these first:"),
         "{}",
         stderr(&o)
     );

@@ -519,3 +519,40 @@ fn move_02_moves_far_beyond_the_table_are_refused_before_any_path_is_walked() {
         })
         .is_ok());
 }
+
+#[test]
+fn data_13_empty_and_nul_ids_are_refused_on_import_naming_the_file() {
+    // Issue #22 item 4: an empty scenario id and a troop type id with a NUL imported.
+    let mut v: Value = serde_json::to_value(
+        powderhorn::model::samples::scenarios()
+            .unwrap()
+            .into_iter()
+            .next()
+            .expect("a sample"),
+    )
+    .unwrap();
+    v["id"] = json!("");
+    v["sides"][0]["units"][0]["troop_type"] = json!("line\u{0}infantry");
+    let s: Scenario = serde_json::from_value(v.clone()).unwrap();
+    let found = geometry_violations(&s);
+    assert_eq!(rules(&found), ["DATA-13", "DATA-13"], "{found:?}");
+    assert!(found[0].message.starts_with("the scenario's id is empty"));
+    assert!(found[1].message.contains("holds a control character"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nameless.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let db = dir.path().join("x.db");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_powderhorn"))
+        .arg("--db")
+        .arg(&db)
+        .args(["scenario", "import"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&file.display().to_string()), "{err}");
+    assert!(err.contains("DATA-13"), "{err}");
+    assert!(err.contains("not imported"), "{err}");
+}

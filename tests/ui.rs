@@ -464,3 +464,82 @@ fn status_bar_counts_one_scenario_in_the_singular() {
     );
     assert!(h.query_by_label_contains("1 scenarios").is_none());
 }
+
+/// #22 item 6: a bad number is refused at the field, visibly, and nothing is saved: the turn
+/// limit −5 used to become 1, and "abc" in the table size was dropped without a word.
+#[test]
+fn a_bad_number_is_refused_at_the_field_and_nothing_is_saved() {
+    let mut h = harness(App::new(store_with_test_scenario()));
+    open_test_scenario(&mut h);
+    let before = h.state().open_scenario().unwrap().clone();
+    for (field, typed, says) in [
+        ("Turn limit", "-5", "Turn limit: -5 is out of range"),
+        (
+            "Table width (cm)",
+            "abc",
+            "Table width (cm): \"abc\" is not a number",
+        ),
+    ] {
+        h.get_by_label(field).click();
+        h.run();
+        h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+        h.get_by_label(field).type_text(typed);
+        h.run();
+        h.key_press(Key::Enter);
+        h.run();
+        h.run();
+        assert!(
+            h.query_by_label_contains(says).is_some(),
+            "no message at the field for {typed:?} in {field}"
+        );
+        let now = h.state().open_scenario().unwrap();
+        assert_eq!(now.turn_limit, before.turn_limit, "{field}");
+        assert_eq!(now.table, before.table, "{field}");
+    }
+    // Put right, it saves.
+    h.get_by_label("Turn limit").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Turn limit").type_text("9");
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().open_scenario().unwrap().turn_limit, 9);
+    assert!(h.query_by_label_contains("Turn limit: ").is_none());
+}
+
+/// #22 item 6: notes no longer pile up and push the page down: one line shows the newest, the
+/// earlier ones fold behind "N earlier".
+#[test]
+fn notes_show_one_line_with_the_earlier_ones_folded_away() {
+    let mut h = harness(App::new(store_with_test_scenario()));
+    h.run();
+    for _ in 0..3 {
+        let ctx = h.ctx.clone();
+        h.state_mut().apply(
+            powderhorn::ui::AppCommand::DuplicateScenario(powderhorn::model::ScenarioId::new(
+                TEST_ID,
+            )),
+            &ctx,
+        );
+        h.run();
+    }
+    let notes: Vec<String> = h
+        .state()
+        .messages()
+        .iter()
+        .map(|m| m.text.clone())
+        .collect();
+    assert_eq!(notes.len(), 3, "{notes:?}");
+    assert!(
+        h.query_by_label_contains(&notes[2]).is_some(),
+        "the newest is shown"
+    );
+    for earlier in &notes[..2] {
+        assert!(
+            h.query_by_label_contains(earlier).is_none(),
+            "an earlier note is still taking room: {earlier}"
+        );
+    }
+    assert!(h.query_by_label_contains("2 earlier").is_some());
+}

@@ -888,9 +888,18 @@ fn advice_for(error: &StoreError, db: &Path) -> String {
             "Another Powderhorn is using {}. Close it, then start Powderhorn again. {other}",
             db.display()
         ),
-        StoreError::TooNew { .. } => {
-            format!("Use the newer Powderhorn that wrote this file. {other}")
+        StoreError::TooNew { .. } | StoreError::Unsupported { .. } => {
+            format!("Use a newer Powderhorn for this file. {other}")
         }
+        StoreError::ReadOnly { .. } => format!(
+            "Make {} and its folder writable for your user (or copy the file to a folder you \
+             own), then start Powderhorn again. {other}",
+            db.display()
+        ),
+        StoreError::Busy { .. } => format!(
+            "Close the other program that has {} open, then start Powderhorn again. {other}",
+            db.display()
+        ),
         StoreError::NotSqlite { .. } | StoreError::Corrupt { .. } | StoreError::Foreign { .. } => {
             format!(
             "Move the file aside (or restore it from a backup) and start Powderhorn again; a new, \

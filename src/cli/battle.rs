@@ -200,7 +200,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
             Ok(0)
         }
         SessionCommand::List { json } => {
-            let store = Store::open(&cli.db)?;
+            let store = Store::open_read(&cli.db)?;
             let all = store.battles()?;
             if *json {
                 let rows: Vec<serde_json::Value> = all.iter().map(summary_json).collect();
@@ -231,7 +231,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
             Ok(0)
         }
         SessionCommand::Show { id, json } => {
-            let store = Store::open(&cli.db)?;
+            let store = Store::open_read(&cli.db)?;
             let session = Session::resume(&store, *id).map_err(store_failure)?;
             show(&session, *json, out)?;
             Ok(0)
@@ -375,7 +375,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
             Ok(0)
         }
         SessionCommand::Export { id, out: path } => {
-            let store = Store::open(&cli.db)?;
+            let store = Store::open_read(&cli.db)?;
             let session = Session::resume(&store, *id).map_err(store_failure)?;
             let text = json_text(&session.battle_file())?;
             super::write_atomically(path, text.as_bytes())

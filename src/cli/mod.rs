@@ -224,7 +224,7 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
             Ok(0)
         }
         Command::Lists { json } => {
-            let store = Store::open(&cli.db)?;
+            let store = Store::open_read(&cli.db)?;
             let lists = store.list_summaries()?;
             if *json {
                 let rows: Vec<serde_json::Value> = lists
@@ -330,7 +330,7 @@ fn scenario_and_lists(cli: &Cli, name: &str) -> Result<(Scenario, Vec<ArmyList>)
     if name.ends_with(".json") {
         return Err(Failure::input(format!("{name}: no such file")));
     }
-    let store = Store::open(&cli.db)?;
+    let store = Store::open_read(&cli.db)?;
     let scenario = load_stored(
         cli,
         &store,
@@ -481,7 +481,7 @@ fn run_replay(path: &Path, json: bool, out: &mut dyn Write) -> Result<u8, Failur
 fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Result<u8, Failure> {
     match command {
         ScenarioCommand::List => {
-            let store = Store::open(&cli.db)?;
+            let store = Store::open_read(&cli.db)?;
             for s in store.scenario_summaries()? {
                 w(
                     out,
@@ -506,7 +506,7 @@ fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Re
                     .map(|v| format_violation(&scenario, v))
                     .collect();
                 return Err(Failure::input(format!(
-                    "{}: not imported; fix these shapes first:\n{}",
+                    "{}: not imported; fix these first:\n{}",
                     file.display(),
                     lines.join("\n")
                 )));
@@ -531,7 +531,7 @@ fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Re
             Ok(0)
         }
         ScenarioCommand::Export { name, out: path } => {
-            let store = Store::open(&cli.db)?;
+            let store = Store::open_read(&cli.db)?;
             let scenario = load_stored(cli, &store, name, "is not a scenario stored in")?;
             write_scenario(&scenario, path)?;
             w(out, format!("wrote {}", path.display()))?;
@@ -564,7 +564,7 @@ fn run_scenario(cli: &Cli, command: &ScenarioCommand, out: &mut dyn Write) -> Re
 /// otherwise the shipped lists, saying so.
 fn lists_for_validation(db: &Path) -> Result<Vec<ArmyList>, Failure> {
     if db.exists() {
-        match Store::open(db).and_then(|s| s.army_lists()) {
+        match Store::open_read(db).and_then(|s| s.army_lists()) {
             Ok(lists) => return Ok(lists),
             Err(e) => eprintln!("note: validating against the shipped lists only: {e}"),
         }

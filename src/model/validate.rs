@@ -1124,6 +1124,59 @@ fn first_overlap(points: &[Point], closed: bool, width: f64) -> Option<Point> {
     None
 }
 
+/// DATA-13: the longest identifier accepted, in characters. Ids are short slugs.
+pub const MAX_ID_CHARS: usize = 100;
+
+/// What is wrong with an identifier, if anything (DATA-13).
+pub fn id_problem(id: &str) -> Option<&'static str> {
+    if id.is_empty() {
+        Some("is empty")
+    } else if id.chars().any(char::is_control) {
+        Some("holds a control character (such as a NUL or a line break)")
+    } else if id.chars().count() > MAX_ID_CHARS {
+        Some("is too long")
+    } else {
+        None
+    }
+}
+
+/// DATA-13: every identifier of the scenario that cannot be stored or looked up.
+fn id_violations(scenario: &Scenario) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let mut check = |what: String, id: &str, subject: Subject| {
+        if let Some(why) = id_problem(id) {
+            out.push(Violation {
+                rule: "DATA-13",
+                subject,
+                message: format!(
+                    "{what} {why}; give it a short id of letters, digits and dashes (at most \
+                     {MAX_ID_CHARS} characters)"
+                ),
+            });
+        }
+    };
+    check(
+        "the scenario's id".into(),
+        scenario.id.as_str(),
+        Subject::Scenario,
+    );
+    for (i, side) in scenario.sides.iter().enumerate() {
+        check(
+            format!("side {} ('{}')'s army list id", i + 1, side.name),
+            side.army_list.as_str(),
+            Subject::Side(i),
+        );
+        for u in &side.units {
+            check(
+                format!("unit '{}' (id {})'s troop type id", u.name, u.id),
+                u.troop_type.as_str(),
+                Subject::Unit(i, u.id),
+            );
+        }
+    }
+    out
+}
+
 /// DATA-04..DATA-09: the table and every shape on it that is not a usable shape, each named
 /// with where it is and how to fix it. Empty for a scenario the engine can play on.
 ///
@@ -1140,8 +1193,10 @@ fn first_overlap(points: &[Point], closed: bool, width: f64) -> Option<Point> {
 ///   roads; a line may close into a loop by repeating its first point at the end.
 /// * DATA-08 — a terrain feature or field defence wholly off the table.
 /// * DATA-09 — a shape of more than [`MAX_CORNERS`] corners.
+/// * DATA-13 — an identifier (the scenario's, a side's army list, a unit's troop type) that is
+///   empty, holds a control character (a NUL, a line break) or is longer than [`MAX_ID_CHARS`].
 pub fn geometry_violations(scenario: &Scenario) -> Vec<Violation> {
-    let mut out = Vec::new();
+    let mut out = id_violations(scenario);
     let t = scenario.table;
     let table = if table_ok(scenario) {
         Some((t.width_cm, t.depth_cm))

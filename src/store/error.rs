@@ -41,12 +41,37 @@ pub enum StoreError {
     )]
     Foreign { path: PathBuf, detail: String },
 
-    /// Another Store (another window or process) holds the database's lock file.
+    /// Another Store (another window or process) holds the database file, under this name or
+    /// another (a symlink or hard link to the same file).
     #[error(
         "{path} is open in another Powderhorn window/process (it holds {lock}). \
          Close the other window first, or open a different database file."
     )]
     Locked { path: PathBuf, lock: PathBuf },
+
+    /// The file or its folder may not be written by this user (permissions, a read-only disk).
+    #[error(
+        "{path} cannot be changed: {detail}. The file is not damaged and was left unchanged. \
+         Commands that only read it still work; to change it, make the file and its folder \
+         writable for your user, or copy it somewhere you can write."
+    )]
+    ReadOnly { path: PathBuf, detail: String },
+
+    /// Another program (an SQLite browser, a backup tool) holds a lock inside the database.
+    #[error(
+        "{path} is busy: another program is using it (SQLite says: {detail}). The file was left \
+         unchanged. Close the other program (an SQLite browser, a sync or backup tool), then \
+         try again."
+    )]
+    Busy { path: PathBuf, detail: String },
+
+    /// An SQLite file in a format this build's SQLite cannot read (written by a newer SQLite).
+    #[error(
+        "{path} is an SQLite file in a format this build cannot read ({detail}). The file is \
+         probably not damaged and was left unchanged. Open it with a newer Powderhorn, or \
+         choose another database file."
+    )]
+    Unsupported { path: PathBuf, detail: String },
 
     /// A file-system operation around the database failed.
     #[error(

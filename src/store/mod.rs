@@ -94,7 +94,20 @@ pub struct Store {
     // Field order matters: the connection closes (checkpointing the WAL) before the lock goes.
     conn: Connection,
     path: Option<PathBuf>,
+    /// The OS lock on the database file itself (exclusive; shared when opened read-only).
+    _db_lock: Option<File>,
     _lock: Option<File>,
+}
+
+impl Drop for Store {
+    /// The `.lock` file goes with the store that made it, so none is left beside a closed
+    /// database (the lock on the database file itself is what keeps a second writer out, so
+    /// removing the name while we still hold it lets no one in).
+    fn drop(&mut self) {
+        if let (Some(_), Some(path)) = (&self._lock, &self.path) {
+            let _ = std::fs::remove_file(open::lock_path(path));
+        }
+    }
 }
 
 /// `meta` key recording that the sample scenarios and campaigns were seeded once, so a user who
@@ -120,10 +133,11 @@ impl Store {
     /// locked against other windows, migrated to this build's schema (after a backup copy
     /// `<db>.v<N>.bak`) and its shipped lists re-synced.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        // 1. Refuse what is plainly not ours before creating anything beside it.
+        // 1. Refuse what is plainly not ours, or not ours to change, before creating anything.
         if let open::FileState::Sqlite { header, .. } = open::inspect_file(path)? {
             open::refuse_too_new(path, &header)?;
         }
+        open::refuse_unwritable(path)?;
         // 2. The folder and the lock.
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
@@ -132,14 +146,31 @@ impl Store {
                 source,
             })?;
         }
+        let lock_was_there = open::lock_path(path).exists();
         let lock = open::acquire_lock(path)?;
+        let opened = Store::open_locked(path, lock);
+        if opened.is_err() && !lock_was_there {
+            // Refused: leave nothing of ours beside a file that is not ours (the lock was ours
+            // alone: it did not exist before and we still hold it).
+            let _ = std::fs::remove_file(open::lock_path(path));
+        }
+        opened
+    }
+
+    /// Steps 2b–4 of [`Store::open`], under `<db>.lock`.
+    fn open_locked(path: &Path, lock: File) -> Result<Store, StoreError> {
+        // 2b. The file itself, whatever its name (symlink, hard link, a deleted lock file).
+        let mut db_lock = match open::inspect_file(path)? {
+            open::FileState::Missing => None,
+            _ => open::lock_database_file(path, false)?,
+        };
         // 3. Look again under the lock, read-only.
         let fresh = match open::inspect_file(path)? {
             open::FileState::Missing | open::FileState::Empty => true,
             open::FileState::Sqlite { header, len } => {
                 open::refuse_too_new(path, &header)?;
                 open::check_header(path, &header, len)?;
-                matches!(open::inspect_readonly(path)?, open::Existing::Blank)
+                matches!(open::inspect_readonly(path)?.0, open::Existing::Blank)
             }
         };
         // 4. Now it is ours: read-write, WAL, migrate, sync the built-in data.
@@ -148,18 +179,79 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_WRITE
                 | OpenFlags::SQLITE_OPEN_CREATE
                 | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )?;
-        conn.busy_timeout(Duration::from_secs(2))?;
-        conn.pragma_update(None, "foreign_keys", true)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        )
+        .map_err(|e| open::classify(path, e))?;
+        if db_lock.is_none() {
+            // A new file: SQLite has just made it; lock it before anything is written.
+            db_lock = open::lock_database_file(path, false)?;
+        }
+        let setup = |conn: &Connection| -> rusqlite::Result<()> {
+            conn.busy_timeout(Duration::from_secs(2))?;
+            conn.pragma_update(None, "foreign_keys", true)?;
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "NORMAL")
+        };
+        setup(&conn).map_err(|e| open::classify(path, e))?;
         let mut store = Store {
             conn,
             path: Some(path.to_path_buf()),
+            _db_lock: db_lock,
             _lock: Some(lock),
         };
-        store.migrate(!fresh)?;
-        store.sync_builtin()?;
+        let classify = |e: StoreError| match e {
+            StoreError::Sql(e) => open::classify(path, e),
+            other => other,
+        };
+        store.migrate(!fresh).map_err(classify)?;
+        store.sync_builtin().map_err(classify)?;
+        Ok(store)
+    }
+
+    /// Opens the database for commands that only read it. A file this user may not write (or
+    /// in a folder they may not write) is opened read-only: no lock file, no `-wal`/`-shm` made
+    /// beside it, nothing migrated or synced; it must already be at this build's schema. A
+    /// writable file opens as [`Store::open`] does.
+    pub fn open_read(path: &Path) -> Result<Store, StoreError> {
+        match Store::open(path) {
+            Err(StoreError::ReadOnly { .. }) => Store::open_read_only(path),
+            other => other,
+        }
+    }
+
+    fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        let open::FileState::Sqlite { header, len } = open::inspect_file(path)? else {
+            return Err(StoreError::ReadOnly {
+                path: path.to_path_buf(),
+                detail: "it holds no database yet, and one cannot be created there".into(),
+            });
+        };
+        open::refuse_too_new(path, &header)?;
+        // Readers share; a writing Powderhorn excludes them.
+        let db_lock = open::lock_database_file(path, true)?;
+        open::check_header(path, &header, len)?;
+        let (existing, conn) = open::inspect_readonly(path)?;
+        if matches!(existing, open::Existing::Blank) {
+            return Err(StoreError::ReadOnly {
+                path: path.to_path_buf(),
+                detail: "it is an empty SQLite file, and it cannot be set up read-only".into(),
+            });
+        }
+        let store = Store {
+            conn,
+            path: Some(path.to_path_buf()),
+            _db_lock: db_lock,
+            _lock: None,
+        };
+        let version = store.schema_version()?;
+        if version < LATEST_SCHEMA {
+            return Err(StoreError::ReadOnly {
+                path: path.to_path_buf(),
+                detail: format!(
+                    "it is at schema version {version} and needs updating to {LATEST_SCHEMA}, \
+                     which needs write access"
+                ),
+            });
+        }
         Ok(store)
     }
 
@@ -170,6 +262,7 @@ impl Store {
         let mut store = Store {
             conn,
             path: None,
+            _db_lock: None,
             _lock: None,
         };
         store.migrate(false)?;

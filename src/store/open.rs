@@ -150,10 +150,13 @@ pub(crate) fn check_header(path: &Path, h: &Header, len: u64) -> Result<(), Stor
         )));
     }
     if !(1..=2).contains(&h.write_version) || !(1..=2).contains(&h.read_version) {
-        return Err(corrupt(format!(
-            "its header gives file-format versions {}/{}, which this SQLite does not know",
-            h.write_version, h.read_version
-        )));
+        return Err(StoreError::Unsupported {
+            path: path.to_path_buf(),
+            detail: format!(
+                "its header gives file-format versions {}/{}; this SQLite knows 1 and 2",
+                h.write_version, h.read_version
+            ),
+        });
     }
     if !len.is_multiple_of(h.page_size) {
         return Err(corrupt(format!(
@@ -171,6 +174,67 @@ pub(crate) fn check_header(path: &Path, h: &Header, len: u64) -> Result<(), Stor
     Ok(())
 }
 
+/// Is this I/O error "you may not write here" (permissions, a read-only file system)?
+pub(crate) fn is_read_only(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+    )
+}
+
+/// Step 1 (cont.): an existing file this user may not write is refused before anything is
+/// created beside it, with the real cause (not "damaged"). Opening for writing changes nothing.
+pub(crate) fn refuse_unwritable(path: &Path) -> Result<(), StoreError> {
+    match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if is_read_only(&e) => Err(StoreError::ReadOnly {
+            path: path.to_path_buf(),
+            detail: format!("the file may not be written ({e})"),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(source) => Err(StoreError::Io {
+            action: "open",
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// Step 2b: an OS lock on the database file itself, whatever name it was opened by: a symlink, a
+/// hard link or a deleted `.lock` file cannot let a second writer in. `shared` for a read-only
+/// look (readers may share; a writer excludes all). flock-style locks, which SQLite's own
+/// (fcntl) locks on Linux and macOS neither see nor disturb.
+///
+/// Unix only: on Windows such a lock is mandatory and would stop SQLite reading its own file;
+/// there the `.lock` file alone guards it.
+pub(crate) fn lock_database_file(db: &Path, shared: bool) -> Result<Option<File>, StoreError> {
+    if cfg!(not(unix)) {
+        return Ok(None);
+    }
+    let file = File::open(db).map_err(|source| StoreError::Io {
+        action: "open",
+        path: db.to_path_buf(),
+        source,
+    })?;
+    let taken = if shared {
+        file.try_lock_shared()
+    } else {
+        file.try_lock()
+    };
+    match taken {
+        Ok(()) => Ok(Some(file)),
+        Err(TryLockError::WouldBlock) => Err(StoreError::Locked {
+            path: db.to_path_buf(),
+            lock: db.to_path_buf(),
+        }),
+        Err(TryLockError::Error(source)) => Err(StoreError::Io {
+            action: "lock",
+            path: db.to_path_buf(),
+            source,
+        }),
+    }
+}
+
 /// Step 2: takes `<db>.lock` for the Store's lifetime; another holder means another window.
 pub(crate) fn acquire_lock(db: &Path) -> Result<File, StoreError> {
     let lock = lock_path(db);
@@ -180,10 +244,22 @@ pub(crate) fn acquire_lock(db: &Path) -> Result<File, StoreError> {
         .create(true)
         .truncate(false)
         .open(&lock)
-        .map_err(|source| StoreError::Io {
-            action: "create the lock file",
-            path: lock.clone(),
-            source,
+        .map_err(|source| {
+            if is_read_only(&source) {
+                StoreError::ReadOnly {
+                    path: db.to_path_buf(),
+                    detail: format!(
+                        "its folder may not be written, so no lock file can be made beside it \
+                         ({source})"
+                    ),
+                }
+            } else {
+                StoreError::Io {
+                    action: "create the lock file",
+                    path: lock.clone(),
+                    source,
+                }
+            }
         })?;
     match file.try_lock() {
         Ok(()) => Ok(file),
@@ -207,15 +283,44 @@ pub(crate) enum Existing {
     Ours,
 }
 
-/// Turns an SQLite error met while checking into the message the user should see.
-fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
+/// Turns an SQLite error met while opening or checking into the message the user should see:
+/// damage, another program's lock and a read-only file each get their own cause and cure.
+pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
     match e.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) | Some(ErrorCode::DatabaseCorrupt) => StoreError::Corrupt {
             path: path.to_path_buf(),
             detail: format!("SQLite says: {e}"),
         },
+        Some(ErrorCode::DatabaseBusy) | Some(ErrorCode::DatabaseLocked) => StoreError::Busy {
+            path: path.to_path_buf(),
+            detail: e.to_string(),
+        },
+        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly {
+            path: path.to_path_buf(),
+            detail: format!("SQLite says: {e}"),
+        },
         _ => StoreError::Sql(e),
     }
+}
+
+/// A read-only connection for [`super::Store::open_read`]: `immutable` when no `-wal` is beside
+/// the file (nothing is created next to it), plain read-only otherwise (SQLite must read the
+/// `-wal` an earlier session left).
+pub(crate) fn connect_readonly(path: &Path) -> Result<Connection, StoreError> {
+    if wal_path(path).exists() {
+        Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+    } else {
+        Connection::open_with_flags(
+            immutable_uri(path)?,
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_URI
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+    }
+    .map_err(|e| classify(path, e))
 }
 
 /// A `file:` URI for `path` with `immutable=1`: read without locks, journals or side files.
@@ -254,21 +359,8 @@ fn immutable_uri(path: &Path) -> Result<String, StoreError> {
 
 /// Step 3b (under the lock): a read-only look inside. Changes nothing and creates no side files
 /// unless a `-wal` from an earlier session already exists (then SQLite must read it).
-pub(crate) fn inspect_readonly(path: &Path) -> Result<Existing, StoreError> {
-    let conn = if wal_path(path).exists() {
-        Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-    } else {
-        Connection::open_with_flags(
-            immutable_uri(path)?,
-            OpenFlags::SQLITE_OPEN_READ_ONLY
-                | OpenFlags::SQLITE_OPEN_URI
-                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-    }
-    .map_err(|e| classify(path, e))?;
+pub(crate) fn inspect_readonly(path: &Path) -> Result<(Existing, Connection), StoreError> {
+    let conn = connect_readonly(path)?;
 
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -301,9 +393,9 @@ pub(crate) fn inspect_readonly(path: &Path) -> Result<Existing, StoreError> {
         .query_row("SELECT COUNT(*) FROM sqlite_schema", [], |r| r.get(0))
         .map_err(|e| classify(path, e))?;
     if app == i64::from(APPLICATION_ID) {
-        Ok(Existing::Ours)
+        Ok((Existing::Ours, conn))
     } else if app == 0 && version == 0 && objects == 0 {
-        Ok(Existing::Blank)
+        Ok((Existing::Blank, conn))
     } else {
         Err(StoreError::Foreign {
             path: path.to_path_buf(),

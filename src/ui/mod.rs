@@ -239,7 +239,7 @@ pub fn show(ui: &mut Ui, view: &View<'_>, state: &mut UiState) -> Vec<AppCommand
                 .inner_margin(egui::Margin::symmetric(12, 6)),
         )
         .show(ui, |ui| nav_bar(ui, view, state, &mut out));
-    if !view.messages.is_empty() {
+    if !shown_messages(ui, view).is_empty() {
         egui::Panel::top("messages")
             .frame(
                 egui::Frame::new()
@@ -377,8 +377,61 @@ fn nav_bar(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter)
     });
 }
 
+/// How long a "Done" note stays before it goes by itself (problems stay until dismissed).
+const NOTE_SECONDS: f64 = 8.0;
+
+/// The messages still to show, newest last: every problem, and the notes younger than
+/// [`NOTE_SECONDS`] (each note's age counted from the frame it first appeared in).
+fn shown_messages<'a>(ui: &Ui, view: &View<'a>) -> Vec<(usize, &'a Message)> {
+    let now = ui.input(|i| i.time);
+    let mut next_expiry: Option<f64> = None;
+    let shown: Vec<(usize, &Message)> = view
+        .messages
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| {
+            if m.level == Level::Error {
+                return true;
+            }
+            let key = ui.make_persistent_id(("message-first-seen", *i, &m.text));
+            let first = ui.data_mut(|d| *d.get_temp_mut_or_insert_with(key, || now));
+            let left = first + NOTE_SECONDS - now;
+            if left > 0.0 {
+                next_expiry = Some(next_expiry.map_or(left, |n: f64| n.min(left)));
+            }
+            left > 0.0
+        })
+        .collect();
+    if let Some(left) = next_expiry {
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_secs_f64(left.max(0.05)));
+    }
+    shown
+}
+
+/// One status line: the newest message in full; earlier ones behind "N earlier" (so notes never
+/// pile up and push the page down).
 fn messages(ui: &mut Ui, view: &View<'_>, out: &mut Emitter) {
-    for (i, m) in view.messages.iter().enumerate() {
+    let shown = shown_messages(ui, view);
+    let Some((newest, earlier)) = shown.split_last() else {
+        return;
+    };
+    if !earlier.is_empty() {
+        egui::CollapsingHeader::new(
+            RichText::new(format!("{} earlier", earlier.len())).color(palette::FAINT),
+        )
+        .id_salt("earlier-messages")
+        .show(ui, |ui| {
+            for (i, m) in earlier {
+                message_line(ui, *i, m, out);
+            }
+        });
+    }
+    message_line(ui, newest.0, newest.1, out);
+}
+
+fn message_line(ui: &mut Ui, i: usize, m: &Message, out: &mut Emitter) {
+    {
         let (fg, bg) = match m.level {
             Level::Info => (palette::OK, egui::Color32::from_rgb(0xe3, 0xef, 0xdf)),
             Level::Error => (palette::ERROR, palette::ERROR_BG),

@@ -277,7 +277,37 @@ pub fn text_field(
     resp
 }
 
-/// A number field (drag or type) that commits when the drag ends or the typing is done.
+/// Reads a typed number for a field that takes `range` (whole numbers only when `T` is): the
+/// value, or the sentence that says what is wrong and what the field takes.
+pub fn parse_number<T: egui::emath::Numeric>(
+    text: &str,
+    range: &std::ops::RangeInclusive<T>,
+) -> Result<T, String> {
+    let (lo, hi) = (range.start().to_f64(), range.end().to_f64());
+    let takes = if T::INTEGRAL {
+        format!("a whole number from {lo} to {hi}")
+    } else {
+        format!("a number from {lo} to {hi}")
+    };
+    let t = text.trim().replace('\u{2212}', "-");
+    let v: f64 = match t.parse::<f64>() {
+        Ok(v) if v.is_finite() => v,
+        _ if t.is_empty() => return Err(format!("empty; type {takes}")),
+        _ => return Err(format!("\"{}\" is not a number; type {takes}", text.trim())),
+    };
+    if T::INTEGRAL && v.fract() != 0.0 {
+        return Err(format!("{v} is not a whole number; type {takes}"));
+    }
+    if v < lo || v > hi {
+        return Err(format!("{v} is out of range; type {takes}"));
+    }
+    Ok(T::from_f64(v))
+}
+
+/// A typed number field that commits on Enter or lost focus. What is not a number, or out of
+/// the field's range, is never changed into something else nor dropped: the text stays as
+/// typed, marked, with the reason beside it, and nothing is saved until it is put right (or
+/// Escape brings back the stored value).
 pub fn num_field<T>(
     ui: &mut Ui,
     out: &mut Emitter,
@@ -290,22 +320,78 @@ pub fn num_field<T>(
 where
     T: egui::emath::Numeric + Clone + Send + Sync + PartialEq + 'static,
 {
-    let key = ui.make_persistent_id(("num-field", salt));
-    let mut value: T = ui.data(|d| d.get_temp::<T>(key)).unwrap_or(current);
-    let resp = ui.add(egui::DragValue::new(&mut value).range(range).speed(0.1));
-    let resp = resp.named(name);
-    let editing = resp.has_focus() || resp.dragged();
-    if editing {
-        ui.data_mut(|d| d.insert_temp(key, value));
-        out.set_pending(resp.id, (value != current).then(|| make(value)));
+    let id = ui.make_persistent_id(("num-field", salt));
+    let shown = if T::INTEGRAL {
+        format!("{}", current.to_f64())
     } else {
-        ui.data_mut(|d| d.remove::<T>(key));
-        if value != current {
-            // Lost focus or drag ended this frame, or an accessibility action set it.
-            out.set_pending(resp.id, Some(make(value)));
+        let v = current.to_f64();
+        let s = format!("{v:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    let mut buf: String = ui
+        .data(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(|| shown.clone());
+    let checked = parse_number(&buf, &range);
+    ui.vertical(|ui| {
+        let mut edit = TextEdit::singleline(&mut buf).id(id).desired_width(64.0);
+        if checked.is_err() {
+            edit = edit.text_color(palette::WARN);
         }
-    }
-    resp
+        let resp = ui.add(edit).named(name);
+        let escape = ui.input(|i| i.key_pressed(Key::Escape));
+        let parsed = parse_number(&buf, &range);
+        if (resp.has_focus() || resp.lost_focus()) && escape {
+            ui.data_mut(|d| d.remove::<String>(id));
+            out.drop_pending(id);
+            ui.memory_mut(|m| m.surrender_focus(id));
+        } else if resp.has_focus() {
+            ui.data_mut(|d| d.insert_temp(id, buf.clone()));
+            out.set_pending(
+                id,
+                parsed
+                    .as_ref()
+                    .ok()
+                    .filter(|v| **v != current)
+                    .map(|v| make(*v)),
+            );
+        } else {
+            match &parsed {
+                Ok(v) => {
+                    ui.data_mut(|d| d.remove::<String>(id));
+                    if resp.lost_focus() && *v != current {
+                        out.set_pending(id, Some(make(*v)));
+                    }
+                }
+                // Kept as typed, with the reason, until put right.
+                Err(_) if buf != shown => {
+                    ui.data_mut(|d| d.insert_temp(id, buf.clone()));
+                }
+                Err(_) => {
+                    ui.data_mut(|d| d.remove::<String>(id));
+                }
+            }
+        }
+        if let Err(why) = &parsed {
+            // Below the field, wrapped narrow, so the form keeps its width.
+            ui.scope(|ui| {
+                ui.set_max_width(200.0);
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(format!("{name}: {why}"))
+                            .small()
+                            .color(palette::WARN),
+                    )
+                    .wrap(),
+                )
+                .on_hover_text(
+                    "Nothing is saved until the number is put right; Escape brings back the \
+                     saved value",
+                );
+            });
+        }
+        resp
+    })
+    .inner
 }
 
 /// A combo box whose every pick is committed at once.
@@ -605,6 +691,20 @@ pub fn thousands(n: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_typed_number_is_read_or_refused_with_its_reason_never_changed() {
+        assert_eq!(super::parse_number("12", &(1u32..=99)), Ok(12));
+        assert_eq!(super::parse_number(" 7 ", &(1u32..=99)), Ok(7));
+        let e = super::parse_number("-5", &(1u32..=99)).unwrap_err();
+        assert_eq!(e, "-5 is out of range; type a whole number from 1 to 99");
+        let e = super::parse_number("abc", &(30.0f64..=1000.0)).unwrap_err();
+        assert_eq!(e, "\"abc\" is not a number; type a number from 30 to 1000");
+        assert!(super::parse_number("2.5", &(1u32..=99)).is_err());
+        assert!(super::parse_number("", &(1u32..=99)).is_err());
+        assert!(super::parse_number("inf", &(30.0f64..=1000.0)).is_err());
+        assert_eq!(super::parse_number("182.5", &(30.0f64..=1000.0)), Ok(182.5));
+    }
+
     use super::*;
 
     #[test]
