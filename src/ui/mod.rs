@@ -240,13 +240,23 @@ pub fn show(ui: &mut Ui, view: &View<'_>, state: &mut UiState) -> Vec<AppCommand
         )
         .show(ui, |ui| nav_bar(ui, view, state, &mut out));
     if !shown_messages(ui, view).is_empty() {
-        egui::Panel::top("messages")
-            .frame(
+        // A toast over the bottom-right corner: it never pushes the page about, so nothing
+        // moves under the pointer when a note comes or goes.
+        let width = (ui.ctx().content_rect().width() - 24.0).clamp(240.0, 560.0);
+        egui::Area::new(ui.make_persistent_id("messages"))
+            .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-12.0, -30.0))
+            .order(egui::Order::Foreground)
+            .show(ui.ctx(), |ui| {
                 egui::Frame::new()
                     .fill(palette::PAPER)
-                    .inner_margin(egui::Margin::symmetric(12, 6)),
-            )
-            .show(ui, |ui| messages(ui, view, &mut out));
+                    .stroke(egui::Stroke::new(1.0, palette::FAINT))
+                    .corner_radius(6.0)
+                    .inner_margin(egui::Margin::same(6))
+                    .show(ui, |ui| {
+                        ui.set_width(width);
+                        messages(ui, view, &mut out);
+                    });
+            });
     }
     if let Some(job) = &view.job {
         egui::Panel::top("job")
@@ -409,8 +419,8 @@ fn shown_messages<'a>(ui: &Ui, view: &View<'a>) -> Vec<(usize, &'a Message)> {
     shown
 }
 
-/// One status line: the newest message in full; earlier ones behind "N earlier" (so notes never
-/// pile up and push the page down).
+/// One line: the newest message in full; earlier ones behind "N earlier" (so notes never pile
+/// up).
 fn messages(ui: &mut Ui, view: &View<'_>, out: &mut Emitter) {
     let shown = shown_messages(ui, view);
     let Some((newest, earlier)) = shown.split_last() else {
