@@ -65,10 +65,7 @@ fn ok(b: &mut Battle, a: Action) -> Vec<Event> {
     }
 }
 
-/// Asserts a refusal by the rules naming `expected` that leaves the battle as it was.
-fn refused(b: &mut Battle, a: Action, expected: &str) {
-    refuse::refused(b, a, expected);
-}
+use refuse::refused;
 
 fn rolls(ev: &[Event]) -> Vec<(String, Vec<u8>)> {
     ev.iter()

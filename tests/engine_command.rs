@@ -103,10 +103,7 @@ fn fire(b: &mut Battle, firers: &[PieceId], target: PieceId) -> Result<Vec<Event
     .map(<[Event]>::to_vec)
 }
 
-/// The action is refused by `rule` and nothing changes.
-fn refused(b: &mut Battle, action: Action, rule: &str) {
-    refuse::refused(b, action, rule);
-}
+use refuse::refused;
 
 use refuse::rule_of;
 

@@ -94,9 +94,7 @@ fn ok(b: &mut Battle, a: Action) -> Vec<Event> {
     }
 }
 
-fn refused(b: &mut Battle, a: Action, expected: &str) {
-    refuse::refused(b, a, expected);
-}
+use refuse::refused;
 
 fn charge(chargers: &[PieceId], target: PieceId) -> Action {
     Action::Charge {
