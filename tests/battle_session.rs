@@ -5,14 +5,14 @@
 #[path = "support/builder.rs"]
 mod builder;
 
-use builder::{lists, Sc, AUS_LINE, FR_LINE};
+use builder::{lists, u, Sc, AUS_LINE, FR_LINE};
 use powderhorn::ai::Until;
 use powderhorn::model::samples;
 use powderhorn::model::scenario::Scenario;
 use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::dice::DiceError;
 use powderhorn::rules::file::{parse_battle_file, replay};
-use powderhorn::rules::state::{Phase, PieceId};
+use powderhorn::rules::state::Phase;
 use powderhorn::rules::{Action, ActionError, DiceSource, Event};
 use powderhorn::session::{NewBattle, Session, SessionError};
 use powderhorn::store::{Actor, BattleStatus, LogRecord, PlayMode, Store, MIGRATIONS_SQL};
@@ -40,13 +40,6 @@ fn new(dice: DiceSource, mode: PlayMode) -> NewBattle {
 /// A stored Ebelsberg battle with full orders, side 0 first.
 fn ebelsberg_session(store: &mut Store, dice: DiceSource, mode: PlayMode) -> Session {
     Session::start(store, ebelsberg(), &lists(), &new(dice, mode)).expect("starts")
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: powderhorn::model::UnitId(id),
-    }
 }
 
 /// A stored battle's events, in effect, as `battle replay` of its exported file gives them.

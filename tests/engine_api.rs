@@ -10,22 +10,21 @@
 //! * `pending` in a charge-response window.
 //! * `check` draws none of the battle's dice and changes nothing.
 
+#[path = "support/builder.rs"]
+mod builder;
 #[path = "support/large_battle.rs"]
 mod large_battle;
 
 use powderhorn::ai::{autoplay, Limits};
-use powderhorn::model::army::{shipped_lists, ArmyList};
+use powderhorn::model::army::shipped_lists;
 use powderhorn::model::samples;
-use powderhorn::model::{Scenario, UnitId};
+use powderhorn::model::Scenario;
 use powderhorn::rules::api::{Decision, Options};
 use powderhorn::rules::charge::Response;
 use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::{Action, Battle, DiceSource, Formation, Phase, PieceId};
-use serde_json::{json, Value};
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
+use builder::{lists, u, Sc, AUS_LINE, FR_LINE};
 
 fn ebelsberg() -> Scenario {
     samples::scenarios()
@@ -33,13 +32,6 @@ fn ebelsberg() -> Scenario {
         .into_iter()
         .find(|s| s.id.as_str() == "1809-ebelsberg")
         .expect("Ebelsberg is among the shipped samples")
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
 }
 
 // --- (a) options held against perform over seeded battles ------------------------------------
@@ -331,36 +323,15 @@ fn options_offer_exactly_what_perform_accepts_over_seeded_battles() {
 
 // --- a hand-built table -------------------------------------------------------------------------
 
-const FR_LINE: &str = "line-infantry-08-12";
-const AUS_LINE: &str = "line-infantry-07-15";
-
 /// Napoleonic French against Austrians, 1809, open ground; each side's brigade HQ off table.
 fn table(units: &[(usize, u32, &str, u8, f64, f64, f64)]) -> Scenario {
-    let hq = |id: u32, name: &str| {
-        json!({
-            "id": id, "name": name,
-            "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
-                          "command_value": 7},
-            "mounted": true, "position": null
+    let sc = Sc::nap().named("api-test", "API test");
+    units
+        .iter()
+        .fold(sc, |sc, (side, id, troop, stands, x, y, f)| {
+            sc.unit(*side, *id, troop, *stands, *x, *y, *f)
         })
-    };
-    let mut v: Value = json!({
-        "format": 1, "id": "api-test", "name": "API test", "year": 1809,
-        "points": 1500, "turn_limit": 6, "terrain": [],
-        "sides": [
-            {"name": "Side A", "army_list": "nap-french", "hqs": [hq(1, "Brigade A")], "units": []},
-            {"name": "Side B", "army_list": "nap-austrian", "hqs": [hq(2, "Brigade B")], "units": []}
-        ]
-    });
-    for (side, id, troop, stands, x, y, f) in units {
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": if *side == 0 { 1 } else { 2 },
-                       "position": {"at": {"x": x, "y": y}, "facing_deg": f}});
-        if let Some(list) = v["sides"][*side]["units"].as_array_mut() {
-            list.push(u);
-        }
-    }
-    serde_json::from_value(v).expect("the test scenario parses")
+        .scenario()
 }
 
 /// French line (4 stands) 5 cm in front of an Austrian line (5 stands), facing each other.

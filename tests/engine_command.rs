@@ -10,8 +10,6 @@
 //! infantry stand is 2.5 × 1.5 cm (a line of 4 is 10 cm wide), a command stand 3 × 3.
 
 use powderhorn::geom::Point;
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, HqId, Scenario, UnitId};
 use powderhorn::rules::command::{
     self, distance_modifier, roll_outcome, successive_penalty, OrderOutcome, OrderRoll,
     OrderedUnit, OrdersMode, Pending, UnitAct, UnitActionKind,
@@ -21,156 +19,44 @@ use powderhorn::rules::{
     Action, ActionError, Battle, BattleState, Ctx, DiceSource, Event, Formation, Phase, PieceId,
     Pose,
 };
-use serde_json::{json, Value};
+use serde_json::json;
 
-// --- scenario builder ---------------------------------------------------------------------------
+// --- scenario builder (tests/support/builder.rs) ------------------------------------------------
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
+#[path = "support/builder.rs"]
+mod builder;
+#[path = "support/refuse.rs"]
+mod refuse;
+use builder::{h, lists, pose, u, Sc, AUS_LINE, FR_LINE};
+
+/// `list0` against `list1`, 1809, no HQs until added: this file's tables.
+fn new_sc(list0: &str, list1: &str) -> Sc {
+    Sc::bare(list0, list1)
+        .named("command-test", "Command test")
+        .year(1809)
 }
 
-fn pt(x: f64, y: f64) -> Value {
-    json!({"x": x, "y": y})
-}
-
-fn ring(points: &[(f64, f64)]) -> Value {
-    Value::Array(points.iter().map(|(x, y)| pt(*x, *y)).collect())
-}
-
-struct Sc {
-    v: Value,
-    next_feature: u32,
+/// French against Austrians.
+fn nap_sc() -> Sc {
+    new_sc("nap-french", "nap-austrian")
 }
 
 impl Sc {
-    fn new(list0: &str, list1: &str) -> Sc {
-        Sc {
-            v: json!({
-                "format": 1, "id": "command-test", "name": "Command test", "year": 1809,
-                "points": 1500, "turn_limit": 6, "terrain": [],
-                "sides": [
-                    {"name": "Side A", "army_list": list0, "hqs": [], "units": []},
-                    {"name": "Side B", "army_list": list1, "hqs": [], "units": []}
-                ]
-            }),
-            next_feature: 1,
-        }
-    }
-
-    fn nap() -> Sc {
-        Sc::new("nap-french", "nap-austrian")
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn hq(
-        mut self,
-        side: usize,
-        id: u32,
-        level: &str,
-        quality: &str,
-        value: u8,
-        parent: Option<u32>,
-        at: (f64, f64),
-    ) -> Sc {
-        let h = json!({
-            "id": id, "name": format!("HQ {side}.{id}"), "parent": parent,
-            "commander": {"id": id, "name": format!("General {side}.{id}"), "level": level,
-                          "quality": quality, "command_value": value},
-            "mounted": true,
-            "position": {"at": pt(at.0, at.1), "facing_deg": 0.0}
-        });
-        if let Some(v) = self.v["sides"][side]["hqs"].as_array_mut() {
-            v.push(h);
-        }
-        self
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn unit(
-        mut self,
-        side: usize,
-        id: u32,
-        hq: u32,
-        troop: &str,
-        stands: u8,
-        at: (f64, f64),
-        f: f64,
-    ) -> Sc {
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": hq,
-                       "position": {"at": pt(at.0, at.1), "facing_deg": f}});
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            units.push(u);
-        }
-        self
-    }
-
-    fn set(mut self, key: &str, v: Value) -> Sc {
-        self.v[key] = v;
-        self
-    }
-
-    fn area(mut self, kind: &str, r: (f64, f64, f64, f64)) -> Sc {
-        let (x0, y0, x1, y1) = r;
-        let f = json!({"id": self.next_feature, "name": format!("{kind} {}", self.next_feature),
-                       "kind": kind,
-                       "geometry": {"polygon": ring(&[(x0, y0), (x1, y0), (x1, y1), (x0, y1)])}});
-        self.next_feature += 1;
-        if let Some(t) = self.v["terrain"].as_array_mut() {
-            t.push(f);
-        }
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     /// Full orders, `deploys` in deployment, then side 0's Initiative phase.
     fn initiative(&self, dice: Vec<u8>, deploys: &[(PieceId, Formation)]) -> Battle {
-        let mut b = Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
+        let b = Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
             .expect("the test battle sets up");
         assert_eq!(
             b.state().command.mode,
             OrdersMode::Full,
             "full rules by default"
         );
-        for (piece, formation) in deploys {
-            b.perform(Action::Deploy {
-                piece: *piece,
-                formation: *formation,
-            })
-            .expect("deploys are free in deployment");
-        }
-        b.perform(Action::EndPhase).expect("deployment ends");
-        assert_eq!(b.state().turn.phase, Phase::Initiative);
-        b
+        Sc::to_initiative(b, deploys)
     }
 
     /// As [`Sc::initiative`], at side 0's Command phase.
     fn command(&self, dice: Vec<u8>, deploys: &[(PieceId, Formation)]) -> Battle {
-        let mut b = self.initiative(dice, deploys);
-        b.perform(Action::EndPhase).expect("to the Command phase");
-        assert_eq!(b.state().turn.phase, Phase::Command);
-        b
-    }
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn h(side: usize, id: u32) -> PieceId {
-    PieceId::Hq { side, hq: HqId(id) }
-}
-
-fn pose(x: f64, y: f64, f: f64) -> Pose {
-    Pose {
-        at: Point::new(x, y),
-        facing_deg: f,
+        Sc::to_command(self.initiative(dice, deploys))
     }
 }
 
@@ -217,29 +103,9 @@ fn fire(b: &mut Battle, firers: &[PieceId], target: PieceId) -> Result<Vec<Event
     .map(<[Event]>::to_vec)
 }
 
-/// The action is refused by `rule` and nothing changes.
-fn refused(b: &mut Battle, action: Action, rule: &str) {
-    let before = b.state().clone();
-    let entries = b.entries().len();
-    let got = match b.perform(action) {
-        Ok(ev) => panic!("expected a refusal by {rule}, got {ev:?}"),
-        Err(ActionError::Rule(e)) => e.rule,
-        Err(ActionError::Unsupported { rule, .. }) => rule,
-        Err(e) => panic!("unexpected error {e}"),
-    };
-    assert_eq!(got, rule, "refusal rule");
-    assert_eq!(b.state(), &before, "a refused action changes nothing");
-    assert_eq!(b.entries().len(), entries);
-}
+use refuse::refused;
 
-fn rule_of(r: Result<Vec<Event>, ActionError>) -> &'static str {
-    match r {
-        Ok(ev) => panic!("expected a refusal, got {ev:?}"),
-        Err(ActionError::Rule(e)) => e.rule,
-        Err(ActionError::Unsupported { rule, .. }) => rule,
-        Err(e) => panic!("unexpected error {e}"),
-    }
-}
+use refuse::rule_of;
 
 fn mods(ev: &[Event]) -> Vec<(String, i32)> {
     ev.iter()
@@ -281,30 +147,27 @@ fn ctx_of<'a>(b: &'a Battle, s: &'a BattleState) -> Ctx<'a> {
     }
 }
 
-const FR_LINE: &str = "line-infantry-08-12";
-const AUS_LINE: &str = "line-infantry-07-15";
-
 /// A French brigade HQ (CO, value 7) at (100, 20); French X at `x_gap` cm in front of it; an
 /// Austrian line far away.
 fn basic(x_gap: f64) -> Sc {
-    Sc::nap()
+    nap_sc()
         .hq(0, 1, "brigade", "average", 7, None, (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
-        .unit(0, 1, 1, FR_LINE, 4, (100.0, 21.5 + x_gap), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 150.0), 180.0)
+        .unit_under(0, 1, 1, FR_LINE, 4, (100.0, 21.5 + x_gap), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 150.0), 180.0)
 }
 
 // --- INIT -------------------------------------------------------------------------------------------
 
 /// French I at (100, 95) facing the Austrians; `e1` is E1's pose.
 fn we18(e1: Pose) -> Sc {
-    Sc::nap()
+    nap_sc()
         .hq(0, 1, "brigade", "average", 7, None, (60.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (60.0, 180.0))
-        .unit(0, 1, 1, FR_LINE, 4, (100.0, 95.0), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 2, (e1.at.x, e1.at.y), e1.facing_deg)
+        .unit_under(0, 1, 1, FR_LINE, 4, (100.0, 95.0), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 2, (e1.at.x, e1.at.y), e1.facing_deg)
         // E2: 9 cm to I's right, hidden behind a wood.
-        .unit(1, 2, 1, AUS_LINE, 2, (114.0, 94.0), 270.0)
+        .unit_under(1, 2, 1, AUS_LINE, 2, (114.0, 94.0), 270.0)
         .area("high_area", (106.0, 70.0, 113.0, 120.0))
 }
 
@@ -498,7 +361,15 @@ fn init_05_init_16_evade_needs_an_enemy_near_engineer_task_does_not() {
 
 #[test]
 fn init_06_limber_on_initiative_is_a_deploy() {
-    let sc = we18(pose(100.0, 109.0, 180.0)).unit(0, 2, 1, "field-artillery", 1, (88.0, 95.0), 0.0);
+    let sc = we18(pose(100.0, 109.0, 180.0)).unit_under(
+        0,
+        2,
+        1,
+        "field-artillery",
+        1,
+        (88.0, 95.0),
+        0.0,
+    );
     let mut b = sc.initiative(vec![], &[]);
     let ev = b
         .perform(Action::Limber { piece: u(0, 2) })
@@ -633,7 +504,7 @@ fn cmd_05_a_failed_order_ends_that_commands_orders() {
     // A brigade HQ under a CO: its failure ends only its own orders.
     let sc = basic(10.0)
         .hq(0, 2, "brigade", "average", 7, Some(1), (140.0, 20.0))
-        .unit(0, 2, 2, FR_LINE, 4, (140.0, 31.5), 0.0);
+        .unit_under(0, 2, 2, FR_LINE, 4, (140.0, 31.5), 0.0);
     let mut b = sc.command(vec![5, 4, 2, 2], &[]);
     let ev = order(&mut b, h(0, 2), vec![ou(u(0, 2), UnitActionKind::Move)]).expect("rolled");
     let r = roll_of(&ev);
@@ -659,7 +530,7 @@ fn cmd_05_a_failed_order_ends_that_commands_orders() {
 fn cmd_05_the_cos_failure_ends_every_order_this_turn() {
     let sc = basic(10.0)
         .hq(0, 2, "brigade", "average", 7, Some(1), (140.0, 20.0))
-        .unit(0, 2, 2, FR_LINE, 4, (140.0, 31.5), 0.0);
+        .unit_under(0, 2, 2, FR_LINE, 4, (140.0, 31.5), 0.0);
     let mut b = sc.command(vec![6, 5], &[]);
     let ev = order(&mut b, h(0, 1), vec![ou(u(0, 1), UnitActionKind::Move)]).expect("rolled");
     assert_eq!(roll_of(&ev).outcome, OrderOutcome::Failure);
@@ -678,7 +549,7 @@ fn cmd_05_the_cos_failure_ends_every_order_this_turn() {
 fn cmd_06_one_commander_per_unit_and_successive_orders_only() {
     let sc = basic(10.0)
         .hq(0, 2, "brigade", "average", 7, Some(1), (140.0, 20.0))
-        .unit(0, 2, 1, FR_LINE, 4, (120.0, 31.5), 0.0);
+        .unit_under(0, 2, 1, FR_LINE, 4, (120.0, 31.5), 0.0);
     let mut b = sc.command(vec![2, 2, 2, 2, 2, 2], &[]);
     order(&mut b, h(0, 1), vec![ou(u(0, 1), UnitActionKind::Deploy)]).expect("order 1 to X");
     // The same command orders Y: X, no longer ordered in succession, is closed.
@@ -711,7 +582,7 @@ fn cmd_06_one_commander_per_unit_and_successive_orders_only() {
 fn cmd_02_a_command_that_has_been_followed_by_another_issues_no_more() {
     let sc = basic(10.0)
         .hq(0, 2, "brigade", "average", 7, Some(1), (140.0, 20.0))
-        .unit(0, 2, 2, FR_LINE, 4, (140.0, 31.5), 0.0);
+        .unit_under(0, 2, 2, FR_LINE, 4, (140.0, 31.5), 0.0);
     let mut b = sc.command(vec![2, 2, 2, 2], &[]);
     order(&mut b, h(0, 1), vec![ou(u(0, 1), UnitActionKind::Deploy)]).expect("CO");
     order(&mut b, h(0, 2), vec![ou(u(0, 2), UnitActionKind::Deploy)]).expect("HQ 2");
@@ -728,13 +599,13 @@ fn cmd_02_a_command_that_has_been_followed_by_another_issues_no_more() {
 #[test]
 fn cmd_01_the_command_value_caps_the_orders_of_a_turn() {
     // Value 2: two orders at most (double ones, so each succeeds).
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .hq(0, 1, "brigade", "average", 2, None, (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
-        .unit(0, 1, 1, FR_LINE, 4, (100.0, 31.5), 0.0)
-        .unit(0, 2, 1, FR_LINE, 4, (120.0, 31.5), 0.0)
-        .unit(0, 3, 1, FR_LINE, 4, (80.0, 31.5), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 150.0), 180.0);
+        .unit_under(0, 1, 1, FR_LINE, 4, (100.0, 31.5), 0.0)
+        .unit_under(0, 2, 1, FR_LINE, 4, (120.0, 31.5), 0.0)
+        .unit_under(0, 3, 1, FR_LINE, 4, (80.0, 31.5), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 150.0), 180.0);
     let mut b = sc.command(vec![1, 1, 1, 1], &[]);
     order(&mut b, h(0, 1), vec![ou(u(0, 1), UnitActionKind::Deploy)]).expect("1");
     order(&mut b, h(0, 1), vec![ou(u(0, 2), UnitActionKind::Deploy)]).expect("2");
@@ -886,12 +757,12 @@ fn cmd_12_dense_terrain_is_declared_and_costs_one() {
 
 #[test]
 fn cmd_13_charging_a_visible_enemy_within_10_cm_costs_one() {
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .hq(0, 1, "brigade", "average", 7, None, (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
-        .unit(0, 1, 1, FR_LINE, 4, (100.0, 31.5), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 39.5), 180.0)
-        .unit(1, 2, 1, AUS_LINE, 4, (140.0, 47.0), 180.0);
+        .unit_under(0, 1, 1, FR_LINE, 4, (100.0, 31.5), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 39.5), 180.0)
+        .unit_under(1, 2, 1, AUS_LINE, 4, (140.0, 47.0), 180.0);
     let b = sc.command(vec![], &[]);
     let charge = |t| OrderedUnit {
         target: Some(t),
@@ -943,15 +814,15 @@ fn cmd_14_move_13_fire_32_cmd_28_other_modifiers() {
 /// WE-10: an Austrian brigade HQ (7) in poor weather; G = {X 27.0 cm away in a marsh, Y 12.0 cm}.
 #[test]
 fn we_10_cmd_03_cmd_06_cmd_08_cmd_09_cmd_12_cmd_29_command_roll_with_modifiers() {
-    let sc = Sc::new("nap-austrian", "nap-french")
+    let sc = new_sc("nap-austrian", "nap-french")
         .set("weather", json!("poor"))
         .set("optional_rules", json!(["weather"]))
         .hq(0, 1, "army", "average", 9, None, (30.0, 20.0))
         .hq(0, 2, "brigade", "average", 7, Some(1), (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
-        .unit(0, 1, 2, AUS_LINE, 4, (100.0, 48.5), 0.0) // X: 27.0 cm
-        .unit(0, 2, 2, AUS_LINE, 4, (120.0, 33.5), 0.0) // Y: 12.0 cm
-        .unit(1, 1, 1, FR_LINE, 4, (100.0, 150.0), 180.0)
+        .unit_under(0, 1, 2, AUS_LINE, 4, (100.0, 48.5), 0.0) // X: 27.0 cm
+        .unit_under(0, 2, 2, AUS_LINE, 4, (120.0, 33.5), 0.0) // Y: 12.0 cm
+        .unit_under(1, 1, 1, FR_LINE, 4, (100.0, 150.0), 180.0)
         .area("partially_wet", (90.0, 40.0, 111.0, 60.0));
     let mut b = sc.command(vec![2, 2, 1, 2, 2, 2], &[]);
     let g = |dense: bool| {
@@ -1037,12 +908,12 @@ fn cmd_17_cmd_18_roll_outcomes() {
 /// [1, 1] is a success with the bonus, two actions, and counts as one order.
 #[test]
 fn we_11_cmd_17_command_bonus() {
-    let sc = Sc::new("acw-union", "acw-confederate")
+    let sc = new_sc("acw-union", "acw-confederate")
         .set("year", json!(1863))
         .hq(0, 1, "brigade", "uninspiring", 6, None, (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
-        .unit(0, 1, 1, "regular-infantry-sb", 4, (100.0, 66.5), 0.0) // 45.0 cm
-        .unit(1, 1, 1, "regular-infantry-sb", 4, (100.0, 76.0), 180.0);
+        .unit_under(0, 1, 1, "regular-infantry-sb", 4, (100.0, 66.5), 0.0) // 45.0 cm
+        .unit_under(1, 1, 1, "regular-infantry-sb", 4, (100.0, 76.0), 180.0);
     let mut b = sc.command(vec![1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], &[]);
     let s = with_state(&b, |s| {
         s.pieces.get_mut(&u(0, 1)).unwrap().orders.received = 4
@@ -1083,13 +954,13 @@ fn we_11_cmd_17_command_bonus() {
 /// unit in the open moves 5 cm away from its nearest visible enemy; the unit in a wood stays.
 #[test]
 fn we_11_cmd_18_cmd_19_blunder_pull_back() {
-    let sc = Sc::new("acw-union", "acw-confederate")
+    let sc = new_sc("acw-union", "acw-confederate")
         .set("year", json!(1863))
         .hq(0, 1, "army", "exceptional", 11, None, (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
-        .unit(0, 1, 1, "regular-infantry-sb", 4, (100.0, 21.5), 0.0)
-        .unit(0, 2, 1, "regular-infantry-sb", 4, (110.0, 21.5), 0.0)
-        .unit(1, 1, 1, "regular-infantry-sb", 4, (100.0, 60.0), 180.0)
+        .unit_under(0, 1, 1, "regular-infantry-sb", 4, (100.0, 21.5), 0.0)
+        .unit_under(0, 2, 1, "regular-infantry-sb", 4, (110.0, 21.5), 0.0)
+        .unit_under(1, 1, 1, "regular-infantry-sb", 4, (100.0, 60.0), 180.0)
         .area("high_area", (107.0, 5.0, 113.0, 30.0));
     let mut b = sc.command(
         vec![6, 6, 4],
@@ -1141,15 +1012,15 @@ fn we_11_cmd_18_cmd_19_blunder_pull_back() {
 /// each take 3 dice as a flank attack.
 #[test]
 fn we_11_cmd_19_blunder_cross_fire() {
-    let sc = Sc::new("acw-union", "acw-confederate")
+    let sc = new_sc("acw-union", "acw-confederate")
         .set("year", json!(1863))
         .hq(0, 1, "army", "exceptional", 11, None, (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
-        .unit(0, 1, 1, "regular-infantry-sb", 4, (100.0, 25.0), 0.0)
-        .unit(0, 2, 1, "regular-infantry-sb", 4, (115.0, 25.0), 0.0)
-        .unit(0, 3, 1, "regular-infantry-sb", 4, (85.0, 25.0), 0.0)
-        .unit(0, 4, 1, "regular-infantry-sb", 4, (100.0, 60.0), 0.0)
-        .unit(1, 1, 1, "regular-infantry-sb", 4, (100.0, 150.0), 180.0);
+        .unit_under(0, 1, 1, "regular-infantry-sb", 4, (100.0, 25.0), 0.0)
+        .unit_under(0, 2, 1, "regular-infantry-sb", 4, (115.0, 25.0), 0.0)
+        .unit_under(0, 3, 1, "regular-infantry-sb", 4, (85.0, 25.0), 0.0)
+        .unit_under(0, 4, 1, "regular-infantry-sb", 4, (100.0, 60.0), 0.0)
+        .unit_under(1, 1, 1, "regular-infantry-sb", 4, (100.0, 150.0), 180.0);
     // [6, 6] blunder, die 2, then three attacks of 3 dice that all miss.
     let mut b = sc.command(vec![6, 6, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1], &[]);
     let ev = order(&mut b, h(0, 1), vec![ou(u(0, 4), UnitActionKind::Move)]).expect("rolled");
@@ -1203,11 +1074,11 @@ fn cmd_19_blunder_cease_firing_attacks_the_command_unit_on_sixes() {
 #[test]
 fn cmd_19_blunder_re_locate_open_fire_and_lets_get_em() {
     // 3, RE-LOCATE!: the command unit half-moves (15 cm mounted) away from the enemy.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .hq(0, 1, "brigade", "average", 7, None, (120.0, 40.0))
         .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
-        .unit(0, 1, 1, FR_LINE, 4, (100.0, 51.5), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 70.0), 180.0);
+        .unit_under(0, 1, 1, FR_LINE, 4, (100.0, 51.5), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 70.0), 180.0);
     let mut b = sc.command(vec![6, 6, 3], &[]);
     let ev = order(&mut b, h(0, 1), vec![ou(u(0, 1), UnitActionKind::Move)]).expect("rolled");
     let Some(Event::Moved {
@@ -1380,11 +1251,11 @@ fn cmd_24_command_units_are_no_target_of_orders() {
 #[test]
 fn cmd_25_cmd_26_an_overrun_command_unit_joins_a_friend_within_half_its_move() {
     // The Austrian HQ at (100, 56) with an Austrian unit 10 cm behind it (within 15 cm).
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .hq(0, 1, "brigade", "average", 7, None, (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (100.0, 56.0))
-        .unit(0, 1, 1, FR_LINE, 4, (100.0, 50.0), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 66.0), 180.0);
+        .unit_under(0, 1, 1, FR_LINE, 4, (100.0, 50.0), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 66.0), 180.0);
     let mut b = sc.command(vec![3, 3], &[]);
     order(&mut b, h(0, 1), vec![ou(u(0, 1), UnitActionKind::Move)]).expect("order");
     let ev = mv(&mut b, u(0, 1), pose(100.0, 58.0, 0.0)).expect("the overrun move");
@@ -1509,12 +1380,12 @@ fn cmd_28_a_knocked_out_command_unit_is_replaced_once_at_minus_one() {
 
 #[test]
 fn fire_06_targets_are_declared_with_the_order() {
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .hq(0, 1, "brigade", "average", 7, None, (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
-        .unit(0, 1, 1, FR_LINE, 4, (100.0, 31.5), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 2, (98.0, 37.0), 180.0)
-        .unit(1, 2, 1, AUS_LINE, 2, (103.0, 37.0), 180.0);
+        .unit_under(0, 1, 1, FR_LINE, 4, (100.0, 31.5), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 2, (98.0, 37.0), 180.0)
+        .unit_under(1, 2, 1, AUS_LINE, 2, (103.0, 37.0), 180.0);
     let mut b = sc.command(vec![3, 3, 1, 1, 1, 1], &[]);
     refused(
         &mut b,
@@ -1544,12 +1415,12 @@ fn fire_06_targets_are_declared_with_the_order() {
 /// A French unit moves 5 cm towards an Austrian line (its front 10.0 cm from the French end
 /// point); the Austrians watch.
 fn opportunity() -> Sc {
-    Sc::nap()
+    nap_sc()
         .hq(0, 1, "brigade", "average", 7, None, (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (60.0, 180.0))
-        .unit(0, 1, 1, FR_LINE, 4, (100.0, 60.0), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 75.0), 180.0)
-        .unit(1, 2, 1, AUS_LINE, 4, (140.0, 75.0), 180.0)
+        .unit_under(0, 1, 1, FR_LINE, 4, (100.0, 60.0), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 75.0), 180.0)
+        .unit_under(1, 2, 1, AUS_LINE, 4, (140.0, 75.0), 180.0)
 }
 
 #[test]
@@ -1776,11 +1647,11 @@ fn cmd_03_fire_30_replay_same_actions_and_dice_give_the_same_events() {
 #[test]
 fn fire_31_a_suppressed_mover_stops_where_it_was_fired_at() {
     // X retires 6 cm from 9 cm in front of the Austrians; stopped at 10 cm and suppressed.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .hq(0, 1, "brigade", "average", 7, None, (100.0, 50.0))
         .hq(1, 1, "brigade", "average", 7, None, (60.0, 180.0))
-        .unit(0, 1, 1, FR_LINE, 4, (100.0, 66.0), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 75.0), 180.0);
+        .unit_under(0, 1, 1, FR_LINE, 4, (100.0, 66.0), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 75.0), 180.0);
     let mut dice = vec![3, 3, 6, 6, 6, 6];
     dice.extend([1; 6]);
     dice.extend([6, 1, 1, 1]);
@@ -1820,12 +1691,12 @@ fn fire_31_a_suppressed_mover_stops_where_it_was_fired_at() {
 #[test]
 fn fire_25_no_fall_back_test_for_a_second_hit_under_the_same_order() {
     // A and B, ordered together to fire at T; A's fire suppresses T, B's hits it again.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .hq(0, 1, "brigade", "average", 7, None, (100.0, 50.0))
         .hq(1, 1, "brigade", "average", 7, None, (60.0, 180.0))
-        .unit(0, 1, 1, FR_LINE, 4, (95.0, 66.0), 0.0)
-        .unit(0, 2, 1, FR_LINE, 4, (106.0, 66.0), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 4, (100.0, 72.0), 180.0);
+        .unit_under(0, 1, 1, FR_LINE, 4, (95.0, 66.0), 0.0)
+        .unit_under(0, 2, 1, FR_LINE, 4, (106.0, 66.0), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 72.0), 180.0);
     let mut dice = vec![3, 3, 6, 6, 6, 6];
     dice.extend([1; 5]);
     dice.extend([6, 1, 1, 1]);
@@ -1936,12 +1807,12 @@ fn cmd_23_command_units_are_not_ordered_and_never_fire() {
 fn cmd_16_cmd_30_an_ordered_unit_fires_at_any_visible_enemy_with_every_stand() {
     // Two Austrian units ahead, 5.0 and 8.0 cm away: the order may name the farther one; the
     // unit command stand is a combat stand, so 4 stands roll 4 dice.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .hq(0, 1, "brigade", "average", 7, None, (100.0, 20.0))
         .hq(1, 1, "brigade", "average", 7, None, (60.0, 180.0))
-        .unit(0, 1, 1, FR_LINE, 4, (100.0, 31.5), 0.0)
-        .unit(1, 1, 1, AUS_LINE, 2, (97.0, 36.5), 180.0)
-        .unit(1, 2, 1, AUS_LINE, 2, (103.5, 39.5), 180.0);
+        .unit_under(0, 1, 1, FR_LINE, 4, (100.0, 31.5), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 2, (97.0, 36.5), 180.0)
+        .unit_under(1, 2, 1, AUS_LINE, 2, (103.5, 39.5), 180.0);
     let mut b = sc.command(vec![3, 3, 1, 1, 1, 1], &[]);
     let far = OrderedUnit {
         target: Some(u(1, 2)),

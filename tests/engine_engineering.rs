@@ -6,9 +6,8 @@
 
 use powderhorn::geom::footprint::ring_polygon;
 use powderhorn::geom::Point;
-use powderhorn::model::army::shipped_lists;
 use powderhorn::model::Cover;
-use powderhorn::model::{ArmyList, DefenseId, Scenario, UnitId};
+use powderhorn::model::DefenseId;
 use powderhorn::rules::action::Action;
 use powderhorn::rules::apply::apply_all;
 use powderhorn::rules::battle::resolve;
@@ -22,96 +21,37 @@ use powderhorn::rules::firing::target_cover;
 use powderhorn::rules::geometry::footprint_of;
 use powderhorn::rules::terrain::{Mover, Source, TerrainMap, TroopKind};
 use powderhorn::rules::victory::DefenseLossCause;
-use powderhorn::rules::{ActionError, Battle, BattleState, Ctx, DiceSource, Event, Phase, PieceId};
-use serde_json::{json, Value};
+use powderhorn::rules::{ActionError, Battle, BattleState, Ctx, Event, Phase, PieceId};
+use serde_json::json;
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
+#[path = "support/builder.rs"]
+mod builder;
+use builder::{lists, pt as p, u, Sc};
 
-fn p(x: f64, y: f64) -> Value {
-    json!({"x": x, "y": y})
-}
-
-struct Sc {
-    v: Value,
+/// French (side 0) against Austrians (side 1) holding fixed works (none until added), every
+/// unit under HQ 1, each side's brigade HQ at (150, 5); 8 turns.
+fn new_sc() -> Sc {
+    let hq = |name: &str| {
+        json!({"id": 1, "name": name, "parent": null,
+               "commander": {"id": 1, "name": name, "level": "brigade", "quality": "average",
+                             "command_value": 7},
+               "position": {"at": {"x": 150.0, "y": 5.0}, "facing_deg": 0.0}})
+    };
+    Sc::bare("nap-french", "nap-austrian")
+        .named("eng-test", "Engineering test")
+        .turn_limit(8)
+        .posture("fixed")
+        .defender(1)
+        .side_names("French", "Austrians")
+        .hq_json(0, hq("Brigade A"))
+        .hq_json(1, hq("Brigade B"))
+        .side(1, "field_defenses", json!([]))
 }
 
 impl Sc {
-    fn new() -> Sc {
-        let hq = |name: &str| {
-            json!({"id": 1, "name": name, "parent": null,
-                   "commander": {"id": 1, "name": name, "level": "brigade", "quality": "average",
-                                 "command_value": 7},
-                   "position": {"at": {"x": 150.0, "y": 5.0}, "facing_deg": 0.0}})
-        };
-        Sc {
-            v: json!({
-                "format": 1, "id": "eng-test", "name": "Engineering test",
-                "points": 1500, "turn_limit": 8, "terrain": [],
-                "defense": "fixed", "defender": 1,
-                "sides": [
-                    {"name": "French", "army_list": "nap-french", "hqs": [hq("Brigade A")],
-                     "units": []},
-                    {"name": "Austrians", "army_list": "nap-austrian", "hqs": [hq("Brigade B")],
-                     "units": [], "field_defenses": []}
-                ]
-            }),
-        }
-    }
-
-    fn unit(
-        mut self,
-        side: usize,
-        id: u32,
-        troop: &str,
-        stands: u8,
-        at: (f64, f64),
-        facing: f64,
-    ) -> Sc {
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": 1,
-                       "position": {"at": p(at.0, at.1), "facing_deg": facing}});
-        self.v["sides"][side]["units"]
-            .as_array_mut()
-            .expect("units")
-            .push(u);
-        self
-    }
-
-    fn attach_engineers(mut self, side: usize, id: u32) -> Sc {
-        for u in self.v["sides"][side]["units"]
-            .as_array_mut()
-            .expect("units")
-        {
-            if u["id"] == json!(id) {
-                u["engineer_attached"] = json!(true);
-            }
-        }
-        self
-    }
-
-    fn defense(mut self, id: u32, kind: &str, at: &[(f64, f64)], occupant: Option<u32>) -> Sc {
-        let pts: Vec<Value> = at.iter().map(|(x, y)| p(*x, *y)).collect();
-        self.v["sides"][1]["field_defenses"]
-            .as_array_mut()
-            .expect("defences")
-            .push(json!({"id": id, "kind": kind, "sections": 1, "at": pts,
-                         "occupant": occupant}));
-        self
-    }
-
-    fn terrain(mut self, id: u32, kind: &str, ring: &[(f64, f64)]) -> Sc {
-        let pts: Vec<Value> = ring.iter().map(|(x, y)| p(*x, *y)).collect();
-        self.v["terrain"].as_array_mut().expect("terrain").push(
-            json!({"id": id, "name": format!("{kind} {id}"), "kind": kind,
-                         "geometry": {"polygon": pts}}),
-        );
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
+    /// Unit `id` has an engineer stand attached.
+    fn engineers(self, side: usize, id: u32) -> Sc {
+        self.flag(side, id, "engineer_attached")
     }
 
     /// The battle in side 0's first Initiative phase, orders free (these tests are about the
@@ -122,19 +62,7 @@ impl Sc {
 
     /// The same under the given orders mode.
     fn battle_in(&self, dice: Vec<u8>, orders: OrdersMode) -> Battle {
-        let mut b = Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
-            .expect("the test battle sets up")
-            .with_orders(orders);
-        b.perform(Action::EndPhase).expect("deployment ends");
-        assert_eq!(b.state().turn.phase, Phase::Initiative);
-        b
-    }
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
+        self.at_initiative(dice, orders, &[])
     }
 }
 
@@ -151,9 +79,9 @@ fn rule_of(e: ActionError) -> &'static str {
 
 /// French engineers (2 stands, front edge at y = 28) facing a 40 cm Austrian wire line on y = 28.
 fn wire_scene() -> Sc {
-    Sc::new()
-        .unit(0, 1, "engineers", 2, (50.0, 28.0), 0.0)
-        .defense(1, "wire", &[(30.0, 28.0), (70.0, 28.0)], None)
+    new_sc()
+        .unit_under(0, 1, 1, "engineers", 2, (50.0, 28.0), 0.0)
+        .defense_id(1, 1, "wire", &[(30.0, 28.0), (70.0, 28.0)], None)
 }
 
 fn task(piece: PieceId, task: EngineerTaskKind, x: f64, y: f64) -> Action {
@@ -317,10 +245,10 @@ fn eng_03_terr_13_the_cleared_gap_lets_cavalry_through_the_wire() {
 #[test]
 fn eng_05_demolition_on_4_removes_the_breastwork_cover_there() {
     // Austrian line infantry behind breast works; French engineers touch the works' front.
-    let sc = Sc::new()
-        .unit(0, 1, "engineers", 2, (50.0, 29.0), 0.0)
-        .unit(1, 1, "line-infantry-07-15", 2, (50.0, 29.0), 180.0)
-        .defense(1, "breast_works", &[(30.0, 29.0), (70.0, 29.0)], None);
+    let sc = new_sc()
+        .unit_under(0, 1, 1, "engineers", 2, (50.0, 29.0), 0.0)
+        .unit_under(1, 1, 1, "line-infantry-07-15", 2, (50.0, 29.0), 180.0)
+        .defense_id(1, 1, "breast_works", &[(30.0, 29.0), (70.0, 29.0)], None);
     let mut b = sc.battle(vec![4]);
     let cover = |b: &Battle| {
         let c = ctx(b);
@@ -353,9 +281,9 @@ fn eng_05_demolition_on_4_removes_the_breastwork_cover_there() {
 
 #[test]
 fn eng_05_demolition_fails_on_3() {
-    let sc = Sc::new()
-        .unit(0, 1, "engineers", 2, (50.0, 28.0), 0.0)
-        .defense(1, "log_works", &[(30.0, 28.0), (70.0, 28.0)], None);
+    let sc = new_sc()
+        .unit_under(0, 1, 1, "engineers", 2, (50.0, 28.0), 0.0)
+        .defense_id(1, 1, "log_works", &[(30.0, 28.0), (70.0, 28.0)], None);
     let mut b = sc.battle(vec![3]);
     let ev = b
         .perform(task(u(0, 1), EngineerTaskKind::Demolish, 50.0, 28.0))
@@ -413,7 +341,7 @@ fn eng_02_the_task_is_cancelled_if_the_engineers_are_suppressed_before_the_phase
 #[test]
 fn eng_02_refusals_name_their_rule() {
     // Not an engineer unit (ENG-01).
-    let sc = wire_scene().unit(0, 2, "line-infantry-08-12", 2, (60.0, 28.0), 0.0);
+    let sc = wire_scene().unit_under(0, 2, 1, "line-infantry-08-12", 2, (60.0, 28.0), 0.0);
     let mut b = sc.battle(vec![]);
     let e = b
         .perform(task(u(0, 2), EngineerTaskKind::Clear, 60.0, 30.0))
@@ -446,10 +374,10 @@ fn eng_02_refusals_name_their_rule() {
 
 #[test]
 fn eng_01_an_attached_engineer_stand_makes_an_engineer_unit_until_it_is_lost() {
-    let sc = Sc::new()
-        .unit(0, 2, "line-infantry-08-12", 2, (50.0, 28.0), 0.0)
-        .attach_engineers(0, 2)
-        .defense(1, "stakes", &[(30.0, 28.0), (70.0, 28.0)], None);
+    let sc = new_sc()
+        .unit_under(0, 2, 1, "line-infantry-08-12", 2, (50.0, 28.0), 0.0)
+        .engineers(0, 2)
+        .defense_id(1, 1, "stakes", &[(30.0, 28.0), (70.0, 28.0)], None);
     let mut b = sc.battle(vec![3]);
     let mut lost = b.state().clone();
     lost.ledger.engineers_lost.insert(u(0, 2));
@@ -473,10 +401,10 @@ fn eng_01_an_attached_engineer_stand_makes_an_engineer_unit_until_it_is_lost() {
 
 #[test]
 fn eng_03_refused_out_of_contact_and_for_a_work_that_is_not_an_obstacle() {
-    let sc = Sc::new()
-        .unit(0, 1, "engineers", 2, (50.0, 20.0), 0.0)
-        .defense(1, "wire", &[(30.0, 28.0), (70.0, 28.0)], None)
-        .defense(2, "breast_works", &[(30.0, 20.0), (70.0, 20.0)], None);
+    let sc = new_sc()
+        .unit_under(0, 1, 1, "engineers", 2, (50.0, 20.0), 0.0)
+        .defense_id(1, 1, "wire", &[(30.0, 28.0), (70.0, 28.0)], None)
+        .defense_id(1, 2, "breast_works", &[(30.0, 20.0), (70.0, 20.0)], None);
     let mut b = sc.battle(vec![6]);
     let e = b
         .perform(task(u(0, 1), EngineerTaskKind::Clear, 50.0, 28.0))
@@ -538,9 +466,9 @@ fn eng_02_a_tasked_engineer_unit_may_not_be_ordered_this_turn() {
 
 fn river_scene() -> Sc {
     // A 4 cm river from y = 28 to y = 32; the engineers stand on the south bank.
-    Sc::new()
-        .unit(0, 1, "engineers", 2, (50.0, 28.0), 0.0)
-        .terrain(
+    new_sc()
+        .unit_under(0, 1, 1, "engineers", 2, (50.0, 28.0), 0.0)
+        .polygon(
             7,
             "deep_wet",
             &[(0.0, 28.0), (200.0, 28.0), (200.0, 32.0), (0.0, 32.0)],
@@ -608,7 +536,7 @@ fn eng_04_a_pontoon_section_is_5_cm_with_no_roll_and_carries_a_column_across() {
 
 #[test]
 fn eng_04_refused_away_from_water() {
-    let sc = Sc::new().unit(0, 1, "engineers", 2, (50.0, 20.0), 0.0);
+    let sc = new_sc().unit_under(0, 1, 1, "engineers", 2, (50.0, 20.0), 0.0);
     let mut b = sc.battle(vec![]);
     let e = b
         .perform(task(u(0, 1), EngineerTaskKind::Bridge, 50.0, 40.0))
@@ -621,9 +549,9 @@ fn eng_04_bridge_sections_are_hit_only_on_6_by_artillery_and_fall_at_4_hits_with
     let sc = river_scene()
         // On the far bank, its base reaching back over the section's landing (DATA-12: a
         // battle cannot start with it in the river).
-        .unit(0, 2, "line-infantry-08-12", 1, (50.0, 32.1), 180.0)
-        .unit(1, 2, "field-artillery", 2, (50.0, 60.0), 180.0)
-        .unit(1, 3, "line-infantry-07-15", 2, (70.0, 40.0), 180.0);
+        .unit_under(0, 2, 1, "line-infantry-08-12", 1, (50.0, 32.1), 180.0)
+        .unit_under(1, 2, 1, "field-artillery", 2, (50.0, 60.0), 180.0)
+        .unit_under(1, 3, 1, "line-infantry-07-15", 2, (70.0, 40.0), 180.0);
     let mut b = sc.battle(vec![6, 6, 6, 5, 6, 6]);
     b.perform(task(u(0, 1), EngineerTaskKind::Bridge, 50.0, 40.0))
         .expect("bridged");
@@ -740,9 +668,9 @@ fn eng_04_bridge_sections_are_hit_only_on_6_by_artillery_and_fall_at_4_hits_with
 
 #[test]
 fn eng_06_a_sap_grows_5_cm_a_phase_and_is_soft_cover() {
-    let sc = Sc::new()
-        .unit(0, 1, "engineers", 2, (50.0, 28.0), 0.0)
-        .unit(0, 2, "line-infantry-08-12", 1, (80.0, 29.0), 0.0);
+    let sc = new_sc()
+        .unit_under(0, 1, 1, "engineers", 2, (50.0, 28.0), 0.0)
+        .unit_under(0, 2, 1, "line-infantry-08-12", 1, (80.0, 29.0), 0.0);
     let mut b = sc.battle(vec![]);
     b.perform(task(u(0, 1), EngineerTaskKind::Sap, 50.0, 60.0))
         .expect("sapping");
@@ -782,11 +710,11 @@ fn eng_06_a_sap_grows_5_cm_a_phase_and_is_soft_cover() {
 
 #[test]
 fn def_04_fortification_covers_from_every_direction_and_is_in_fortifications() {
-    let sc = Sc::new()
-        .unit(1, 1, "line-infantry-07-15", 2, (50.0, 29.0), 180.0)
-        .unit(1, 2, "line-infantry-07-15", 2, (90.0, 29.0), 180.0)
-        .defense(1, "fortification", &[(30.0, 29.0), (70.0, 29.0)], None)
-        .defense(2, "breast_works", &[(80.0, 29.0), (100.0, 29.0)], None);
+    let sc = new_sc()
+        .unit_under(1, 1, 1, "line-infantry-07-15", 2, (50.0, 29.0), 180.0)
+        .unit_under(1, 2, 1, "line-infantry-07-15", 2, (90.0, 29.0), 180.0)
+        .defense_id(1, 1, "fortification", &[(30.0, 29.0), (70.0, 29.0)], None)
+        .defense_id(1, 2, "breast_works", &[(80.0, 29.0), (100.0, 29.0)], None);
     let b = sc.battle(vec![]);
     let c = ctx(&b);
     let cover_from = |id: PieceId, from: Point| {
@@ -808,9 +736,9 @@ fn def_04_fortification_covers_from_every_direction_and_is_in_fortifications() {
 #[test]
 fn def_04_wire_stakes_and_ditch_are_obstacles_only_no_cover() {
     for kind in ["wire", "stakes", "ditch"] {
-        let sc = Sc::new()
-            .unit(1, 1, "line-infantry-07-15", 2, (50.0, 29.0), 180.0)
-            .defense(1, kind, &[(30.0, 29.0), (70.0, 29.0)], None);
+        let sc = new_sc()
+            .unit_under(1, 1, 1, "line-infantry-07-15", 2, (50.0, 29.0), 180.0)
+            .defense_id(1, 1, kind, &[(30.0, 29.0), (70.0, 29.0)], None);
         let b = sc.battle(vec![]);
         let c = ctx(&b);
         let t = c.piece(u(1, 1)).expect("target");
@@ -829,9 +757,9 @@ fn def_04_wire_stakes_and_ditch_are_obstacles_only_no_cover() {
 
 #[test]
 fn def_04_def_06_a_work_the_referee_removed_gives_no_cover_and_blocks_nothing() {
-    let sc = Sc::new()
-        .unit(1, 1, "line-infantry-07-15", 2, (50.0, 29.0), 180.0)
-        .defense(1, "log_works", &[(30.0, 29.0), (70.0, 29.0)], None);
+    let sc = new_sc()
+        .unit_under(1, 1, 1, "line-infantry-07-15", 2, (50.0, 29.0), 180.0)
+        .defense_id(1, 1, "log_works", &[(30.0, 29.0), (70.0, 29.0)], None);
     let mut b = sc.battle(vec![]);
     let cover = |b: &Battle| {
         let c = ctx(b);
@@ -856,13 +784,13 @@ fn def_04_def_06_a_work_the_referee_removed_gives_no_cover_and_blocks_nothing() 
 #[test]
 fn def_05_defences_stand_in_the_deployment_area_at_10_cm_a_section() {
     use powderhorn::model::validate::validate_scenario;
-    let mut sc = Sc::new()
-        .unit(1, 1, "line-infantry-07-15", 2, (50.0, 90.0), 180.0)
-        .defense(1, "breast_works", &[(30.0, 90.0), (40.0, 90.0)], None)
-        .defense(2, "stakes", &[(30.0, 95.0), (52.0, 95.0)], None)
-        .defense(3, "log_works", &[(30.0, 20.0), (40.0, 20.0)], None)
-        .defense(4, "trench", &[], None)
-        .defense(5, "trench", &[], Some(1));
+    let mut sc = new_sc()
+        .unit_under(1, 1, 1, "line-infantry-07-15", 2, (50.0, 90.0), 180.0)
+        .defense_id(1, 1, "breast_works", &[(30.0, 90.0), (40.0, 90.0)], None)
+        .defense_id(1, 2, "stakes", &[(30.0, 95.0), (52.0, 95.0)], None)
+        .defense_id(1, 3, "log_works", &[(30.0, 20.0), (40.0, 20.0)], None)
+        .defense_id(1, 4, "trench", &[], None)
+        .defense_id(1, 5, "trench", &[], Some(1));
     sc.v["sides"][1]["deployment_zone"] =
         json!([p(0.0, 80.0), p(200.0, 80.0), p(200.0, 120.0), p(0.0, 120.0)]);
     let v = validate_scenario(&sc.scenario(), &lists());
@@ -883,10 +811,10 @@ fn def_05_defences_stand_in_the_deployment_area_at_10_cm_a_section() {
 #[test]
 fn eng_01_fire_08_an_attached_engineer_stand_adds_its_dice_and_its_hits() {
     use powderhorn::rules::firing::ko_threshold_of;
-    let sc = Sc::new()
-        .unit(0, 2, "line-infantry-08-12", 4, (50.0, 28.0), 0.0)
-        .attach_engineers(0, 2)
-        .unit(1, 1, "line-infantry-07-15", 4, (50.0, 36.0), 180.0);
+    let sc = new_sc()
+        .unit_under(0, 2, 1, "line-infantry-08-12", 4, (50.0, 28.0), 0.0)
+        .engineers(0, 2)
+        .unit_under(1, 1, 1, "line-infantry-07-15", 4, (50.0, 36.0), 180.0);
     let mut b = sc.battle(vec![1; 12]);
     let c = ctx(&b);
     // 4 stands × 3 Hits + the engineer stand's 2 (French Engineers row).

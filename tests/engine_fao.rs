@@ -9,99 +9,32 @@
 //! Geometry reminders: a pose is the centre of the front edge; facing 0 looks towards +y. An
 //! artillery stand is 2.5 × 2.5 cm, a command stand 3 × 3.
 
-use powderhorn::model::army::shipped_lists;
 use powderhorn::model::validate::{validate_scenario, Subject};
-use powderhorn::model::{ArmyList, CommandLevel, HqId, Quality, Scenario, UnitId};
+use powderhorn::model::{CommandLevel, HqId, Quality, Scenario, UnitId};
 use powderhorn::rules::artillery::Ammunition;
 use powderhorn::rules::command::{
     commanding_officer, OrderOutcome, OrderRoll, OrderedUnit, UnitAct, UnitActionKind,
 };
 use powderhorn::rules::event::{KnockOutCause, Modifier};
-use powderhorn::rules::{
-    Action, ActionError, Battle, BattleState, Ctx, DiceSource, Event, PieceId,
-};
-use serde_json::{json, Value};
+use powderhorn::rules::{Action, Battle, BattleState, Ctx, DiceSource, Event, PieceId};
+use serde_json::json;
 
-// --- scenario builder ---------------------------------------------------------------------------
+// --- scenario builder (tests/support/builder.rs) ------------------------------------------------
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
+#[path = "support/builder.rs"]
+mod builder;
+#[path = "support/refuse.rs"]
+mod refuse;
+use builder::{h, lists, u, Sc, AUS_LINE, FR_LINE};
 
-fn pt(x: f64, y: f64) -> Value {
-    json!({"x": x, "y": y})
-}
-
-struct Sc {
-    v: Value,
+/// This file's tables: no HQs until added, 1809.
+fn new_sc(list0: &str, list1: &str) -> Sc {
+    Sc::bare(list0, list1)
+        .named("fao-test", "FAO test")
+        .year(1809)
 }
 
 impl Sc {
-    fn new(list0: &str, list1: &str) -> Sc {
-        Sc {
-            v: json!({
-                "format": 1, "id": "fao-test", "name": "FAO test", "year": 1809,
-                "points": 1500, "turn_limit": 6, "terrain": [],
-                "sides": [
-                    {"name": "Side A", "army_list": list0, "hqs": [], "units": []},
-                    {"name": "Side B", "army_list": list1, "hqs": [], "units": []}
-                ]
-            }),
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn hq(
-        mut self,
-        side: usize,
-        id: u32,
-        level: &str,
-        quality: &str,
-        value: u8,
-        parent: Option<u32>,
-        at: (f64, f64),
-        fao: bool,
-    ) -> Sc {
-        let mut h = json!({
-            "id": id, "name": format!("HQ {side}.{id}"), "parent": parent,
-            "commander": {"id": id, "name": format!("General {side}.{id}"), "level": level,
-                          "quality": quality, "command_value": value},
-            "mounted": true,
-            "position": {"at": pt(at.0, at.1), "facing_deg": 0.0}
-        });
-        if fao {
-            h["fao"] = json!(true);
-        }
-        if let Some(v) = self.v["sides"][side]["hqs"].as_array_mut() {
-            v.push(h);
-        }
-        self
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn unit(
-        mut self,
-        side: usize,
-        id: u32,
-        hq: u32,
-        troop: &str,
-        stands: u8,
-        at: (f64, f64),
-        f: f64,
-    ) -> Sc {
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": hq,
-                       "position": {"at": pt(at.0, at.1), "facing_deg": f}});
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            units.push(u);
-        }
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     /// Full orders, side 0's Command phase of turn 1.
     fn command(&self, dice: Vec<u8>) -> Battle {
         let mut b = Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
@@ -110,17 +43,6 @@ impl Sc {
         b.perform(Action::EndPhase).expect("to the Command phase");
         b
     }
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn h(side: usize, id: u32) -> PieceId {
-    PieceId::Hq { side, hq: HqId(id) }
 }
 
 fn fire_at(piece: PieceId, target: PieceId) -> OrderedUnit {
@@ -143,20 +65,7 @@ fn ou(piece: PieceId, action: UnitActionKind) -> OrderedUnit {
     }
 }
 
-/// The action is refused by `rule` and nothing changes; returns the message.
-fn refused(b: &mut Battle, action: Action, rule: &str) -> String {
-    let before = b.state().clone();
-    let entries = b.entries().len();
-    let (got, msg) = match b.perform(action) {
-        Ok(ev) => panic!("expected a refusal by {rule}, got {ev:?}"),
-        Err(ActionError::Rule(e)) => (e.rule, e.message),
-        Err(e) => panic!("unexpected error {e}"),
-    };
-    assert_eq!(got, rule, "refusal rule ({msg})");
-    assert_eq!(b.state(), &before, "a refused action changes nothing");
-    assert_eq!(b.entries().len(), entries);
-    msg
-}
+use refuse::refused;
 
 fn ctx_of<'a>(b: &'a Battle, s: &'a BattleState) -> Ctx<'a> {
     Ctx {
@@ -168,27 +77,26 @@ fn ctx_of<'a>(b: &'a Battle, s: &'a BattleState) -> Ctx<'a> {
 }
 
 const GUN: &str = "field-artillery";
-const FR_LINE: &str = "line-infantry-08-12";
-const AUS_LINE: &str = "line-infantry-07-15";
 
 /// The French: a CO (Average Brigade HQ, value 7) at (20, 20); an FAO (HQ 2, its commander
 /// written as a Good Division HQ of value 9 to show the FAO line wins) just behind guns 1–3,
 /// which touch in a row at x = 50, 52.5, 55; guns 4–6 apart; a line battalion (7). The
 /// Austrians: a CO, a line battalion (1) 40 cm in front of the battery, another (2) beside it.
 fn battery() -> Sc {
-    Sc::new("nap-french", "nap-austrian")
-        .hq(0, 1, "brigade", "average", 7, None, (20.0, 20.0), false)
-        .hq(0, 2, "division", "good", 9, Some(1), (52.5, 14.0), true)
-        .unit(0, 1, 2, GUN, 1, (50.0, 20.0), 0.0)
-        .unit(0, 2, 2, GUN, 1, (52.5, 20.0), 0.0)
-        .unit(0, 3, 2, GUN, 1, (55.0, 20.0), 0.0)
-        .unit(0, 4, 2, GUN, 1, (80.0, 20.0), 0.0)
-        .unit(0, 5, 2, GUN, 1, (100.0, 20.0), 0.0)
-        .unit(0, 6, 2, GUN, 1, (120.0, 20.0), 0.0)
-        .unit(0, 7, 1, FR_LINE, 4, (25.0, 30.0), 0.0)
-        .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0), false)
-        .unit(1, 1, 1, AUS_LINE, 4, (52.5, 60.0), 180.0)
-        .unit(1, 2, 1, AUS_LINE, 4, (80.0, 60.0), 180.0)
+    new_sc("nap-french", "nap-austrian")
+        .hq(0, 1, "brigade", "average", 7, None, (20.0, 20.0))
+        .hq(0, 2, "division", "good", 9, Some(1), (52.5, 14.0))
+        .fao(0, 2)
+        .unit_under(0, 1, 2, GUN, 1, (50.0, 20.0), 0.0)
+        .unit_under(0, 2, 2, GUN, 1, (52.5, 20.0), 0.0)
+        .unit_under(0, 3, 2, GUN, 1, (55.0, 20.0), 0.0)
+        .unit_under(0, 4, 2, GUN, 1, (80.0, 20.0), 0.0)
+        .unit_under(0, 5, 2, GUN, 1, (100.0, 20.0), 0.0)
+        .unit_under(0, 6, 2, GUN, 1, (120.0, 20.0), 0.0)
+        .unit_under(0, 7, 1, FR_LINE, 4, (25.0, 30.0), 0.0)
+        .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
+        .unit_under(1, 1, 1, AUS_LINE, 4, (52.5, 60.0), 180.0)
+        .unit_under(1, 2, 1, AUS_LINE, 4, (80.0, 60.0), 180.0)
 }
 
 fn order(command: PieceId, units: Vec<OrderedUnit>) -> Action {
@@ -371,7 +279,9 @@ fn art_10_army_13_one_fao_per_six_artillery_units_validated() {
         .collect();
     assert_eq!(others, Vec::<String>::new());
     // A second FAO with six guns: one too many.
-    let sc = battery().hq(0, 3, "brigade", "average", 7, Some(1), (80.0, 14.0), true);
+    let sc = battery()
+        .hq(0, 3, "brigade", "average", 7, Some(1), (80.0, 14.0))
+        .fao(0, 3);
     let v = fao_violations(&sc.scenario());
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(
@@ -397,11 +307,12 @@ fn art_10_army_13_one_fao_per_six_artillery_units_validated() {
 
 #[test]
 fn art_10_an_austrian_command_fields_no_fao() {
-    let mut sc = Sc::new("nap-austrian", "nap-french")
-        .hq(0, 1, "brigade", "average", 7, None, (20.0, 20.0), false)
-        .hq(0, 2, "brigade", "average", 7, Some(1), (52.5, 14.0), true);
+    let mut sc = new_sc("nap-austrian", "nap-french")
+        .hq(0, 1, "brigade", "average", 7, None, (20.0, 20.0))
+        .hq(0, 2, "brigade", "average", 7, Some(1), (52.5, 14.0))
+        .fao(0, 2);
     for i in 0..6 {
-        sc = sc.unit(0, i + 1, 1, GUN, 1, (50.0 + 10.0 * f64::from(i), 20.0), 0.0);
+        sc = sc.unit_under(0, i + 1, 1, GUN, 1, (50.0 + 10.0 * f64::from(i), 20.0), 0.0);
     }
     let v = fao_violations(&sc.scenario());
     assert_eq!(v.len(), 1, "{v:?}");
@@ -542,11 +453,11 @@ fn art_10_skir_01_an_fao_is_no_brigade_hq_for_skirmisher_screens() {
     use powderhorn::rules::skirmish::screen_stands;
     // Three infantry units with the brigade-skirmisher flag under a brigade-level HQ: a screen
     // of 2 stands; the same HQ made an FAO commands no brigade and has none.
-    let mut sc = Sc::new("nap-french", "nap-austrian")
-        .hq(0, 1, "brigade", "average", 7, None, (20.0, 20.0), false)
-        .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0), false);
+    let mut sc = new_sc("nap-french", "nap-austrian")
+        .hq(0, 1, "brigade", "average", 7, None, (20.0, 20.0))
+        .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0));
     for i in 0..3 {
-        sc = sc.unit(
+        sc = sc.unit_under(
             0,
             i + 1,
             1,

@@ -11,8 +11,7 @@
 //! 2.5. "Already fired before" is arranged with a warm-up shot of all ones, which hits nothing.
 
 use powderhorn::geom::Point;
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, Cover, Grade, HqId, Scenario, UnitId};
+use powderhorn::model::{Cover, Grade};
 use powderhorn::rules::artillery::{self, Ammunition, Candidate, CanisterProfile, WeaponClass};
 use powderhorn::rules::casualty::{
     self, fire_dice, ko_threshold, resolve_attack, save_plan, score_to_hit, Attack, DiceGroup,
@@ -25,171 +24,36 @@ use powderhorn::rules::{
     Action, ActionError, Battle, DiceSource, Event, Formation, Phase, PieceId,
 };
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
-// --- scenario builder ---------------------------------------------------------------------------
+// --- scenario builder (tests/support/builder.rs) ------------------------------------------------
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
+#[path = "support/builder.rs"]
+mod builder;
+#[path = "support/refuse.rs"]
+mod refuse;
+use builder::*;
+
+/// This file's tables: [`Sc::new`] named "fire-test".
+fn new_sc(list0: &str, list1: &str) -> Sc {
+    Sc::new(list0, list1).named("fire-test", "Fire test")
 }
 
-fn pt(x: f64, y: f64) -> Value {
-    json!({"x": x, "y": y})
-}
-
-fn ring(points: &[(f64, f64)]) -> Value {
-    Value::Array(points.iter().map(|(x, y)| pt(*x, *y)).collect())
-}
-
-/// A two-sided scenario, each side with one HQ off the table unless placed.
-struct Sc {
-    v: Value,
-    next_feature: u32,
+/// French against Austrians, 1809.
+fn nap_sc() -> Sc {
+    Sc::nap().named("fire-test", "Fire test")
 }
 
 impl Sc {
-    fn new(list0: &str, list1: &str) -> Sc {
-        let hq = |id: u32, name: &str| {
-            json!({
-                "id": id, "name": name,
-                "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
-                              "command_value": 7},
-                "mounted": true, "position": null
-            })
-        };
-        Sc {
-            v: json!({
-                "format": 1, "id": "fire-test", "name": "Fire test",
-                "points": 1500, "turn_limit": 6, "terrain": [],
-                "sides": [
-                    {"name": "Side A", "army_list": list0, "hqs": [hq(1, "Brigade A")],
-                     "units": []},
-                    {"name": "Side B", "army_list": list1, "hqs": [hq(2, "Brigade B")],
-                     "units": []}
-                ]
-            }),
-            next_feature: 1,
-        }
-    }
-
-    fn nap() -> Sc {
-        Sc::new("nap-french", "nap-austrian").year(1809)
-    }
-
-    fn set(mut self, key: &str, v: Value) -> Sc {
-        self.v[key] = v;
-        self
-    }
-
-    fn year(self, y: u16) -> Sc {
-        self.set("year", json!(y))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn unit(mut self, side: usize, id: u32, troop: &str, stands: u8, x: f64, y: f64, f: f64) -> Sc {
-        let hq = if side == 0 { 1 } else { 2 };
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": hq,
-                       "position": {"at": pt(x, y), "facing_deg": f}});
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            units.push(u);
-        }
-        self
-    }
-
-    fn grade(mut self, side: usize, id: u32, grade: &str) -> Sc {
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            for u in units.iter_mut().filter(|u| u["id"] == json!(id)) {
-                u["grade"] = json!(grade);
-            }
-        }
-        self
-    }
-
-    fn hq_at(mut self, side: usize, x: f64, y: f64) -> Sc {
-        self.v["sides"][side]["hqs"][0]["position"] = json!({"at": pt(x, y), "facing_deg": 0.0});
-        self
-    }
-
-    fn feature(mut self, kind: &str, geometry: Value) -> Sc {
-        let f = json!({"id": self.next_feature, "name": format!("{kind} {}", self.next_feature),
-                       "kind": kind, "geometry": geometry});
-        self.next_feature += 1;
-        if let Some(t) = self.v["terrain"].as_array_mut() {
-            t.push(f);
-        }
-        self
-    }
-
-    /// A wall, fence or hedge along a line (zero width).
-    fn hedge(self, points: &[(f64, f64)]) -> Sc {
-        self.feature(
-            "linear",
-            json!({"polyline": {"points": ring(points), "width_cm": 0.0}}),
-        )
-    }
-
-    fn area(self, kind: &str, r: (f64, f64, f64, f64)) -> Sc {
-        let (x0, y0, x1, y1) = r;
-        self.feature(
-            kind,
-            json!({"polygon": ring(&[(x0, y0), (x1, y0), (x1, y1), (x0, y1)])}),
-        )
-    }
-
-    fn defense(mut self, side: usize, kind: &str, at: &[(f64, f64)], occupant: Option<u32>) -> Sc {
-        let d = json!({"id": self.next_feature, "kind": kind, "sections": 1, "at": ring(at),
-                       "occupant": occupant});
-        self.next_feature += 1;
-        match self.v["sides"][side]["field_defenses"].as_array_mut() {
-            Some(v) => v.push(d),
-            None => self.v["sides"][side]["field_defenses"] = json!([d]),
-        }
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     /// The battle with `dice` scripted, after the deploys (in deployment), at side 0's
-    /// Command phase of player turn 1.
+    /// Command phase of player turn 1; free orders.
     fn battle(&self, dice: Vec<u8>, deploys: &[(PieceId, Formation)]) -> Battle {
-        let mut b = self.initiative(dice, deploys);
-        b.perform(Action::EndPhase).expect("to the Command phase");
-        assert_eq!(b.state().turn.phase, Phase::Command);
-        b
+        self.at_command(dice, OrdersMode::Free, deploys)
     }
 
     /// As [`Sc::battle`], at side 0's Initiative phase.
     fn initiative(&self, dice: Vec<u8>, deploys: &[(PieceId, Formation)]) -> Battle {
-        let mut b = Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
-            .expect("the test battle sets up")
-            .with_orders(OrdersMode::Free);
-        for (piece, formation) in deploys {
-            b.perform(Action::Deploy {
-                piece: *piece,
-                formation: *formation,
-            })
-            .expect("the deploy is legal");
-        }
-        b.perform(Action::EndPhase).expect("deployment ends");
-        assert_eq!(b.state().turn.phase, Phase::Initiative);
-        b
-    }
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn hq(side: usize) -> PieceId {
-    PieceId::Hq {
-        side,
-        hq: HqId(if side == 0 { 1 } else { 2 }),
+        self.at_initiative(dice, OrdersMode::Free, deploys)
     }
 }
 
@@ -225,20 +89,15 @@ fn refused(
     b: &mut Battle,
     firers: &[PieceId],
     target: PieceId,
-    ammo: Option<Ammunition>,
+    ammunition: Option<Ammunition>,
     expected: &str,
 ) -> String {
-    let before = b.state().clone();
-    let entries = b.entries().len();
-    let (got, message) = match fire_with(b, firers, target, ammo) {
-        Ok(ev) => panic!("expected a refusal by {expected}, got {ev:?}"),
-        Err(ActionError::Rule(e)) => (e.rule, e.message),
-        Err(e) => panic!("expected the rules to forbid it under {expected}, got {e}"),
+    let fire = Action::Fire {
+        firers: firers.to_vec(),
+        target,
+        ammunition,
     };
-    assert_eq!(got, expected, "refusal rule");
-    assert_eq!(b.state(), &before, "a refused fire changes nothing");
-    assert_eq!(b.entries().len(), entries);
-    message
+    refuse::refused(b, fire, expected)
 }
 
 /// The (purpose, dice) of every roll, in order.
@@ -312,17 +171,13 @@ fn suppressed(piece: PieceId, player_turn: u32) -> Event {
     Event::Suppressed { piece, player_turn }
 }
 
-const FR_LINE: &str = "line-infantry-08-12";
-const AUS_LINE: &str = "line-infantry-07-15";
-const FIELD_ART: &str = "field-artillery";
-
 // --- WE-01, WE-02 -----------------------------------------------------------------------------------
 
 /// WE-01/WE-02 table: T (Austrian, 5 stands, line) at y 100..101.5 facing −y, a hedge just in
 /// front of it at y 99.95; F1 (4 stands) 4.0 cm in front; F2 (5 stands) 8.0 cm away, ahead and
 /// to the left of F1 (its front-right corner straight in front of T's left stand).
 fn we_01_table() -> Sc {
-    Sc::nap()
+    nap_sc()
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .hedge(&[(80.0, 99.95), (120.0, 99.95)])
         .unit(0, 1, FR_LINE, 4, 100.0, 96.0, 0.0)
@@ -490,7 +345,7 @@ const ACW_SB: &str = "regular-infantry-sb";
 
 #[test]
 fn we_03_first_fire_bonus_acw() {
-    let sc = Sc::new("acw-union", "acw-confederate")
+    let sc = new_sc("acw-union", "acw-confederate")
         .unit(1, 1, ACW_RIFLE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, ACW_RIFLE, 5, 100.0, 85.0, 0.0);
     let mut dice = vec![3, 3, 2, 5, 1, 1, 2, 3];
@@ -539,7 +394,7 @@ fn we_03_first_fire_bonus_acw() {
 fn we_04_artillery_at_a_march_column_in_woods() {
     // Russian line infantry in march column, its lead stand at the wood's edge (y 100), the
     // column inside the wood; a French field gun 20.0 cm in front.
-    let sc = Sc::new("nap-french", "nap-russian")
+    let sc = new_sc("nap-french", "nap-russian")
         .year(1812)
         .area("high_area", (90.0, 100.0, 110.0, 130.0))
         .unit(1, 1, "line-infantry", 5, 100.0, 100.0, 180.0)
@@ -590,7 +445,7 @@ const SB_CANNON: &str = "smoothbore-cannon-mixed-guns";
 /// A Union smoothbore gun 40.0 cm in front of a Confederate line, a Confederate howitzer
 /// `behind` cm beyond the rear edge of the infantry stand the shot hits.
 fn we_05_table(behind: f64) -> Sc {
-    Sc::new("acw-union", "acw-confederate")
+    new_sc("acw-union", "acw-confederate")
         .unit(1, 1, ACW_SB, 5, 100.0, 100.0, 180.0)
         .unit(1, 2, "howitzers", 1, 100.0, 101.5 + behind, 180.0)
         .unit(0, 1, SB_CANNON, 1, 100.0, 60.0, 0.0)
@@ -647,7 +502,7 @@ fn we_05_variant_howitzer_beyond_2_cm_is_not_reached() {
 /// its left; French line infantry 8.0 cm away ahead-left; a French field gun 30.0 cm straight
 /// ahead of T's right end; two Austrian guns as warm-up targets.
 fn we_06_table() -> Sc {
-    Sc::nap()
+    nap_sc()
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, "light-cavalry-05-12", 3, 68.75, 100.75, 90.0)
         .unit(0, 2, FR_LINE, 5, 88.75, 92.0, 0.0)
@@ -869,7 +724,7 @@ fn run(a: &Attack, d: &[u8]) -> casualty::AttackOutcome {
 
 /// A French 4-stand line 5.0 cm in front of an Austrian 5-stand line (T), both in the open.
 fn duel() -> Sc {
-    Sc::nap()
+    nap_sc()
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, FR_LINE, 4, 100.0, 95.0, 0.0)
 }
@@ -913,7 +768,7 @@ fn gen_11_hits_accumulate_during_the_player_turn() {
 #[test]
 fn gen_12_knocked_out_at_once_when_hits_reach_the_threshold() {
     // A 1-stand Austrian line (KO threshold 3) takes 3 hits: out at once, counted at once.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .unit(1, 1, AUS_LINE, 1, 100.0, 100.0, 180.0)
         .unit(0, 1, FR_LINE, 4, 100.0, 95.0, 0.0);
     let mut dice = vec![6, 6, 6, 1, 1, 1];
@@ -948,7 +803,7 @@ fn gen_12_knocked_out_at_once_when_hits_reach_the_threshold() {
 #[test]
 fn gen_12_elite_units_add_a_hit_per_stand() {
     assert_eq!(ko_threshold(5, 3, true, false, false), 20);
-    let sc = Sc::nap().unit(1, 1, "grenadier-infantry", 5, 100.0, 100.0, 180.0);
+    let sc = nap_sc().unit(1, 1, "grenadier-infantry", 5, 100.0, 100.0, 180.0);
     let b = sc.battle(vec![], &[]);
     let ctx = b.ctx();
     let t = ctx.piece(T()).expect("T");
@@ -1048,7 +903,7 @@ fn fire_01_firing_happens_in_the_initiative_and_command_phases() {
 #[test]
 fn fire_02_range_is_edge_to_edge_and_scales_with_the_command_scale() {
     let at = |d: f64, scale: &str, dice: usize| {
-        let sc = Sc::nap()
+        let sc = nap_sc()
             .set("scale", json!(scale))
             .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
             .unit(0, 1, FR_LINE, 4, 100.0, 100.0 - d, 0.0);
@@ -1074,7 +929,7 @@ fn fire_02_range_is_edge_to_edge_and_scales_with_the_command_scale() {
     assert_eq!(at(5.5, "brigade", 5), Err("FIRE-02"));
     // The Colonial list declares its own scale: its 30 cm stays 30 at company scale.
     let colonial = |d: f64| {
-        let sc = Sc::new("colonial", "colonial")
+        let sc = new_sc("colonial", "colonial")
             .set("scale", json!("company"))
             .unit(1, 1, "european-musket", 4, 100.0, 100.0, 180.0)
             .unit(0, 1, "european-musket", 4, 100.0, 100.0 - d, 0.0);
@@ -1088,7 +943,7 @@ fn fire_02_range_is_edge_to_edge_and_scales_with_the_command_scale() {
 #[test]
 fn fire_03_the_weapon_decides_the_range() {
     // ACW rifled musket 20 cm, smoothbore 10 cm, mounted cavalry 2 cm (list note).
-    let b = Sc::new("acw-union", "acw-confederate")
+    let b = new_sc("acw-union", "acw-confederate")
         .unit(0, 1, ACW_RIFLE, 4, 50.0, 50.0, 0.0)
         .unit(0, 2, ACW_SB, 4, 80.0, 50.0, 0.0)
         .unit(0, 3, "us-cavalry-1862", 3, 110.0, 50.0, 0.0)
@@ -1109,7 +964,7 @@ fn fire_03_the_weapon_decides_the_range() {
 fn fire_04_the_target_must_be_in_the_fire_cone() {
     // A 2-stand Austrian line 3 cm to the right of F1's front, beside it: in sight, in range,
     // outside the 15° splay.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .unit(1, 1, AUS_LINE, 2, 108.0, 96.0, 270.0)
         .unit(0, 1, FR_LINE, 4, 100.0, 95.0, 0.0);
     let mut b = sc.battle(vec![], &[]);
@@ -1143,7 +998,7 @@ fn fire_05_stands_that_fire_by_formation() {
 fn fire_07_no_firing_over_other_units() {
     // A French 2-stand line behind a French 4-gun battery (guns do not block sight, VIS-07,
     // but nobody fires over them): refused. A howitzer fires over it at a high angle.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, FR_LINE, 2, 100.0, 90.0, 0.0)
         .unit(0, 2, FIELD_ART, 4, 100.0, 95.0, 0.0)
@@ -1192,7 +1047,7 @@ fn fire_08_dice_per_stand_times_eligible_stands() {
 fn fire_09_combined_fire_rolls_by_score_with_one_save_and_one_test() {
     // A French gun (soft cover shifts to open: 4+) and a French line (5+) at T at the edge of
     // a wood: two to-hit rolls, one save roll, one suppression test at the lower score.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .area("high_area", (80.0, 100.0, 120.0, 130.0))
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, FIELD_ART, 1, 100.0, 80.0, 0.0)
@@ -1238,7 +1093,7 @@ fn fire_09_combined_fire_rolls_by_score_with_one_save_and_one_test() {
 #[test]
 fn fire_10_flank_and_rear_shots_add_two_dice_and_worsen_the_save() {
     // F1 behind a Grenz line (save 5): rear shot.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .unit(1, 1, "grenz-infantry", 5, 100.0, 100.0, 180.0)
         .unit(0, 1, FR_LINE, 4, 100.0, 105.0, 180.0);
     let mut b = sc.battle(vec![6, 6, 1, 1, 1, 1, 1, 5, 6, 1, 1], &[]);
@@ -1368,7 +1223,7 @@ fn fire_12_other_modifiers_and_the_one_die_floor() {
 #[test]
 fn fire_12_list_note_extra_die_through_the_engine() {
     // Austrian Grenz (Napoleonic note 22) firing: +1 die.
-    let sc = Sc::new("nap-austrian", "nap-french")
+    let sc = new_sc("nap-austrian", "nap-french")
         .year(1809)
         .unit(1, 1, FR_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, "grenz-infantry", 4, 100.0, 95.0, 0.0);
@@ -1380,7 +1235,7 @@ fn fire_12_list_note_extra_die_through_the_engine() {
 
 #[test]
 fn fire_13_no_first_fire_bonus_where_the_list_does_not_state_it() {
-    let sc = Sc::new("fpw-french", "fpw-prussian")
+    let sc = new_sc("fpw-french", "fpw-prussian")
         .unit(1, 1, "infantry", 5, 100.0, 100.0, 180.0)
         .unit(0, 1, "line-infantry", 4, 100.0, 80.0, 0.0);
     let mut b = sc.battle(vec![1; 4], &[]);
@@ -1406,7 +1261,7 @@ fn fire_15_cover_ladder_from_terrain_and_works() {
     use powderhorn::rules::firing::target_cover;
     use powderhorn::rules::geometry::footprint_of;
     // Each Austrian 2-stand line faces −y with its front at y = 100 (stands y 100..101.5).
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .set("defender", json!(1))
         .area("high_area", (0.0, 95.0, 20.0, 120.0))
         .area("built_up", (30.0, 95.0, 50.0, 120.0))
@@ -1555,7 +1410,7 @@ fn fire_20_knock_out_check_on_accumulated_hits() {
 fn fire_21_a_limbered_gun_is_shot_at_as_its_limber() {
     use powderhorn::rules::firing::{ko_threshold_of, save_of, stat_row};
     let mut b = Battle::new(
-        Sc::new("acw-union", "acw-confederate")
+        new_sc("acw-union", "acw-confederate")
             .unit(0, 1, SB_CANNON, 1, 100.0, 50.0, 0.0)
             .scenario(),
         lists(),
@@ -1655,7 +1510,7 @@ fn acw_suppressed(sc: &Sc, more: &[u8]) -> Battle {
 
 /// A Union line 15.0 cm from a Confederate line (no saves) whose front is at `t_front_y`.
 fn acw_table(t_front_y: f64) -> Sc {
-    Sc::new("acw-union", "acw-confederate")
+    new_sc("acw-union", "acw-confederate")
         .unit(1, 1, ACW_RIFLE, 5, 100.0, t_front_y, 180.0)
         .unit(0, 1, ACW_RIFLE, 5, 100.0, t_front_y - 15.0, 0.0)
 }
@@ -1896,7 +1751,7 @@ fn art_01_weapon_classes_and_ammunition() {
 
 #[test]
 fn art_01_acw_gatling_jams_on_any_double() {
-    let sc = Sc::new("acw-union", "acw-confederate")
+    let sc = new_sc("acw-union", "acw-confederate")
         .unit(1, 1, ACW_RIFLE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, "gatling-gun", 1, 100.0, 92.0, 0.0);
     let mut b = sc.battle(vec![3, 3], &[]);
@@ -1985,7 +1840,7 @@ fn art_02_corridor_and_reach_numbers() {
 fn art_03_shell_attacks_every_unit_in_the_3_cm_zone() {
     // A French gun fires shell at T (2 stands); the Austrian line beside T is 2.5 cm from the
     // point of contact and is attacked too, each with its own roll.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .unit(1, 1, AUS_LINE, 2, 100.0, 100.0, 180.0)
         .unit(1, 2, AUS_LINE, 2, 105.0, 100.0, 180.0)
         .unit(1, 3, AUS_LINE, 2, 120.0, 100.0, 180.0)
@@ -2084,7 +1939,7 @@ fn art_05_howitzer_shell_has_no_effect_in_cover() {
     assert!(!blocked(WeaponClass::Gun, Cover::Hard, false));
     // Through the engine: a Napoleonic howitzer (cover shift: hard → soft) at a line inside a
     // built-up area, 15 cm: on target, no effect.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .area("built_up", (80.0, 100.0, 120.0, 120.0))
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, "howitzer-field-artillery", 1, 100.0, 85.0, 0.0);
@@ -2100,7 +1955,7 @@ fn art_05_howitzer_shell_has_no_effect_in_cover() {
 #[test]
 fn art_07_mortar_target_behind_a_wall_saves_on_4() {
     // A Napoleonic mortar 10 cm from Landwehr (no save) lining a wall: they save on 4+.
-    let sc = Sc::new("nap-french", "nap-austrian")
+    let sc = new_sc("nap-french", "nap-austrian")
         .year(1809)
         .hedge(&[(80.0, 99.95), (120.0, 99.95)])
         .unit(1, 1, "landwehr-infantry", 5, 100.0, 100.0, 180.0)
@@ -2137,7 +1992,7 @@ fn art_08_deviation_dice_direction_and_lost_shells() {
     let dirs: Vec<f64> = (1..=6).map(artillery::direction_offset_deg).collect();
     assert_eq!(dirs, vec![0.0, 60.0, 120.0, 180.0, 240.0, 300.0]);
     // A mortar shell deviating 6 cm straight on beyond a target at the table's far edge is lost.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .unit(1, 1, AUS_LINE, 5, 100.0, 176.0, 180.0)
         .unit(0, 1, "mortar", 1, 100.0, 166.0, 0.0);
     let mut b = sc.battle(vec![3, 1, 6], &[]);
@@ -2174,7 +2029,7 @@ fn art_09_counter_battery_on_initiative() {
     assert!(artillery::initiative_targets(&[c(1, 25.0, false)], 20.0, true).is_empty());
     // Through the engine, on initiative: the gun may pick the enemy battery behind the line;
     // the infantry may not pass over its nearest enemy.
-    let sc = Sc::nap()
+    let sc = nap_sc()
         .unit(1, 1, AUS_LINE, 2, 80.0, 100.0, 180.0)
         .unit(1, 2, FIELD_ART, 1, 106.0, 120.0, 180.0)
         .unit(0, 1, FIELD_ART, 1, 100.0, 90.0, 0.0)
@@ -2194,7 +2049,7 @@ fn init_04_initiative_fire_at_the_nearest_visible_enemy_within_20_cm() {
     let mut b = duel().initiative(vec![1; 5], &[]);
     let ev = fired(&mut b, &[F1()], T());
     assert_eq!(rolls(&ev), vec![roll("to hit", &[1; 5])]);
-    let far = Sc::nap().unit(1, 1, AUS_LINE, 5, 100.0, 121.0, 180.0).unit(
+    let far = nap_sc().unit(1, 1, AUS_LINE, 5, 100.0, 121.0, 180.0).unit(
         0,
         1,
         "field-artillery",

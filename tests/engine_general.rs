@@ -1,8 +1,7 @@
 //! General concepts and sequence checks (catalogue GEN-01, GEN-02, GEN-08, GEN-09, INIT-11,
 //! INIT-13, FIRE-24), run through `Battle::perform` with scripted dice and exact expectations.
 
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, Grade, HqId, Scenario, UnitId};
+use powderhorn::model::Grade;
 use powderhorn::rules::casualty::{
     resolve_attack, Attack, DiceGroup, SaveSituation, TargetProfile,
 };
@@ -10,85 +9,41 @@ use powderhorn::rules::charge::Response;
 use powderhorn::rules::command::{OrderOutcome, OrderedUnit, OrdersMode, UnitActionKind};
 use powderhorn::rules::dice::ScriptedDice;
 use powderhorn::rules::event::Modifier;
-use powderhorn::rules::{Action, ActionError, Battle, DiceSource, Event, Phase, PieceId};
-use serde_json::{json, Value};
+use powderhorn::rules::{Action, Battle, Event, Phase, PieceId};
+use serde_json::json;
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
+#[path = "support/builder.rs"]
+mod builder;
+#[path = "support/refuse.rs"]
+mod refuse;
+use builder::{u, Sc, AUS_LINE, FR_LINE};
+use refuse::rule_of;
 
-struct Sc {
-    v: Value,
+/// Austrians (side 0) against French (side 1), 1809; one brigade HQ each, value 8.
+fn new_sc() -> Sc {
+    let hq = |id: u32, x: f64, y: f64| {
+        json!({
+            "id": id, "name": format!("Brigade {id}"),
+            "commander": {"id": id, "name": format!("General {id}"), "level": "brigade",
+                          "quality": "average", "command_value": 8},
+            "mounted": true, "position": {"at": {"x": x, "y": y}, "facing_deg": 0.0}
+        })
+    };
+    Sc::bare("nap-austrian", "nap-french")
+        .named("general-test", "General test")
+        .year(1809)
+        .hq_json(0, hq(1, 100.0, 80.0))
+        .hq_json(1, hq(2, 100.0, 160.0))
 }
 
 impl Sc {
-    /// Austrians (side 0) against French (side 1), 1809; one brigade HQ each, value 8.
-    fn new() -> Sc {
-        let hq = |id: u32, x: f64, y: f64| {
-            json!({
-                "id": id, "name": format!("Brigade {id}"),
-                "commander": {"id": id, "name": format!("General {id}"), "level": "brigade",
-                              "quality": "average", "command_value": 8},
-                "mounted": true, "position": {"at": {"x": x, "y": y}, "facing_deg": 0.0}
-            })
-        };
-        Sc {
-            v: json!({
-                "format": 1, "id": "general-test", "name": "General test", "year": 1809,
-                "points": 1500, "turn_limit": 6, "terrain": [],
-                "sides": [
-                    {"name": "Side A", "army_list": "nap-austrian", "hqs": [hq(1, 100.0, 80.0)],
-                     "units": []},
-                    {"name": "Side B", "army_list": "nap-french", "hqs": [hq(2, 100.0, 160.0)],
-                     "units": []}
-                ]
-            }),
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn unit(mut self, side: usize, id: u32, troop: &str, stands: u8, x: f64, y: f64, f: f64) -> Sc {
-        let hq = if side == 0 { 1 } else { 2 };
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": hq,
-                       "position": {"at": {"x": x, "y": y}, "facing_deg": f}});
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            units.push(u);
-        }
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     /// Side 0's Initiative phase of player turn 1 under `mode`.
     fn initiative(&self, dice: Vec<u8>, mode: OrdersMode) -> Battle {
-        let mut b = Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
-            .expect("the test battle sets up")
-            .with_orders(mode);
-        b.perform(Action::EndPhase).expect("deployment ends");
-        assert_eq!(b.state().turn.phase, Phase::Initiative);
-        b
+        self.at_initiative(dice, mode, &[])
     }
 }
 
-const AUS_LINE: &str = "line-infantry-07-15";
-const FR_LINE: &str = "line-infantry-08-12";
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn h(side: usize) -> PieceId {
-    PieceId::Hq {
-        side,
-        hq: HqId(side as u32 + 1),
-    }
-}
+use builder::hq as h;
 
 fn ou(piece: PieceId, action: UnitActionKind) -> OrderedUnit {
     OrderedUnit {
@@ -100,14 +55,6 @@ fn ou(piece: PieceId, action: UnitActionKind) -> OrderedUnit {
     }
 }
 
-fn rule_of(r: Result<&[Event], ActionError>) -> &'static str {
-    match r {
-        Err(ActionError::Rule(e)) => e.rule,
-        Err(ActionError::Unsupported { rule, .. }) => rule,
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
-
 fn turn(b: &Battle) -> (u32, usize, Phase) {
     let t = b.state().turn;
     (t.player_turn, t.active, t.phase)
@@ -115,7 +62,7 @@ fn turn(b: &Battle) -> (u32, usize, Phase) {
 
 /// WE-07's table: A (Austrian, 5 stands) facing D (French) 12 cm ahead; S to A's right rear.
 fn we_07_table() -> Sc {
-    Sc::new()
+    new_sc()
         .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
         .unit(0, 2, AUS_LINE, 5, 113.0, 104.5, 0.0)
         .unit(1, 1, FR_LINE, 5, 100.0, 112.0, 180.0)
@@ -548,7 +495,7 @@ fn gen_02_hits_from_different_attackers_add_up_to_a_knock_out() {
 fn bas_02_stands_carry_the_statistics() {
     // Two units of the same row, 5 and 3 stands: the KO threshold is stands × Hits (3 each)
     // and the attack dice stands × Attacks (1 each); figures never count.
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, AUS_LINE, 5, 60.0, 100.0, 0.0)
         .unit(0, 2, AUS_LINE, 3, 140.0, 100.0, 0.0);
     let b = sc.initiative(vec![], OrdersMode::Free);
@@ -577,7 +524,7 @@ fn bas_02_stands_carry_the_statistics() {
 fn bas_05_hit_and_suppression_markers_are_unit_state() {
     // A (Austrian line) fires at D 6 cm away; every die a 5: all hit at 4+, no save on 6,
     // the suppression dice suppress. The markers are D's `hits` and `suppressed_at`.
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
         .unit(1, 1, FR_LINE, 5, 100.0, 106.0, 180.0);
     let mut b = sc.initiative(vec![5; 40], OrdersMode::Free);

@@ -8,8 +8,6 @@
 //! x 95..105, y 48.5..50.
 
 use powderhorn::geom::Point;
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, HqId, Scenario, UnitId};
 use powderhorn::rules::battle::may_form_square;
 use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::geometry::footprint_of;
@@ -21,140 +19,29 @@ use powderhorn::rules::{
     Action, ActionError, Battle, BattleState, Ctx, DiceSource, Event, Formation, Manoeuvre, Phase,
     PieceId, Pose,
 };
-use serde_json::{json, Value};
+use serde_json::json;
 
 // --- scenario builder ---------------------------------------------------------------------------
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
+#[path = "support/builder.rs"]
+mod builder;
+#[path = "support/refuse.rs"]
+mod refuse;
+use builder::{hq, lists, polyline as line, pose, pt, rect, u, Sc, FIELD_ART};
 
-fn pt(x: f64, y: f64) -> Value {
-    json!({"x": x, "y": y})
-}
-
-fn ring(points: &[(f64, f64)]) -> Value {
-    Value::Array(points.iter().map(|(x, y)| pt(*x, *y)).collect())
-}
-
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Value {
-    json!({"polygon": ring(&[(x0, y0), (x1, y0), (x1, y1), (x0, y1)])})
-}
-
-fn line(points: &[(f64, f64)], width: f64) -> Value {
-    json!({"polyline": {"points": ring(points), "width_cm": width}})
-}
-
-/// A two-sided scenario (French side 0, Austrian side 1 unless changed), each with one HQ
-/// (off the table unless placed).
-struct Sc {
-    v: Value,
-    next_feature: u32,
+/// French (side 0) and Austrians (side 1) unless changed, each with one HQ off the table unless
+/// placed; features named "feature N".
+fn new_sc() -> Sc {
+    Sc::new("nap-french", "nap-austrian")
+        .named("movement-test", "Movement test")
+        .side_names("French", "Austrians")
+        .feature_label("feature")
 }
 
 impl Sc {
-    fn new() -> Sc {
-        let hq = |id: u32, name: &str| {
-            json!({
-                "id": id, "name": name,
-                "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
-                              "command_value": 7},
-                "mounted": true, "position": null
-            })
-        };
-        Sc {
-            v: json!({
-                "format": 1, "id": "movement-test", "name": "Movement test",
-                "points": 1500, "turn_limit": 6, "terrain": [],
-                "sides": [
-                    {"name": "French", "army_list": "nap-french", "hqs": [hq(1, "Brigade A")],
-                     "units": []},
-                    {"name": "Austrians", "army_list": "nap-austrian", "hqs": [hq(2, "Brigade B")],
-                     "units": []}
-                ]
-            }),
-            next_feature: 1,
-        }
-    }
-
-    fn list(mut self, side: usize, list: &str) -> Sc {
-        self.v["sides"][side]["army_list"] = json!(list);
-        self
-    }
-
-    fn year(mut self, year: u16) -> Sc {
-        self.v["year"] = json!(year);
-        self
-    }
-
-    fn unit_json(mut self, side: usize, u: Value) -> Sc {
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            units.push(u);
-        }
-        self
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn unit(self, side: usize, id: u32, troop: &str, stands: u8, x: f64, y: f64, f: f64) -> Sc {
-        let hq = if side == 0 { 1 } else { 2 };
-        self.unit_json(
-            side,
-            json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                   "stands": stands, "hq": hq,
-                   "position": {"at": pt(x, y), "facing_deg": f}}),
-        )
-    }
-
-    fn hq_at(mut self, side: usize, x: f64, y: f64, mounted: bool) -> Sc {
-        self.v["sides"][side]["hqs"][0]["position"] = json!({"at": pt(x, y), "facing_deg": 0.0});
-        self.v["sides"][side]["hqs"][0]["mounted"] = json!(mounted);
-        self
-    }
-
-    fn feature(mut self, kind: Value, geometry: Value, dense: bool, frozen: bool) -> Sc {
-        let mut f = json!({"id": self.next_feature, "name": format!("feature {}", self.next_feature),
-                           "geometry": geometry, "dense": dense, "frozen": frozen});
-        if let (Some(obj), Some(k)) = (f.as_object_mut(), kind.as_object()) {
-            for (key, val) in k {
-                obj.insert(key.clone(), val.clone());
-            }
-        }
-        self.next_feature += 1;
-        if let Some(t) = self.v["terrain"].as_array_mut() {
-            t.push(f);
-        }
-        self
-    }
-
-    fn area(self, kind: &str, r: (f64, f64, f64, f64)) -> Sc {
-        self.feature(
-            json!({"kind": kind}),
-            rect(r.0, r.1, r.2, r.3),
-            false,
-            false,
-        )
-    }
-
-    fn defense(mut self, side: usize, kind: &str, at: &[(f64, f64)]) -> Sc {
-        let d = json!({"id": self.next_feature, "kind": kind, "sections": 1, "at": ring(at)});
-        self.next_feature += 1;
-        if let Some(v) = self.v["sides"][side]["field_defenses"].as_array_mut() {
-            v.push(d);
-        } else {
-            self.v["sides"][side]["field_defenses"] = json!([d]);
-        }
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     /// The battle at deployment (both sides may act).
     fn deploying(&self) -> Battle {
-        Battle::new(self.scenario(), lists(), DiceSource::Script(vec![]), 0)
-            .map(|b| b.with_orders(OrdersMode::Free))
-            .expect("the test battle sets up")
+        self.at_deployment(vec![], OrdersMode::Free)
     }
 
     /// The battle in side 0's first Initiative phase.
@@ -168,27 +55,6 @@ impl Sc {
 fn start(b: &mut Battle) {
     b.perform(Action::EndPhase).expect("deployment ends");
     assert_eq!(b.state().turn.phase, Phase::Initiative);
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn hq(side: usize) -> PieceId {
-    PieceId::Hq {
-        side,
-        hq: HqId(if side == 0 { 1 } else { 2 }),
-    }
-}
-
-fn pose(x: f64, y: f64, f: f64) -> Pose {
-    Pose {
-        at: Point::new(x, y),
-        facing_deg: f,
-    }
 }
 
 fn mv_via(
@@ -219,27 +85,17 @@ fn deploy(b: &mut Battle, piece: PieceId, f: Formation) {
     .expect("the deploy is legal");
 }
 
-/// The rule that forbids the action. Only an illegal action passes: a rule this build does not
-/// support yet (`ActionError::Unsupported`) is a different answer and fails the test.
-fn rule(r: Result<Vec<Event>, ActionError>) -> &'static str {
-    match r {
-        Ok(ev) => panic!("expected a refusal, got {ev:?}"),
-        Err(ActionError::Rule(e)) => e.rule,
-        Err(e) => panic!("expected the rules to forbid it, got {e}"),
-    }
-}
-
-/// Asserts a refusal by `expected` that leaves the battle exactly as it was.
+/// Asserts a refusal by `expected` that leaves the battle exactly as it was. Only an illegal
+/// action passes: a rule this build does not support yet (`ActionError::Unsupported`) is a
+/// different answer and fails the test.
 fn refused(b: &mut Battle, piece: PieceId, to: Pose, m: Manoeuvre, expected: &str) {
-    let before = b.state().clone();
-    let entries = b.entries().len();
-    let got = rule(mv(b, piece, to, m));
-    assert_eq!(
-        got, expected,
-        "refusal rule for a move of {piece} to {to:?}"
-    );
-    assert_eq!(b.state(), &before, "a refused move changes nothing");
-    assert_eq!(b.entries().len(), entries);
+    let action = Action::Move {
+        piece,
+        via: vec![],
+        to,
+        manoeuvre: m,
+    };
+    refuse::refused(b, action, expected);
 }
 
 fn cost(r: Result<Vec<Event>, ActionError>) -> f64 {
@@ -266,13 +122,12 @@ fn close(a: f64, b: f64) -> bool {
 const LINE_INF: &str = "line-infantry-08-12";
 const LIGHT_INF: &str = "light-infantry-08-12";
 const HEAVY_CAV: &str = "heavy-cavalry-07-12";
-const FIELD_ART: &str = "field-artillery";
 const HORSE_ART: &str = "horse-artillery";
 const AUS_INF: &str = "line-infantry-07-15";
 
 /// One French 4-stand line at (100, 50) facing +y.
 fn one_line() -> Sc {
-    Sc::new().unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
+    new_sc().unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
 }
 
 // --- MOVE-01 .. MOVE-08 ---------------------------------------------------------------------------
@@ -383,9 +238,7 @@ fn move_02_legs_add_up_and_the_path_is_kept() {
 
 #[test]
 fn move_02_the_table_edge_cannot_be_crossed() {
-    let mut b = Sc::new()
-        .unit(0, 1, LINE_INF, 4, 100.0, 175.0, 0.0)
-        .battle();
+    let mut b = new_sc().unit(0, 1, LINE_INF, 4, 100.0, 175.0, 0.0).battle();
     refused(
         &mut b,
         u(0, 1),
@@ -405,7 +258,7 @@ fn move_02_the_table_edge_cannot_be_crossed() {
 }
 
 fn walled() -> Sc {
-    one_line().feature(
+    one_line().feature_of(
         json!({"kind": "linear"}),
         line(&[(80.0, 55.0), (120.0, 55.0)], 0.0),
         false,
@@ -489,9 +342,9 @@ fn move_03_a_crossing_must_be_completed() {
 
 #[test]
 fn terr_02_limbered_guns_may_not_cross_walls() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
-        .feature(
+        .feature_of(
             json!({"kind": "linear"}),
             line(&[(80.0, 55.0), (120.0, 55.0)], 0.0),
             false,
@@ -527,7 +380,7 @@ fn terr_02_limbered_guns_may_not_cross_walls() {
 
 fn gap(width: f64) -> Sc {
     let half = width / 2.0;
-    Sc::new()
+    new_sc()
         .area("impassable", (80.0, 55.0, 100.0 - half, 60.0))
         .area("impassable", (100.0 + half, 55.0, 120.0, 60.0))
 }
@@ -557,10 +410,10 @@ fn move_04_a_gap_narrower_than_the_frontage_cannot_be_passed() {
 
 #[test]
 fn move_05_guns_emplaced_in_fortified_works_never_move() {
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 3, FIELD_ART, 1, 100.0, 51.0, 0.0)
         .unit(0, 4, FIELD_ART, 1, 140.0, 51.0, 0.0)
-        .defense(0, "fortified_works", &[(90.0, 51.0), (110.0, 51.0)]);
+        .defense(0, "fortified_works", &[(90.0, 51.0), (110.0, 51.0)], None);
     let mut b = sc.battle();
     refused(
         &mut b,
@@ -688,7 +541,7 @@ fn move_07_forced_into_impassable_ground_or_off_the_table_is_knocked_out() {
         matches!(out, ForcedOutcome::KnockedOut { rule: "CHG-25", .. }),
         "{out:?}"
     );
-    let edge = Sc::new().unit(0, 1, LINE_INF, 4, 100.0, 5.0, 0.0).battle();
+    let edge = new_sc().unit(0, 1, LINE_INF, 4, 100.0, 5.0, 0.0).battle();
     let ctx = edge.ctx();
     let out = forced_move(&ctx, u(0, 1), ForcedKind::FallBack, 180.0, 10.0, 0.0).expect("ok");
     assert!(
@@ -741,7 +594,7 @@ fn move_07_forced_into_friends_stops_on_contact() {
 
 #[test]
 fn move_08_troops_pass_their_own_command_units_freely() {
-    let mut b = one_line().hq_at(0, 100.0, 55.0, true).battle();
+    let mut b = one_line().hq_mounted(0, 100.0, 55.0, true).battle();
     assert_eq!(
         cost(mv(
             &mut b,
@@ -755,7 +608,7 @@ fn move_08_troops_pass_their_own_command_units_freely() {
 
 #[test]
 fn move_08_cmd_25_moving_through_an_enemy_command_unit_overruns_it() {
-    let mut b = one_line().hq_at(1, 100.0, 56.0, true).battle();
+    let mut b = one_line().hq_mounted(1, 100.0, 56.0, true).battle();
     {
         let ctx = b.ctx();
         let o = overruns(
@@ -769,7 +622,7 @@ fn move_08_cmd_25_moving_through_an_enemy_command_unit_overruns_it() {
         assert_eq!(o, vec![hq(1)]);
     }
     // Stopping short does not overrun.
-    let mut short = one_line().hq_at(1, 100.0, 56.0, true).battle();
+    let mut short = one_line().hq_mounted(1, 100.0, 56.0, true).battle();
     assert_eq!(
         cost(mv(
             &mut short,
@@ -791,9 +644,9 @@ fn move_08_cmd_25_moving_through_an_enemy_command_unit_overruns_it() {
 
 #[test]
 fn cmd_25_command_units_cannot_overrun_enemy_command_units() {
-    let mut b = Sc::new()
-        .hq_at(0, 100.0, 40.0, true)
-        .hq_at(1, 100.0, 56.0, true)
+    let mut b = new_sc()
+        .hq_mounted(0, 100.0, 40.0, true)
+        .hq_mounted(1, 100.0, 56.0, true)
         .battle();
     refused(
         &mut b,
@@ -917,7 +770,7 @@ fn move_11_a_line_is_as_wide_as_all_its_stands() {
 
 #[test]
 fn move_12_col_12_light_infantry_alone_in_extended_line_move_12() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .unit(0, 1, LIGHT_INF, 4, 60.0, 50.0, 0.0)
         .unit(0, 2, LINE_INF, 4, 140.0, 50.0, 0.0)
         .battle();
@@ -956,7 +809,7 @@ fn move_12_col_12_light_infantry_alone_in_extended_line_move_12() {
 }
 
 fn road() -> Sc {
-    Sc::new().feature(
+    new_sc().feature_of(
         json!({"kind": "road"}),
         line(&[(100.0, 0.0), (100.0, 180.0)], 4.0),
         false,
@@ -1050,9 +903,7 @@ fn move_15_a_square_cannot_move() {
 
 #[test]
 fn move_16_cavalry_cannot_form_square() {
-    let mut b = Sc::new()
-        .unit(0, 1, HEAVY_CAV, 3, 100.0, 50.0, 0.0)
-        .battle();
+    let mut b = new_sc().unit(0, 1, HEAVY_CAV, 3, 100.0, 50.0, 0.0).battle();
     let r = b.perform(Action::Deploy {
         piece: u(0, 1),
         formation: Formation::Square,
@@ -1089,7 +940,7 @@ fn move_17_forced_square_only_for_units_allowed_to_form_one() {
 
 #[test]
 fn move_18_cavalry_cannot_just_ride_into_a_square_that_is_a_charge() {
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, HEAVY_CAV, 3, 100.0, 40.0, 0.0)
         .unit(1, 7, AUS_INF, 4, 100.0, 55.0, 180.0);
     let mut b = sc.deploying();
@@ -1160,7 +1011,7 @@ fn move_19_a_disordered_unit_moves_at_its_normal_move() {
 
 #[test]
 fn move_20_limbered_guns_use_the_limbered_artillery_row() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .unit(0, 3, FIELD_ART, 1, 60.0, 50.0, 0.0)
         .unit(0, 4, HORSE_ART, 1, 140.0, 50.0, 0.0)
         .battle();
@@ -1208,7 +1059,7 @@ fn move_20_limbered_guns_use_the_limbered_artillery_row() {
 
 #[test]
 fn move_20_arm_11_acw_horse_artillery_limbers_at_30() {
-    let sc = Sc::new()
+    let sc = new_sc()
         .list(0, "acw-union")
         .list(1, "acw-confederate")
         .unit(0, 3, "rifled-cannon", 1, 60.0, 50.0, 0.0)
@@ -1231,7 +1082,7 @@ fn move_20_arm_11_acw_horse_artillery_limbers_at_30() {
 
 #[test]
 fn move_21_manhandling_uses_the_first_number() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
         .unit(0, 5, "mortar", 1, 140.0, 50.0, 0.0)
         .battle();
@@ -1280,9 +1131,7 @@ fn move_21_manhandling_uses_the_first_number() {
 
 #[test]
 fn move_22_turning_an_unlimbered_gun_is_a_pivot_not_a_move() {
-    let mut b = Sc::new()
-        .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
-        .battle();
+    let mut b = new_sc().unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0).battle();
     refused(
         &mut b,
         u(0, 3),
@@ -1308,9 +1157,7 @@ fn move_22_turning_an_unlimbered_gun_is_a_pivot_not_a_move() {
 
 #[test]
 fn move_23_limbering_and_unlimbering_are_separate_deploy_actions() {
-    let mut b = Sc::new()
-        .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
-        .battle();
+    let mut b = new_sc().unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0).battle();
     let ev = b
         .perform(Action::Limber { piece: u(0, 3) })
         .expect("limbers")
@@ -1358,9 +1205,7 @@ fn move_23_limbering_and_unlimbering_are_separate_deploy_actions() {
 
 #[test]
 fn move_24_prolonge_goes_straight_back_the_second_number_and_stays_unlimbered() {
-    let mut b = Sc::new()
-        .unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0)
-        .battle();
+    let mut b = new_sc().unit(0, 3, FIELD_ART, 1, 100.0, 50.0, 0.0).battle();
     refused(
         &mut b,
         u(0, 3),
@@ -1657,13 +1502,13 @@ fn move_30_refusing_a_flank_is_a_deploy_not_a_move() {
 #[test]
 fn terr_01_open_ground_and_hills_cost_nothing_extra() {
     let mut b = one_line()
-        .feature(
+        .feature_of(
             json!({"kind": "hill", "level": 1}),
             rect(80.0, 52.0, 120.0, 58.0),
             false,
             false,
         )
-        .feature(
+        .feature_of(
             json!({"kind": "open"}),
             rect(80.0, 58.0, 120.0, 70.0),
             false,
@@ -1683,7 +1528,7 @@ fn terr_01_open_ground_and_hills_cost_nothing_extra() {
 
 #[test]
 fn terr_03_built_up_areas_are_high_area_terrain() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .area("built_up", (80.0, 45.0, 120.0, 80.0))
         .unit(0, 1, LINE_INF, 4, 100.0, 60.0, 0.0)
         .battle();
@@ -1707,7 +1552,7 @@ fn terr_03_built_up_areas_are_high_area_terrain() {
 
 #[test]
 fn terr_04_low_area_half_speed() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .area("low_area", (80.0, 45.0, 120.0, 80.0))
         .unit(0, 1, LINE_INF, 4, 100.0, 60.0, 0.0)
         .battle();
@@ -1731,7 +1576,7 @@ fn terr_04_low_area_half_speed() {
 
 #[test]
 fn terr_04_high_area_quarter_speed() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .area("high_area", (80.0, 45.0, 120.0, 80.0))
         .unit(0, 1, HEAVY_CAV, 3, 100.0, 60.0, 0.0)
         .battle();
@@ -1795,7 +1640,7 @@ fn terr_05_entering_area_terrain_places_the_unit_just_inside_and_ends_the_move()
 
 #[test]
 fn terr_05_units_stop_before_leaving_and_step_out_on_a_later_move() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .area("high_area", (80.0, 55.0, 120.0, 70.0))
         .unit(0, 1, LINE_INF, 4, 100.0, 68.0, 0.0)
         .battle();
@@ -1866,17 +1711,17 @@ fn terr_06_mountains_are_impassable_except_to_foot_unless_a_road_runs_through() 
 
 #[test]
 fn terr_07_marsh_is_for_foot_only_deep_water_for_nobody_unless_bridged() {
-    let sc = Sc::new()
+    let sc = new_sc()
         .area("partially_wet", (20.0, 55.0, 60.0, 70.0))
         .unit(0, 1, LINE_INF, 4, 40.0, 50.0, 0.0)
         .unit(0, 2, HEAVY_CAV, 3, 40.0, 30.0, 0.0)
-        .feature(
+        .feature_of(
             json!({"kind": "deep_wet"}),
             line(&[(80.0, 58.0), (180.0, 58.0)], 6.0),
             false,
             false,
         )
-        .feature(
+        .feature_of(
             json!({"kind": "road"}),
             line(&[(100.0, 0.0), (100.0, 180.0)], 4.0),
             false,
@@ -1934,8 +1779,8 @@ fn terr_07_marsh_is_for_foot_only_deep_water_for_nobody_unless_bridged() {
 
 #[test]
 fn terr_07_fords_are_linear_even_for_limbers() {
-    let mut b = Sc::new()
-        .feature(
+    let mut b = new_sc()
+        .feature_of(
             json!({"kind": "shallow_wet"}),
             line(&[(60.0, 55.0), (140.0, 55.0)], 2.0),
             false,
@@ -1976,8 +1821,8 @@ fn terr_07_fords_are_linear_even_for_limbers() {
 
 #[test]
 fn terr_08_dense_terrain_depends_on_the_troops() {
-    let sc = Sc::new()
-        .feature(
+    let sc = new_sc()
+        .feature_of(
             json!({"kind": "open"}),
             rect(20.0, 40.0, 60.0, 90.0),
             true,
@@ -2038,7 +1883,7 @@ fn terr_08_dense_terrain_depends_on_the_troops() {
 #[test]
 fn terr_09_a_road_through_dense_terrain_keeps_the_normal_rate_and_bonus() {
     let mut b = road()
-        .feature(
+        .feature_of(
             json!({"kind": "open"}),
             rect(60.0, 40.0, 140.0, 120.0),
             true,
@@ -2061,7 +1906,7 @@ fn terr_09_a_road_through_dense_terrain_keeps_the_normal_rate_and_bonus() {
 #[test]
 fn terr_10_reductions_do_not_stack() {
     // Foot in a marsh: high area ¼ and dense ¼ make ¼, not 1/16.
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .area("partially_wet", (80.0, 45.0, 120.0, 80.0))
         .unit(0, 1, LINE_INF, 4, 100.0, 60.0, 0.0)
         .battle();
@@ -2078,8 +1923,8 @@ fn terr_10_reductions_do_not_stack() {
 
 #[test]
 fn terr_11_frozen_water_is_high_area_terrain() {
-    let frozen = Sc::new()
-        .feature(
+    let frozen = new_sc()
+        .feature_of(
             json!({"kind": "deep_wet"}),
             rect(60.0, 55.0, 140.0, 90.0),
             false,
@@ -2106,8 +1951,8 @@ fn terr_11_frozen_water_is_high_area_terrain() {
         )),
         30.0
     );
-    let thawed = Sc::new()
-        .feature(
+    let thawed = new_sc()
+        .feature_of(
             json!({"kind": "deep_wet"}),
             rect(60.0, 55.0, 140.0, 90.0),
             false,
@@ -2128,7 +1973,7 @@ fn terr_11_frozen_water_is_high_area_terrain() {
 fn terr_12_impassable_terrain_stops_everyone() {
     let mut b = one_line()
         .area("impassable", (60.0, 55.0, 140.0, 60.0))
-        .hq_at(0, 150.0, 40.0, true)
+        .hq_mounted(0, 150.0, 40.0, true)
         .battle();
     refused(
         &mut b,
@@ -2157,10 +2002,10 @@ fn terr_12_impassable_terrain_stops_everyone() {
 
 #[test]
 fn terr_13_stakes_are_linear_to_foot_impassable_to_horse() {
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, LINE_INF, 4, 60.0, 50.0, 0.0)
         .unit(0, 2, HEAVY_CAV, 3, 140.0, 50.0, 0.0)
-        .defense(1, "stakes", &[(40.0, 55.0), (160.0, 55.0)]);
+        .defense(1, "stakes", &[(40.0, 55.0), (160.0, 55.0)], None);
     let mut b = sc.battle();
     refused(
         &mut b,
@@ -2198,10 +2043,10 @@ fn terr_13_stakes_are_linear_to_foot_impassable_to_horse() {
 
 #[test]
 fn terr_13_wire_stops_animals_and_guns_but_not_men_on_foot() {
-    let sc = Sc::new()
-        .hq_at(0, 60.0, 50.0, true)
+    let sc = new_sc()
+        .hq_mounted(0, 60.0, 50.0, true)
         .unit(0, 1, LINE_INF, 4, 140.0, 50.0, 0.0)
-        .defense(1, "wire", &[(40.0, 55.0), (160.0, 55.0)]);
+        .defense(1, "wire", &[(40.0, 55.0), (160.0, 55.0)], None);
     let mut b = sc.battle();
     refused(
         &mut b,
@@ -2217,10 +2062,12 @@ fn terr_13_wire_stops_animals_and_guns_but_not_men_on_foot() {
         Manoeuvre::Advance,
         "TERR-13",
     );
-    let on_foot =
-        Sc::new()
-            .hq_at(0, 60.0, 50.0, false)
-            .defense(1, "wire", &[(40.0, 55.0), (160.0, 55.0)]);
+    let on_foot = new_sc().hq_mounted(0, 60.0, 50.0, false).defense(
+        1,
+        "wire",
+        &[(40.0, 55.0), (160.0, 55.0)],
+        None,
+    );
     let mut b = on_foot.battle();
     assert_eq!(
         cost(mv(&mut b, hq(0), pose(60.0, 60.0, 0.0), Manoeuvre::Advance)),
@@ -2230,9 +2077,9 @@ fn terr_13_wire_stops_animals_and_guns_but_not_men_on_foot() {
 
 #[test]
 fn terr_14_command_units_ignore_stops_and_reductions_but_not_impassable() {
-    let sc = Sc::new()
-        .hq_at(0, 100.0, 30.0, true)
-        .feature(
+    let sc = new_sc()
+        .hq_mounted(0, 100.0, 30.0, true)
+        .feature_of(
             json!({"kind": "linear"}),
             line(&[(60.0, 40.0), (140.0, 40.0)], 0.0),
             false,
@@ -2260,7 +2107,7 @@ fn terr_14_command_units_ignore_stops_and_reductions_but_not_impassable() {
 #[test]
 fn terr_02_a_road_through_a_wall_leaves_a_gateway_as_wide_as_the_road() {
     let sc = road()
-        .feature(
+        .feature_of(
             json!({"kind": "linear"}),
             line(&[(80.0, 55.0), (120.0, 55.0)], 0.0),
             false,
@@ -2358,16 +2205,16 @@ fn legal_destinations_in_the_ebelsberg_sample_are_accepted() {
 // --- legal destinations and the property ----------------------------------------------------------
 
 fn busy() -> Sc {
-    Sc::new()
+    new_sc()
         .area("high_area", (70.0, 58.0, 95.0, 75.0))
-        .feature(
+        .feature_of(
             json!({"kind": "linear"}),
             line(&[(100.0, 56.0), (130.0, 56.0)], 0.0),
             false,
             false,
         )
         .area("impassable", (120.0, 40.0, 130.0, 50.0))
-        .feature(
+        .feature_of(
             json!({"kind": "road"}),
             line(&[(60.0, 20.0), (60.0, 120.0)], 4.0),
             false,
@@ -2428,9 +2275,9 @@ mod property {
 
     /// A small table: a wood, a wall, an impassable block, a friend and an enemy far off.
     fn table(troop: &str, x: f64, y: f64, facing: f64) -> Sc {
-        Sc::new()
+        new_sc()
             .area("high_area", (70.0, 70.0, 95.0, 85.0))
-            .feature(
+            .feature_of(
                 json!({"kind": "linear"}),
                 line(&[(110.0, 58.0), (140.0, 58.0)], 0.0),
                 false,

@@ -4,8 +4,7 @@
 //! Battles run through `Battle::perform` with scripted dice; every test asserts exact events,
 //! numbers or the refusing rule.
 
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, Grade, MoraleGrade, Scenario, UnitId, Weather};
+use powderhorn::model::{Grade, MoraleGrade, Weather};
 use powderhorn::rules::casualty::{
     resolve_attack, Attack, AttackOutcome, DiceGroup, MoraleRule, SaveSituation, TargetProfile,
 };
@@ -15,95 +14,27 @@ use powderhorn::rules::event::{KnockOutCause, Modifier};
 use powderhorn::rules::morale;
 use powderhorn::rules::visibility::SightParams;
 use powderhorn::rules::weather::{self, WeatherCause};
-use powderhorn::rules::{Action, ActionError, Battle, DiceSource, Event, Phase, PieceId};
-use serde_json::{json, Value};
+use powderhorn::rules::{Action, Battle, DiceSource, Event, Phase, PieceId};
+use serde_json::json;
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
+#[path = "support/builder.rs"]
+mod builder;
+#[path = "support/refuse.rs"]
+mod refuse;
+use builder::{lists, u, Sc, AUS_LINE, FR_LINE};
+use refuse::rule_of;
 
-/// A two-sided Napoleonic scenario, HQs off table unless placed.
-struct Sc {
-    v: Value,
+/// A two-sided Napoleonic scenario, HQs off table unless placed; 8 turns.
+fn new_sc() -> Sc {
+    Sc::nap()
+        .named("opt-test", "Optional rules test")
+        .turn_limit(8)
 }
 
 impl Sc {
-    fn new() -> Sc {
-        let hq = |id: u32, name: &str| {
-            json!({
-                "id": id, "name": name,
-                "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
-                              "command_value": 7},
-                "mounted": true, "position": null
-            })
-        };
-        Sc {
-            v: json!({
-                "format": 1, "id": "opt-test", "name": "Optional rules test", "year": 1809,
-                "points": 1500, "turn_limit": 8, "terrain": [],
-                "sides": [
-                    {"name": "Side A", "army_list": "nap-french", "hqs": [hq(1, "Brigade A")],
-                     "units": []},
-                    {"name": "Side B", "army_list": "nap-austrian", "hqs": [hq(2, "Brigade B")],
-                     "units": []}
-                ]
-            }),
-        }
-    }
-
-    fn set(mut self, key: &str, v: Value) -> Sc {
-        self.v[key] = v;
-        self
-    }
-
-    fn rules(self, rules: &[&str]) -> Sc {
-        self.set("optional_rules", json!(rules))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn unit(mut self, side: usize, id: u32, troop: &str, stands: u8, x: f64, y: f64, f: f64) -> Sc {
-        let hq = if side == 0 { 1 } else { 2 };
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": hq,
-                       "position": {"at": {"x": x, "y": y}, "facing_deg": f}});
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            units.push(u);
-        }
-        self
-    }
-
-    fn unit_field(mut self, side: usize, id: u32, key: &str, v: Value) -> Sc {
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            for u in units.iter_mut().filter(|u| u["id"] == json!(id)) {
-                u[key] = v.clone();
-            }
-        }
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     /// The battle in deployment with `dice` scripted.
     fn deployment(&self, dice: Vec<u8>) -> Battle {
-        Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
-            .expect("the test battle sets up")
-            .with_orders(OrdersMode::Free)
-    }
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn rule_of(r: Result<&[Event], ActionError>) -> &'static str {
-    match r {
-        Err(ActionError::Rule(e)) => e.rule,
-        other => panic!("expected a refusal, got {other:?}"),
+        self.at_deployment(dice, OrdersMode::Free)
     }
 }
 
@@ -192,7 +123,7 @@ fn opt_weather_01_categories_and_their_effects() {
             10.0,
         ),
     ] {
-        let b = Sc::new()
+        let b = new_sc()
             .rules(&["weather"])
             .set("weather", json!(w))
             .deployment(vec![]);
@@ -201,9 +132,7 @@ fn opt_weather_01_categories_and_their_effects() {
         assert_eq!(SightParams::of(&b.ctx()).limit_cm, limit, "{w:?}");
     }
     // Without the optional rule the scenario's weather has no effect.
-    let b = Sc::new()
-        .set("weather", json!("extreme"))
-        .deployment(vec![]);
+    let b = new_sc().set("weather", json!("extreme")).deployment(vec![]);
     assert_eq!(effective(&b), Weather::Normal);
     assert_eq!(command_mod(&b), None);
     assert_eq!(SightParams::of(&b.ctx()).limit_cm, 100.0);
@@ -218,7 +147,7 @@ fn opt_weather_02_starting_roll_thresholds() {
         ([4, 5], Weather::Normal),
         ([1, 1], Weather::Normal),
     ] {
-        let mut b = Sc::new().rules(&["weather"]).deployment(rolled.to_vec());
+        let mut b = new_sc().rules(&["weather"]).deployment(rolled.to_vec());
         let ev = b
             .perform(Action::RollStartingWeather)
             .expect("legal in deployment");
@@ -231,13 +160,13 @@ fn opt_weather_02_starting_roll_thresholds() {
 #[test]
 fn opt_weather_02_starting_roll_refusals() {
     // Not without the weather rule.
-    let mut b = Sc::new().rules(&["night"]).deployment(vec![4, 6]);
+    let mut b = new_sc().rules(&["night"]).deployment(vec![4, 6]);
     assert_eq!(
         rule_of(b.perform(Action::RollStartingWeather)),
         "OPT-WEATHER-02"
     );
     // Only once.
-    let mut b = Sc::new().rules(&["weather"]).deployment(vec![4, 6, 6, 6]);
+    let mut b = new_sc().rules(&["weather"]).deployment(vec![4, 6, 6, 6]);
     b.perform(Action::RollStartingWeather).expect("first roll");
     assert_eq!(
         rule_of(b.perform(Action::RollStartingWeather)),
@@ -245,7 +174,7 @@ fn opt_weather_02_starting_roll_refusals() {
     );
     assert_eq!(b.state().weather.current, Some(Weather::Poor));
     // Only before the game: not once the first player turn has begun.
-    let mut b = Sc::new().rules(&["weather"]).deployment(vec![4, 6]);
+    let mut b = new_sc().rules(&["weather"]).deployment(vec![4, 6]);
     b.perform(Action::EndPhase).expect("deployment ends");
     assert_eq!(b.state().turn.phase, Phase::Initiative);
     assert_eq!(
@@ -258,7 +187,7 @@ fn opt_weather_02_starting_roll_refusals() {
 #[test]
 fn opt_weather_04_change_roll_after_second_players_end_phase() {
     // The roll comes with the game turn's end, after GameTurnEnded and before the next turn.
-    let mut b = Sc::new().rules(&["weather"]).deployment(vec![6, 6]);
+    let mut b = new_sc().rules(&["weather"]).deployment(vec![6, 6]);
     b.perform(Action::EndPhase).expect("deployment ends");
     let ev = end_game_turn(&mut b, 1);
     let at = ev
@@ -276,7 +205,7 @@ fn opt_weather_04_change_roll_after_second_players_end_phase() {
     );
     // No dice are drawn at the end of the first player's turn (only after the second's), and
     // none at all without the weather rule.
-    let mut b = Sc::new().rules(&["night"]).deployment(vec![]);
+    let mut b = new_sc().rules(&["night"]).deployment(vec![]);
     b.perform(Action::EndPhase).expect("deployment ends");
     let ev = end_game_turn(&mut b, 1);
     assert_eq!(weather_events(&ev), Vec::<Event>::new());
@@ -284,7 +213,7 @@ fn opt_weather_04_change_roll_after_second_players_end_phase() {
 
 #[test]
 fn opt_weather_04_current_weather_is_battle_state_replayed_from_events() {
-    let mut b = Sc::new().rules(&["weather"]).deployment(vec![4, 6, 6, 6]);
+    let mut b = new_sc().rules(&["weather"]).deployment(vec![4, 6, 6, 6]);
     b.perform(Action::RollStartingWeather).expect("start");
     b.perform(Action::EndPhase).expect("deployment ends");
     end_game_turn(&mut b, 1);
@@ -301,7 +230,7 @@ fn opt_weather_04_current_weather_is_battle_state_replayed_from_events() {
 fn we_16_weather_sequence() {
     // Starting roll [4, 6] = 10 → Poor; then end of turns 1..5: [6,6] Extreme, [3,3] no change,
     // [1,1] Poor, [1,1] Normal, [1,1] stays Normal.
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .rules(&["weather"])
         .deployment(vec![4, 6, 6, 6, 3, 3, 1, 1, 1, 1, 1, 1]);
     let ev = b
@@ -367,7 +296,7 @@ fn we_16_weather_sequence() {
 #[test]
 fn we_16_opt_night_01_night_never_better_than_poor() {
     // Night and weather on: the weather changes underneath; night holds it at Poor or worse.
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .rules(&["weather", "night"])
         .deployment(vec![1, 1, 6, 6, 6, 6]);
     b.perform(Action::RollStartingWeather).expect("start");
@@ -391,7 +320,7 @@ fn we_16_opt_night_01_night_never_better_than_poor() {
 #[test]
 fn opt_night_01_night_alone_cannot_change() {
     // Night without the weather rule: Poor for the whole battle, no weather rolls.
-    let mut b = Sc::new().rules(&["night"]).deployment(vec![]);
+    let mut b = new_sc().rules(&["night"]).deployment(vec![]);
     assert_eq!(effective(&b), Weather::Poor);
     assert_eq!(command_mod(&b), m("OPT-NIGHT-01", "night", -1));
     assert_eq!(SightParams::of(&b.ctx()).limit_cm, 40.0);
@@ -400,7 +329,7 @@ fn opt_night_01_night_alone_cannot_change() {
     assert_eq!(weather_events(&ev), Vec::<Event>::new());
     assert_eq!(effective(&b), Weather::Poor);
     // A scenario set at night with the weather rule: night, Normal weather underneath.
-    let b = Sc::new()
+    let b = new_sc()
         .rules(&["weather"])
         .set("weather", json!("night"))
         .deployment(vec![]);
@@ -414,13 +343,10 @@ fn opt_night_01_night_alone_cannot_change() {
 
 // --- morale grades ------------------------------------------------------------------------------
 
-const FR_LINE: &str = "line-infantry-08-12";
-const AUS_LINE: &str = "line-infantry-07-15";
-
 /// A French 4-stand line 5.0 cm in front of an Austrian 5-stand line (T = u(1, 1)), in the
 /// open (the duel of tests/engine_fire.rs).
 fn duel(rules: &[&str]) -> Sc {
-    Sc::new()
+    new_sc()
         .rules(rules)
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, FR_LINE, 4, 100.0, 95.0, 0.0)
@@ -660,7 +586,7 @@ fn we_17_opt_morale_02_grade_sets_the_charge_score() {
 fn opt_weather_03_the_weather_of_the_moment_reaches_command_rolls_and_sight() {
     // Full orders. Starting roll [6, 6]: Extreme. The French unit 14 cm away is then out of
     // sight (10 cm), and the order roll carries −2.
-    let sc = Sc::new()
+    let sc = new_sc()
         .rules(&["weather"])
         .unit(0, 1, FR_LINE, 4, 100.0, 86.0, 0.0)
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0);

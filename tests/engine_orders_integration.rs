@@ -2,30 +2,22 @@
 //! (`command::authorize`) runs before every charge, support, evade and task; presence dice
 //! (CMD-21) and shared fate (CMD-22, CMD-26) reach the charge rules. Scripted dice, exact events.
 
-use powderhorn::geom::Point;
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, HqId, Scenario, UnitId};
+use powderhorn::model::{ArmyList, HqId, Scenario};
 use powderhorn::rules::charge::{ChargerPlan, Edge, Response};
 use powderhorn::rules::command::{OrderedUnit, OrdersMode, UnitActionKind};
-use powderhorn::rules::{
-    Action, ActionError, Battle, DiceSource, Event, Formation, Phase, PieceId, Pose,
-};
-use serde_json::{json, Value};
+use powderhorn::rules::{Action, Battle, DiceSource, Event, Formation, Phase, PieceId};
+use serde_json::json;
 
+#[path = "support/builder.rs"]
+mod builder;
+#[path = "support/refuse.rs"]
+mod refuse;
+use builder::{hq, pose, u, Sc, AUS_LINE, FR_LINE};
+
+/// The shipped lists with the first-fire bonus off: every unit "has fired before".
 fn lists() -> Vec<ArmyList> {
-    let mut l = shipped_lists().expect("the shipped army lists parse");
-    for x in &mut l {
-        x.first_fire_bonus = false;
-    }
-    l
+    builder::lists_without_first_fire()
 }
-
-fn pt(x: f64, y: f64) -> Value {
-    json!({"x": x, "y": y})
-}
-
-const AUS_LINE: &str = "line-infantry-07-15";
-const FR_LINE: &str = "line-infantry-08-12";
 
 /// Austrians (side 0) A at (100, 100) facing +y, the French D 12 cm ahead facing it (the WE-07
 /// table), a second French unit Y off to the right; each side's brigade HQ placed at `hq0` /
@@ -51,42 +43,29 @@ fn scenario_full(
     screen: bool,
     supporters: bool,
 ) -> Scenario {
-    let hq = |id: u32, name: &str, at: Option<(f64, f64, f64)>| {
-        json!({
-            "id": id, "name": name,
-            "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
-                          "command_value": 7},
-            "mounted": true,
-            "position": at.map(|(x, y, f)| json!({"at": pt(x, y), "facing_deg": f}))
-        })
+    let place = |sc: Sc, side: usize, at: Option<(f64, f64, f64)>| match at {
+        Some((x, y, f)) => sc.hq_pose(side, x, y, f),
+        None => sc,
     };
-    let unit = |id: u32, troop: &str, hq: u32, x: f64, y: f64, f: f64| {
-        json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop, "stands": 5,
-               "hq": hq, "position": {"at": pt(x, y), "facing_deg": f}})
-    };
-    let mut french_d = unit(1, FR_LINE, 2, 100.0, 112.0, 180.0);
-    french_d["brigade_skirmishers"] = json!(screen);
-    let mut french = vec![french_d, unit(2, FR_LINE, 2, 160.0, 112.0, 180.0)];
-    let mut austrians = vec![unit(1, AUS_LINE, 1, 100.0, 100.0, 0.0)];
+    let sc = Sc::new("nap-austrian", "nap-french")
+        .named("orders-charge", "Orders and charges")
+        .year(1809)
+        .side_names("Austrians", "French");
+    let mut sc = place(place(sc, 0, hq0), 1, hq1)
+        .unit(1, 1, FR_LINE, 5, 100.0, 112.0, 180.0)
+        .unit_field(1, 1, "brigade_skirmishers", json!(screen))
+        .unit(1, 2, FR_LINE, 5, 160.0, 112.0, 180.0)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0);
     if supporters {
-        austrians.push(unit(2, AUS_LINE, 1, 113.0, 104.5, 0.0));
-        french.push(unit(4, FR_LINE, 2, 100.0, 118.5, 180.0));
+        sc = sc
+            .unit(0, 2, AUS_LINE, 5, 113.0, 104.5, 0.0)
+            .unit(1, 4, FR_LINE, 5, 100.0, 118.5, 180.0);
     }
     if screen {
         // SKIR-01: two stands for three infantry units of the brigade.
-        french.push(unit(3, FR_LINE, 2, 200.0, 112.0, 180.0));
+        sc = sc.unit(1, 3, FR_LINE, 5, 200.0, 112.0, 180.0);
     }
-    serde_json::from_value(json!({
-        "format": 1, "id": "orders-charge", "name": "Orders and charges",
-        "points": 1500, "turn_limit": 6, "terrain": [], "year": 1809,
-        "sides": [
-            {"name": "Austrians", "army_list": "nap-austrian", "hqs": [hq(1, "Brigade A", hq0)],
-             "units": austrians},
-            {"name": "French", "army_list": "nap-french", "hqs": [hq(2, "Brigade B", hq1)],
-             "units": french}
-        ]
-    }))
-    .expect("the test scenario parses")
+    sc.scenario()
 }
 
 /// Side 0's Initiative phase of player turn 1 under full orders.
@@ -108,27 +87,6 @@ fn command(sc: Scenario, dice: Vec<u8>) -> Battle {
     b
 }
 
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn hq(side: usize) -> PieceId {
-    PieceId::Hq {
-        side,
-        hq: HqId(if side == 0 { 1 } else { 2 }),
-    }
-}
-
-fn pose(x: f64, y: f64, f: f64) -> Pose {
-    Pose {
-        at: Point::new(x, y),
-        facing_deg: f,
-    }
-}
-
 fn ok(b: &mut Battle, a: Action) -> Vec<Event> {
     match b.perform(a.clone()) {
         Ok(ev) => ev.to_vec(),
@@ -136,19 +94,7 @@ fn ok(b: &mut Battle, a: Action) -> Vec<Event> {
     }
 }
 
-fn refused(b: &mut Battle, a: Action, expected: &str) {
-    let before = b.state().clone();
-    let entries = b.entries().len();
-    let got = match b.perform(a) {
-        Ok(ev) => panic!("expected a refusal by {expected}, got {ev:?}"),
-        Err(ActionError::Rule(e)) => e.rule,
-        Err(ActionError::Unsupported { rule, .. }) => rule,
-        Err(e) => panic!("unexpected error {e}"),
-    };
-    assert_eq!(got, expected, "refusal rule");
-    assert_eq!(b.state(), &before, "a refused action changes nothing");
-    assert_eq!(b.entries().len(), entries);
-}
+use refuse::refused;
 
 fn charge(chargers: &[PieceId], target: PieceId) -> Action {
     Action::Charge {

@@ -8,20 +8,19 @@
 //! MOVE-09, MOVE-16, MOVE-20, SEQ-01, BAS-03 base sizes) and the scenario below.
 
 use powderhorn::geom::Point;
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, HqId, Scenario, UnitId};
+use powderhorn::model::{HqId, Scenario};
 use powderhorn::rules::event::KnockOutCause;
 use powderhorn::rules::file::{action_summary, parse_battle_file};
 use powderhorn::rules::geometry::footprint_of;
 use powderhorn::rules::referee::{Adjustment, Condition};
-use powderhorn::rules::{
-    Action, ActionError, Battle, DiceSource, Event, Formation, Phase, PieceId, Pose,
-};
+use powderhorn::rules::{Action, Battle, DiceSource, Event, Formation, Phase, PieceId, Pose};
 use serde_json::{json, Value};
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
+#[path = "support/builder.rs"]
+mod builder;
+#[path = "support/refuse.rs"]
+mod refuse;
+use builder::{lists, pose, u, Sc};
 
 fn place(x: f64, y: f64, facing: f64) -> Value {
     json!({"at": {"x": x, "y": y}, "facing_deg": facing})
@@ -42,26 +41,56 @@ fn scenario() -> Scenario {
         json!({"id": id, "name": name, "troop_type": troop, "stands": stands, "hq": 1,
                "position": at})
     };
-    let v = json!({
-        "format": 1, "id": "referee-test", "name": "Referee test",
-        "points": 1500, "turn_limit": 6, "terrain": [],
-        "sides": [
-            {"name": "French", "army_list": "nap-french",
-             "hqs": [hq(1, "Brigade Roguet", place(120.0, 10.0, 0.0))],
-             "units": [
-                unit(1, "4e de ligne", "line-infantry-08-12", 5, place(50.0, 40.0, 0.0)),
-                unit(2, "9e cuirassiers", "heavy-cavalry-07-12", 4, place(100.0, 40.0, 0.0)),
-                unit(3, "Batterie Lebrun", "field-artillery", 1, place(150.0, 40.0, 0.0)),
-                unit(4, "46e de ligne", "line-infantry-08-12", 4, Value::Null)
-             ]},
-            {"name": "Austrians", "army_list": "nap-austrian",
-             "hqs": [hq(1, "Brigade Bianchi", place(120.0, 170.0, 180.0))],
-             "units": [
-                unit(1, "IR 14 Klebek", "line-infantry-07-15", 5, place(50.0, 120.0, 180.0))
-             ]}
-        ]
-    });
-    serde_json::from_value(v).expect("the test scenario parses")
+    Sc::bare("nap-french", "nap-austrian")
+        .named("referee-test", "Referee test")
+        .side_names("French", "Austrians")
+        .hq_json(0, hq(1, "Brigade Roguet", place(120.0, 10.0, 0.0)))
+        .unit_json(
+            0,
+            unit(
+                1,
+                "4e de ligne",
+                "line-infantry-08-12",
+                5,
+                place(50.0, 40.0, 0.0),
+            ),
+        )
+        .unit_json(
+            0,
+            unit(
+                2,
+                "9e cuirassiers",
+                "heavy-cavalry-07-12",
+                4,
+                place(100.0, 40.0, 0.0),
+            ),
+        )
+        .unit_json(
+            0,
+            unit(
+                3,
+                "Batterie Lebrun",
+                "field-artillery",
+                1,
+                place(150.0, 40.0, 0.0),
+            ),
+        )
+        .unit_json(
+            0,
+            unit(4, "46e de ligne", "line-infantry-08-12", 4, Value::Null),
+        )
+        .hq_json(1, hq(1, "Brigade Bianchi", place(120.0, 170.0, 180.0)))
+        .unit_json(
+            1,
+            unit(
+                1,
+                "IR 14 Klebek",
+                "line-infantry-07-15",
+                5,
+                place(50.0, 120.0, 180.0),
+            ),
+        )
+        .scenario()
 }
 
 /// The battle at deployment (full orders, the default), the French first, no dice.
@@ -74,20 +103,6 @@ fn in_play() -> Battle {
     let mut b = deploying();
     b.perform(Action::EndPhase).expect("deployment ends");
     b
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn pose(x: f64, y: f64, facing_deg: f64) -> Pose {
-    Pose {
-        at: Point::new(x, y),
-        facing_deg,
-    }
 }
 
 fn adjust(piece: PieceId, set: Adjustment) -> Action {
@@ -130,19 +145,7 @@ fn adjusted(b: &mut Battle, piece: PieceId, set: Adjustment) -> Vec<Event> {
 /// Asserts that the engine refuses the adjustment under `rule` (a rule, not an unsupported
 /// feature) and that nothing changed.
 fn refused(b: &mut Battle, piece: PieceId, set: Adjustment, rule: &str) -> String {
-    let before = b.state().clone();
-    let entries = b.log().entries.len();
-    let message = match b.perform(adjust(piece, set)) {
-        Ok(ev) => panic!("expected a refusal by {rule}, got {ev:?}"),
-        Err(ActionError::Rule(e)) => {
-            assert_eq!(e.rule, rule, "{}", e.message);
-            e.message
-        }
-        Err(e) => panic!("expected a rule's refusal by {rule}, got {e}"),
-    };
-    assert_eq!(b.state(), &before, "a refused adjustment changes nothing");
-    assert_eq!(b.log().entries.len(), entries);
-    message
+    refuse::refused(b, adjust(piece, set), rule)
 }
 
 // --- what an adjustment sets ----------------------------------------------------------------------

@@ -6,118 +6,44 @@
 //! y 48.5..50; its left stand turns back about (97.5, 50), its right stand about (102.5, 50).
 
 use powderhorn::geom::{Aspect, Point};
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, Scenario, UnitId};
 use powderhorn::rules::command::{OrderedUnit, OrdersMode, UnitActionKind};
 use powderhorn::rules::firing::{check_fire, eligible_stands};
 use powderhorn::rules::flank::FlankState;
 use powderhorn::rules::geometry::{aspect, footprint_of};
-use powderhorn::rules::{
-    Action, ActionError, Battle, DiceSource, Event, Formation, Manoeuvre, Phase, PieceId, Pose,
-};
+use powderhorn::rules::{Action, ActionError, Battle, Event, Formation, Manoeuvre, PieceId};
 use serde_json::{json, Value};
 
 const LINE_INF: &str = "line-infantry-08-12";
 const HEAVY_CAV: &str = "heavy-cavalry-07-12";
 const DISMOUNTED: &str = "dismounted-cavalry-all";
-const FIELD_ART: &str = "field-artillery";
+use builder::FIELD_ART;
 const AUS_INF: &str = "line-infantry-07-15";
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
+#[path = "support/builder.rs"]
+mod builder;
+#[path = "support/refuse.rs"]
+mod refuse;
+use builder::{hq_value, pose, pt, u, Sc};
 
-fn pt(x: f64, y: f64) -> Value {
-    json!({"x": x, "y": y})
-}
-
-/// French side 0 (its brigadier at (100, 40)), Austrian side 1.
-struct Sc {
-    v: Value,
-    next_feature: u32,
+/// French side 0 (its brigadier at (100, 40)), Austrian side 1, 1810; command value 8.
+fn new_sc() -> Sc {
+    let brigadier = json!({"at": pt(100.0, 40.0), "facing_deg": 0.0});
+    Sc::bare("nap-french", "nap-austrian")
+        .named("refuse-test", "Refuse the flank")
+        .year(1810)
+        .side_names("French", "Austrians")
+        .hq_json(0, hq_value(1, "Brigade A", 8, brigadier))
+        .hq_json(1, hq_value(2, "Brigade B", 8, Value::Null))
 }
 
 impl Sc {
-    fn new() -> Sc {
-        let hq = |id: u32, name: &str, at: Value| {
-            json!({
-                "id": id, "name": name,
-                "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
-                              "command_value": 8},
-                "mounted": true, "position": at
-            })
-        };
-        Sc {
-            v: json!({
-                "format": 1, "id": "refuse-test", "name": "Refuse the flank", "year": 1810,
-                "points": 1500, "turn_limit": 6, "terrain": [],
-                "sides": [
-                    {"name": "French", "army_list": "nap-french",
-                     "hqs": [hq(1, "Brigade A", json!({"at": pt(100.0, 40.0), "facing_deg": 0.0}))],
-                     "units": []},
-                    {"name": "Austrians", "army_list": "nap-austrian",
-                     "hqs": [hq(2, "Brigade B", Value::Null)], "units": []}
-                ]
-            }),
-            next_feature: 1,
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn unit(mut self, side: usize, id: u32, troop: &str, stands: u8, x: f64, y: f64, f: f64) -> Sc {
-        let hq = if side == 0 { 1 } else { 2 };
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": hq,
-                       "position": {"at": pt(x, y), "facing_deg": f}});
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            units.push(u);
-        }
-        self
-    }
-
-    fn area(mut self, kind: &str, r: (f64, f64, f64, f64)) -> Sc {
-        let (x0, y0, x1, y1) = r;
-        let ring = json!([pt(x0, y0), pt(x1, y0), pt(x1, y1), pt(x0, y1)]);
-        let f = json!({"id": self.next_feature, "name": format!("{kind} {}", self.next_feature),
-                       "kind": kind, "geometry": {"polygon": ring}});
-        self.next_feature += 1;
-        if let Some(t) = self.v["terrain"].as_array_mut() {
-            t.push(f);
-        }
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     fn deploying(&self, mode: OrdersMode, dice: Vec<u8>) -> Battle {
-        Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
-            .map(|b| b.with_orders(mode))
-            .expect("the test battle sets up")
+        self.at_deployment(dice, mode)
     }
 
     /// Free orders, side 0's Command phase.
     fn command(&self) -> Battle {
-        let mut b = self.deploying(OrdersMode::Free, vec![]);
-        b.perform(Action::EndPhase).expect("deployment ends");
-        b.perform(Action::EndPhase).expect("to the Command phase");
-        assert_eq!(b.state().turn.phase, Phase::Command);
-        b
-    }
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn pose(x: f64, y: f64, f: f64) -> Pose {
-    Pose {
-        at: Point::new(x, y),
-        facing_deg: f,
+        self.at_command(vec![], OrdersMode::Free, &[])
     }
 }
 
@@ -137,20 +63,12 @@ fn refuse(
 
 /// Asserts a refusal by `expected` that leaves the battle exactly as it was.
 fn refused(b: &mut Battle, piece: PieceId, left: f64, right: f64, expected: &str) {
-    let before = b.state().clone();
-    let entries = b.entries().len();
-    let got = match refuse(b, piece, left, right) {
-        Ok(ev) => panic!("expected a refusal by {expected}, got {ev:?}"),
-        Err(ActionError::Rule(e)) => e.rule,
-        Err(ActionError::Unsupported { rule, .. }) => rule,
-        Err(e) => panic!("unexpected error {e}"),
+    let action = Action::RefuseFlank {
+        piece,
+        left_deg: left,
+        right_deg: right,
     };
-    assert_eq!(
-        got, expected,
-        "refusal rule for refusing {piece} ({left}°, {right}°)"
-    );
-    assert_eq!(b.state(), &before, "a refused action changes nothing");
-    assert_eq!(b.entries().len(), entries);
+    refuse::refused(b, action, expected);
 }
 
 fn facings(b: &Battle, piece: PieceId) -> Vec<f64> {
@@ -169,9 +87,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn move_30_golden_refuse_one_flank_then_both() {
-    let mut b = Sc::new()
-        .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
-        .command();
+    let mut b = new_sc().unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0).command();
     let ev = refuse(&mut b, u(0, 1), 30.0, 0.0).expect("legal");
     assert_eq!(
         ev,
@@ -228,13 +144,13 @@ fn move_30_golden_refuse_one_flank_then_both() {
 
 #[test]
 fn move_30_dismounted_cavalry_and_extended_line_may_refuse() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .unit(0, 1, DISMOUNTED, 3, 100.0, 50.0, 0.0)
         .unit(0, 2, LINE_INF, 4, 150.0, 50.0, 0.0)
         .command();
     refuse(&mut b, u(0, 1), 0.0, 45.0).expect("dismounted cavalry refuse a flank");
     assert_eq!(facings(&b, u(0, 1)), vec![0.0, 0.0, 45.0]);
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .unit(0, 2, LINE_INF, 4, 150.0, 50.0, 0.0)
         .deploying(OrdersMode::Free, vec![]);
     b.perform(Action::Deploy {
@@ -248,7 +164,7 @@ fn move_30_dismounted_cavalry_and_extended_line_may_refuse() {
 
 #[test]
 fn move_30_refusals_name_the_rule() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
         .unit(0, 2, HEAVY_CAV, 3, 40.0, 50.0, 0.0)
         .unit(0, 3, LINE_INF, 4, 140.0, 50.0, 0.0)
@@ -285,7 +201,7 @@ fn move_30_refusals_name_the_rule() {
 fn move_30_the_swung_stand_needs_room() {
     // A friend touching the line's rear edge (its front at y = 48.5): the swung stand dips to
     // y ≈ 47.2 and would stand on it.
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
         .unit(0, 2, LINE_INF, 2, 95.0, 48.5, 0.0)
         .command();
@@ -293,21 +209,21 @@ fn move_30_the_swung_stand_needs_room() {
     // The right flank has room.
     refuse(&mut b, u(0, 1), 0.0, 45.0).expect("room on the right");
     // Impassable ground behind the line's right.
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
         .area("impassable", (101.0, 40.0, 110.0, 47.5))
         .command();
     refused(&mut b, u(0, 1), 0.0, 45.0, "TERR-12");
     refuse(&mut b, u(0, 1), 0.0, 5.0).expect("a shallow angle clears it");
     // The table edge.
-    let mut b = Sc::new().unit(0, 1, LINE_INF, 4, 100.0, 1.6, 0.0).command();
+    let mut b = new_sc().unit(0, 1, LINE_INF, 4, 100.0, 1.6, 0.0).command();
     refused(&mut b, u(0, 1), 45.0, 0.0, "MOVE-02");
 }
 
 #[test]
 fn move_30_not_while_charging() {
     // Napoleonic infantry charge in attack column (list note 1); dismounted cavalry in line.
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .unit(0, 1, DISMOUNTED, 3, 100.0, 50.0, 0.0)
         .unit(1, 7, AUS_INF, 4, 100.0, 58.0, 180.0)
         .command();
@@ -326,7 +242,7 @@ fn move_30_not_while_charging() {
 
 #[test]
 fn move_30_is_a_deploy_action_that_needs_an_order_under_full_orders() {
-    let sc = Sc::new().unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0);
+    let sc = new_sc().unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0);
     let mut b = sc.deploying(OrdersMode::Full, vec![2, 3, 2, 3]);
     b.perform(Action::EndPhase).expect("deployment ends");
     b.perform(Action::EndPhase).expect("to the Command phase");
@@ -374,7 +290,7 @@ fn move_30_is_a_deploy_action_that_needs_an_order_under_full_orders() {
 /// The enemy out to the front-left of a line at (100, 50): outside the line's cone, inside the
 /// left stand's own cone once it is swung back 45°, and within 10 cm.
 fn front_left_enemy() -> Sc {
-    Sc::new()
+    new_sc()
         .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
         .unit(1, 7, AUS_INF, 2, 90.0, 54.0, 135.0)
 }
@@ -433,9 +349,7 @@ fn move_30_fire_10_flank_tests_face_the_unrefused_stands() {
 
 #[test]
 fn move_30_a_move_or_a_formation_change_straightens_the_flank() {
-    let mut b = Sc::new()
-        .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
-        .command();
+    let mut b = new_sc().unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0).command();
     refuse(&mut b, u(0, 1), 30.0, 30.0).expect("legal");
     // The move is measured from the straight line and leaves it straight.
     let ev = b
@@ -472,9 +386,7 @@ fn move_30_a_move_or_a_formation_change_straightens_the_flank() {
         FlankState::default()
     );
     // 0/0 straightens explicitly.
-    let mut b = Sc::new()
-        .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
-        .command();
+    let mut b = new_sc().unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0).command();
     refuse(&mut b, u(0, 1), 20.0, 0.0).expect("legal");
     let ev = refuse(&mut b, u(0, 1), 0.0, 0.0).expect("straighten");
     assert_eq!(
@@ -494,9 +406,7 @@ fn move_30_a_move_or_a_formation_change_straightens_the_flank() {
 
 #[test]
 fn move_30_replay_undo_and_the_battle_file_reproduce_the_refusal() {
-    let mut b = Sc::new()
-        .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
-        .command();
+    let mut b = new_sc().unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0).command();
     let before = b.state().clone();
     // A straight unit writes no `flank` field: saved states of old battles read unchanged.
     let json = serde_json::to_value(before.piece(u(0, 1)).expect("the unit")).expect("json");

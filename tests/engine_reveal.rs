@@ -6,105 +6,55 @@
 //! Geometry reminders: a pose is the centre of the formation's front edge; facing 0 looks
 //! towards +y. A 4-stand infantry line at (100, 50) facing 0 covers x 95..105, y 48.5..50.
 
-use powderhorn::geom::Point;
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, Scenario, UnitId};
 use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::event::KnockOutCause;
 use powderhorn::rules::reveal::RevealCause;
 use powderhorn::rules::visibility::line_of_sight;
-use powderhorn::rules::{
-    Action, Battle, DiceSource, Event, Formation, LogEntry, Manoeuvre, Phase, PieceId, Pose,
-};
-use serde_json::{json, Value};
+use powderhorn::rules::{Action, Battle, Event, Formation, LogEntry, Manoeuvre, PieceId, Pose};
+use serde_json::json;
 
-const FR_LINE: &str = "line-infantry-08-12";
-const AUS_LINE: &str = "line-infantry-07-15";
+#[path = "support/builder.rs"]
+mod builder;
+use builder::{pose, pt, u, Sc, AUS_LINE, FR_LINE};
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
-
-fn pt(x: f64, y: f64) -> Value {
-    json!({"x": x, "y": y})
-}
-
-/// French side 0, Austrian side 1; `defender` holds a Trench for its unit 1, in base contact
-/// behind a hedge along its front edge at y = `hedge_y`.
-struct Sc {
-    v: Value,
+/// French side 0, Austrian side 1 (units added with the side's line infantry); `defender`
+/// holds a Trench for its unit 1, in base contact behind a hedge along its front edge at
+/// y = `hedge_y`.
+fn new_sc(defender: usize, hedge_y: f64) -> Sc {
+    let hq = |id: u32| {
+        json!({
+            "id": id, "name": format!("Brigade {id}"),
+            "commander": {"id": id, "name": format!("General {id}"), "level": "brigade",
+                          "quality": "average", "command_value": 7},
+            "mounted": true, "position": null
+        })
+    };
+    Sc::bare("nap-french", "nap-austrian")
+        .named("reveal-test", "Reveal test")
+        .year(1809)
+        .side_names("French", "Austrians")
+        .hq_json(0, hq(1))
+        .hq_json(1, hq(2))
+        .defender(defender)
+        .terrain_json(json!({"id": 1, "name": "hedge", "kind": "linear",
+                             "geometry": {"polyline": {"points": [pt(80.0, hedge_y),
+                                                                  pt(120.0, hedge_y)],
+                                                       "width_cm": 0.0}}}))
+        .defense_json(
+            defender,
+            json!({"id": 9, "kind": "trench", "sections": 1, "at": [], "occupant": 1}),
+        )
 }
 
 impl Sc {
-    fn new(defender: usize, hedge_y: f64) -> Sc {
-        let hq = |id: u32| {
-            json!({
-                "id": id, "name": format!("Brigade {id}"),
-                "commander": {"id": id, "name": format!("General {id}"), "level": "brigade",
-                              "quality": "average", "command_value": 7},
-                "mounted": true, "position": null
-            })
-        };
-        let mut v = json!({
-            "format": 1, "id": "reveal-test", "name": "Reveal test", "year": 1809,
-            "points": 1500, "turn_limit": 6, "defender": defender,
-            "terrain": [{"id": 1, "name": "hedge", "kind": "linear",
-                         "geometry": {"polyline": {"points": [pt(80.0, hedge_y), pt(120.0, hedge_y)],
-                                                   "width_cm": 0.0}}}],
-            "sides": [
-                {"name": "French", "army_list": "nap-french", "hqs": [hq(1)], "units": []},
-                {"name": "Austrians", "army_list": "nap-austrian", "hqs": [hq(2)], "units": []}
-            ]
-        });
-        v["sides"][defender]["field_defenses"] =
-            json!([{"id": 9, "kind": "trench", "sections": 1, "at": [], "occupant": 1}]);
-        Sc { v }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn unit(mut self, side: usize, id: u32, stands: u8, x: f64, y: f64, f: f64) -> Sc {
-        let troop = if side == 0 { FR_LINE } else { AUS_LINE };
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": side + 1,
-                       "position": {"at": pt(x, y), "facing_deg": f}});
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            units.push(u);
-        }
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     /// The battle in deployment, free orders, with `dice` scripted.
     fn deploying(&self, dice: Vec<u8>) -> Battle {
-        Battle::new(self.scenario(), lists(), DiceSource::Script(dice), 0)
-            .map(|b| b.with_orders(OrdersMode::Free))
-            .expect("the test battle sets up")
+        self.at_deployment(dice, OrdersMode::Free)
     }
 
     /// Side 0's Command phase of player turn 1.
     fn command(&self, dice: Vec<u8>) -> Battle {
-        let mut b = self.deploying(dice);
-        b.perform(Action::EndPhase).expect("deployment ends");
-        b.perform(Action::EndPhase).expect("to the Command phase");
-        assert_eq!(b.state().turn.phase, Phase::Command);
-        b
-    }
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn pose(x: f64, y: f64, f: f64) -> Pose {
-    Pose {
-        at: Point::new(x, y),
-        facing_deg: f,
+        self.at_command(dice, OrdersMode::Free, &[])
     }
 }
 
@@ -161,9 +111,9 @@ fn replays(b: &mut Battle) {
 
 #[test]
 fn vis_17_moving_reveals_it_and_leaving_the_works_ends_dug_in() {
-    let sc = Sc::new(0, 50.0)
-        .unit(0, 1, 4, 100.0, 50.0, 0.0)
-        .unit(1, 1, 4, 100.0, 80.0, 180.0);
+    let sc = new_sc(0, 50.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 50.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 80.0, 180.0);
     let mut b = sc.command(vec![]);
     assert_eq!(sees(&b, u(1, 1), u(0, 1)), (false, "VIS-17"));
     assert_eq!(flags(&b, u(0, 1)), (false, true));
@@ -194,9 +144,9 @@ fn vis_17_moving_reveals_it_and_leaving_the_works_ends_dug_in() {
 
 #[test]
 fn vis_17_changing_formation_in_place_reveals_but_keeps_it_dug_in() {
-    let sc = Sc::new(0, 50.0)
-        .unit(0, 1, 4, 100.0, 50.0, 0.0)
-        .unit(1, 1, 4, 100.0, 80.0, 180.0);
+    let sc = new_sc(0, 50.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 50.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 80.0, 180.0);
     let mut b = sc.command(vec![]);
     let ev = b
         .perform(Action::Deploy {
@@ -215,9 +165,9 @@ fn vis_17_changing_formation_in_place_reveals_but_keeps_it_dug_in() {
 fn vis_17_firing_reveals_it_for_good_and_it_stays_dug_in() {
     // The Austrians 8 cm in front of the hedge: it hides the French trench (VIS-17) until the
     // French fire (every die a 1: no hits).
-    let sc = Sc::new(0, 50.0)
-        .unit(0, 1, 4, 100.0, 50.0, 0.0)
-        .unit(1, 1, 4, 100.0, 58.0, 180.0);
+    let sc = new_sc(0, 50.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 50.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 58.0, 180.0);
     let mut b = sc.command(vec![1; 40]);
     assert_eq!(sees(&b, u(1, 1), u(0, 1)), (false, "VIS-17"));
     let ev = b
@@ -238,10 +188,10 @@ fn vis_17_firing_reveals_it_for_good_and_it_stays_dug_in() {
 #[test]
 fn vis_17_an_enemy_within_5_cm_reveals_it_and_one_farther_does_not() {
     // The Austrians dug in behind a hedge at y = 100, facing the French.
-    let sc = Sc::new(1, 100.0)
-        .unit(1, 1, 4, 100.0, 100.0, 180.0)
-        .unit(0, 1, 4, 100.0, 86.0, 0.0)
-        .unit(0, 2, 4, 60.0, 60.0, 0.0);
+    let sc = new_sc(1, 100.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 100.0, 180.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 86.0, 0.0)
+        .unit(0, 2, FR_LINE, 4, 60.0, 60.0, 0.0);
     let mut b = sc.command(vec![]);
     assert_eq!(sees(&b, u(0, 2), u(1, 1)), (false, "VIS-17"));
     // 6 cm short of the hedge: nothing given away.
@@ -272,10 +222,10 @@ fn vis_17_an_enemy_within_5_cm_reveals_it_and_one_farther_does_not() {
 
 #[test]
 fn vis_17_the_reveal_is_permanent_when_the_enemy_goes_away() {
-    let sc = Sc::new(1, 100.0)
-        .unit(1, 1, 4, 100.0, 100.0, 180.0)
-        .unit(0, 1, 4, 100.0, 90.0, 0.0)
-        .unit(0, 2, 4, 60.0, 60.0, 0.0);
+    let sc = new_sc(1, 100.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 100.0, 180.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 90.0, 0.0)
+        .unit(0, 2, FR_LINE, 4, 60.0, 60.0, 0.0);
     let mut b = sc.command(vec![]);
     let ev = mv(&mut b, u(0, 1), pose(100.0, 97.0, 0.0), Manoeuvre::Advance);
     assert_eq!(reveals(&ev).len(), 1, "{ev:?}");
@@ -310,9 +260,9 @@ fn vis_17_the_reveal_is_permanent_when_the_enemy_goes_away() {
 
 #[test]
 fn vis_17_placing_units_in_deployment_reveals_nothing() {
-    let sc = Sc::new(0, 50.0)
-        .unit(0, 1, 4, 100.0, 50.0, 0.0)
-        .unit(1, 1, 4, 100.0, 80.0, 180.0);
+    let sc = new_sc(0, 50.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 50.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 80.0, 180.0);
     let mut b = sc.deploying(vec![]);
     let ev = mv(&mut b, u(0, 1), pose(100.0, 47.0, 0.0), Manoeuvre::Retire);
     assert!(reveals(&ev).is_empty(), "{ev:?}");
@@ -321,9 +271,9 @@ fn vis_17_placing_units_in_deployment_reveals_nothing() {
 
 #[test]
 fn vis_17_battles_without_dug_in_units_get_no_reveal_events() {
-    let mut sc = Sc::new(0, 50.0)
-        .unit(0, 1, 4, 100.0, 50.0, 0.0)
-        .unit(1, 1, 4, 100.0, 54.0, 180.0);
+    let mut sc = new_sc(0, 50.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 50.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 54.0, 180.0);
     sc.v["sides"][0]["field_defenses"] = json!([]);
     let mut b = sc.command(vec![]);
     let ev = mv(&mut b, u(0, 1), pose(100.0, 45.0, 0.0), Manoeuvre::Retire);
@@ -333,10 +283,10 @@ fn vis_17_battles_without_dug_in_units_get_no_reveal_events() {
 #[test]
 fn vis_17_a_hidden_dug_in_unit_cannot_be_fired_at_until_revealed() {
     // The Austrians dug in behind a hedge at y = 100; French unit 1 is 8 cm short of it.
-    let sc = Sc::new(1, 100.0)
-        .unit(1, 1, 4, 100.0, 100.0, 180.0)
-        .unit(0, 1, 4, 100.0, 92.0, 0.0)
-        .unit(0, 2, 4, 112.0, 88.0, 0.0);
+    let sc = new_sc(1, 100.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 100.0, 180.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 92.0, 0.0)
+        .unit(0, 2, FR_LINE, 4, 112.0, 88.0, 0.0);
     let mut b = sc.command(vec![1; 40]);
     let fire = Action::Fire {
         firers: vec![u(0, 1)],
@@ -374,9 +324,9 @@ fn vis_17_a_hidden_dug_in_unit_cannot_be_fired_at_until_revealed() {
 fn vis_17_a_revealed_unit_stays_seen_after_it_moves_away() {
     // Firing gives the French trench away; the French then advance over their hedge out of
     // their works: one reveal only, the dug-in status ends, and they stay seen all along.
-    let sc = Sc::new(0, 50.0)
-        .unit(0, 1, 4, 100.0, 50.0, 0.0)
-        .unit(1, 1, 4, 100.0, 58.0, 180.0);
+    let sc = new_sc(0, 50.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 50.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 58.0, 180.0);
     let mut b = sc.command(vec![1; 40]);
     assert_eq!(sees(&b, u(1, 1), u(0, 1)), (false, "VIS-17"));
     let ev = b
@@ -405,9 +355,9 @@ fn vis_17_a_revealed_unit_stays_seen_after_it_moves_away() {
 #[test]
 fn vis_17_opportunity_fire_from_a_dug_in_unit_reveals_it() {
     // The Austrians dug in behind a hedge at y = 100; the French advance from 12 to 8 cm.
-    let sc = Sc::new(1, 100.0)
-        .unit(1, 1, 4, 100.0, 100.0, 180.0)
-        .unit(0, 1, 4, 100.0, 88.0, 0.0);
+    let sc = new_sc(1, 100.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 100.0, 180.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 88.0, 0.0);
     let mut b = sc.command(vec![1; 40]);
     let ev = mv(&mut b, u(0, 1), pose(100.0, 92.0, 0.0), Manoeuvre::Advance);
     assert!(reveals(&ev).is_empty(), "{ev:?}");
@@ -433,10 +383,10 @@ fn vis_17_a_charge_placed_beside_a_dug_in_unit_reveals_it() {
     // The Austrians dug in behind a short hedge (x 80..105.5); beside it, in the open, Austrian
     // unit 2. French unit 1 in attack column charges unit 2 and is placed 2 cm from it, 4.03 cm
     // from the dug-in unit's corner.
-    let mut sc = Sc::new(1, 100.0)
-        .unit(1, 1, 4, 100.0, 100.0, 180.0)
-        .unit(1, 2, 4, 111.0, 100.0, 180.0)
-        .unit(0, 1, 4, 111.0, 88.0, 0.0);
+    let mut sc = new_sc(1, 100.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 100.0, 180.0)
+        .unit(1, 2, AUS_LINE, 4, 111.0, 100.0, 180.0)
+        .unit(0, 1, FR_LINE, 4, 111.0, 88.0, 0.0);
     sc.v["terrain"][0]["geometry"]["polyline"]["points"] =
         json!([pt(80.0, 100.0), pt(105.5, 100.0)]);
     let mut b = sc.deploying(vec![]);

@@ -5,8 +5,7 @@
 //! come from firing and charges, which these tests do not need), and checks the exact events.
 //! Every entry has at least one test carrying its ID in the name.
 
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, DefenseId, HqId, Scenario, UnitId};
+use powderhorn::model::DefenseId;
 use powderhorn::rules::action::Action;
 use powderhorn::rules::apply::apply_all;
 use powderhorn::rules::battle::resolve;
@@ -21,11 +20,11 @@ use powderhorn::rules::victory::{
 use powderhorn::rules::{ActionError, Battle, BattleState, Ctx, DiceSource, Event, Phase, PieceId};
 use serde_json::{json, Value};
 
-// --- scenario builder ---------------------------------------------------------------------------
+// --- scenario builder (tests/support/builder.rs) ------------------------------------------------
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
+#[path = "support/builder.rs"]
+mod builder;
+use builder::{h as hq, lists, u, Sc};
 
 fn hq_json(id: u32, name: &str, level: &str, quality: &str, cv: u8, parent: Option<u32>) -> Value {
     json!({
@@ -37,98 +36,32 @@ fn hq_json(id: u32, name: &str, level: &str, quality: &str, cv: u8, parent: Opti
 }
 
 /// French (side 0, `nap-french`) against Austrians (side 1, `nap-austrian`), each with one
-/// average brigade HQ (id 1, command value 7) and no units until added.
-struct Sc {
-    v: Value,
+/// average brigade HQ (id 1, command value 7) and no units until added; 8 turns.
+fn new_sc() -> Sc {
+    Sc::bare("nap-french", "nap-austrian")
+        .named("victory-test", "Victory test")
+        .turn_limit(8)
+        .side_names("French", "Austrians")
+        .hq_json(
+            0,
+            hq_json(1, "Brigade Coëhorn", "brigade", "average", 7, None),
+        )
+        .hq_json(
+            1,
+            hq_json(1, "Brigade Hohenfeld", "brigade", "average", 7, None),
+        )
+}
+
+/// A one-section field defence `id` of `kind` along y = 30 from x 0 to 10, held by `occupant`.
+fn works(id: u32, kind: &str, occupant: Option<u32>) -> Value {
+    json!({"id": id, "kind": kind, "sections": 1, "occupant": occupant,
+           "at": [{"x": 0.0, "y": 30.0}, {"x": 10.0, "y": 30.0}]})
 }
 
 impl Sc {
-    fn new() -> Sc {
-        Sc {
-            v: json!({
-                "format": 1, "id": "victory-test", "name": "Victory test",
-                "points": 1500, "turn_limit": 8, "terrain": [],
-                "sides": [
-                    {"name": "French", "army_list": "nap-french",
-                     "hqs": [hq_json(1, "Brigade Coëhorn", "brigade", "average", 7, None)],
-                     "units": []},
-                    {"name": "Austrians", "army_list": "nap-austrian",
-                     "hqs": [hq_json(1, "Brigade Hohenfeld", "brigade", "average", 7, None)],
-                     "units": []}
-                ]
-            }),
-        }
-    }
-
-    fn turn_limit(mut self, n: u32) -> Sc {
-        self.v["turn_limit"] = json!(n);
-        self
-    }
-
-    fn hqs(mut self, side: usize, hqs: Vec<Value>) -> Sc {
-        self.v["sides"][side]["hqs"] = Value::Array(hqs);
-        self
-    }
-
-    fn unit_json(mut self, side: usize, mut u: Value) -> Sc {
-        let units = self.v["sides"][side]["units"]
-            .as_array_mut()
-            .expect("units");
-        let n = units.len() as f64;
-        if u.get("position").is_none() {
-            let y = if side == 0 { 20.0 } else { 160.0 };
-            u["position"] = json!({"at": {"x": 10.0 + 12.0 * n, "y": y},
-                                   "facing_deg": if side == 0 { 0.0 } else { 180.0 }});
-        }
-        units.push(u);
-        self
-    }
-
-    /// Units `first..first+count` of one troop type under HQ `hq`.
-    fn units(
-        mut self,
-        side: usize,
-        first: u32,
-        count: u32,
-        troop: &str,
-        stands: u8,
-        hq: u32,
-    ) -> Sc {
-        for id in first..first + count {
-            self = self.unit_json(
-                side,
-                json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": hq}),
-            );
-        }
-        self
-    }
-
-    fn defender(mut self, side: usize, posture: &str) -> Sc {
-        self.v["defender"] = json!(side);
-        self.v["defense"] = json!(posture);
-        self
-    }
-
-    fn defense(mut self, side: usize, id: u32, kind: &str, occupant: Option<u32>) -> Sc {
-        let d = json!({"id": id, "kind": kind, "sections": 1, "occupant": occupant,
-                       "at": [{"x": 0.0, "y": 30.0}, {"x": 10.0, "y": 30.0}]});
-        match self.v["sides"][side]["field_defenses"].as_array_mut() {
-            Some(v) => v.push(d),
-            None => self.v["sides"][side]["field_defenses"] = json!([d]),
-        }
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     /// The battle at deployment, side `first` to play first, with these dice.
     fn deploying(&self, dice: Vec<u8>, first: usize) -> Battle {
-        Battle::new(self.scenario(), lists(), DiceSource::Script(dice), first)
-            .map(|b| b.with_orders(OrdersMode::Free))
-            .expect("the test battle sets up")
+        self.battle_on(lists(), DiceSource::Script(dice), first, OrdersMode::Free)
     }
 
     /// The battle in the first player's first Initiative phase.
@@ -137,17 +70,6 @@ impl Sc {
         b.perform(Action::EndPhase).expect("deployment ends");
         b
     }
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn hq(side: usize, id: u32) -> PieceId {
-    PieceId::Hq { side, hq: HqId(id) }
 }
 
 /// Ends the three phases before End, then the End phase; the events of the last `end_phase`
@@ -307,7 +229,7 @@ fn line(
 /// unit, so it changes nothing here; the lists have no FAO row.) The Austrians have three
 /// battalions (breakpoint 2).
 fn we_13_command() -> Sc {
-    Sc::new()
+    new_sc()
         .hqs(
             0,
             vec![
@@ -628,7 +550,7 @@ fn brk_02_vp_02_a_withdrawal_capped_to_a_draw_names_no_winner_in_either_event() 
     // two battalions and the French one in the Austrian turn. The French test as their turn
     // opens: command value 7, none beyond the breakpoint, [6, 5] = 11 > 7 fails, they break;
     // as the second player the game turn is complete and the battle ends at once (BRK-03).
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .units(0, 1, 2, "line-infantry-08-12", 5, 1)
         .units(1, 1, 6, "line-infantry-07-15", 5, 1)
         .battle(vec![6, 5], 1);
@@ -692,7 +614,7 @@ fn brk_02_vp_02_a_withdrawal_capped_to_a_draw_names_no_winner_in_either_event() 
 
 #[test]
 fn brk_02_double_one_holds_below_two_and_double_six_breaks_at_twelve() {
-    let sc = Sc::new()
+    let sc = new_sc()
         .hqs(
             0,
             vec![hq_json(1, "Brigade", "brigade", "average", 2, None)],
@@ -752,7 +674,7 @@ fn brk_02_double_one_holds_below_two_and_double_six_breaks_at_twelve() {
 
 #[test]
 fn brk_02_no_command_unit_left_tests_at_zero() {
-    let mut b = Sc::new()
+    let mut b = new_sc()
         .units(0, 1, 2, "line-infantry-08-12", 5, 1)
         .battle(vec![2, 1], 1);
     remove(&mut b, hq(0, 1));
@@ -842,10 +764,10 @@ fn brk_03_objective_and_turn_limit_give_way_to_the_break_as_the_reason() {
 /// Side 0: u1 line (Hits 3, 5 stands), u2 grenadiers (elite: 3 + 1 Hits, 5 stands), u3 line with
 /// an attached engineer stand (Hits 2), u4 line of 2 stands; side 1: u1 line (Hits 3).
 fn end_phase_scenario() -> Sc {
-    Sc::new()
+    new_sc()
         .units(0, 1, 1, "line-infantry-08-12", 5, 1)
         .units(0, 2, 1, "grenadier", 5, 1)
-        .unit_json(
+        .unit_in_row(
             0,
             json!({"id": 3, "name": "Sappers' battalion", "troop_type": "line-infantry-08-12",
                    "stands": 4, "hq": 1, "engineer_attached": true}),
@@ -1656,11 +1578,12 @@ fn vp_04_the_random_points_modifier_scales_earned_vps_before_the_cap_and_upgrade
 }
 
 fn trench_scenario() -> Sc {
-    Sc::new()
-        .defender(0, "fixed")
+    new_sc()
+        .defender(0)
+        .posture("fixed")
         .units(0, 1, 2, "line-infantry-08-12", 5, 1)
-        .defense(0, 7, "trench", Some(1))
-        .defense(0, 8, "breast_works", None)
+        .defense_json(0, works(7, "trench", Some(1)))
+        .defense_json(0, works(8, "breast_works", None))
         .units(1, 1, 1, "line-infantry-07-15", 5, 1)
 }
 
@@ -1754,14 +1677,15 @@ fn def_06_a_demolished_work_gives_its_cost_once() {
 
 #[test]
 fn we_14_vps_objectives_and_the_double_vp_upgrade() {
-    let sc = Sc::new()
-        .defender(0, "hasty")
+    let sc = new_sc()
+        .defender(0)
+        .posture("hasty")
         .units(0, 1, 2, "line-infantry-08-12", 5, 1)
         .units(0, 3, 1, "heavy-cavalry-05-06-13-15", 4, 1)
         .units(0, 4, 1, "field-artillery", 1, 1)
         .units(0, 5, 2, "line-infantry-08-12", 5, 1)
-        .defense(0, 1, "breast_works", None)
-        .defense(0, 2, "breast_works", None)
+        .defense_json(0, works(1, "breast_works", None))
+        .defense_json(0, works(2, "breast_works", None))
         .units(1, 1, 1, "line-infantry-07-15", 5, 1)
         .units(1, 2, 1, "freikorps-landwehr-cav", 4, 1)
         .units(1, 3, 2, "line-infantry-07-15", 5, 1);

@@ -5,107 +5,48 @@
 //! test here checks that every test it names exists.
 
 use powderhorn::geom::Point;
-use powderhorn::model::army::shipped_lists;
-use powderhorn::model::{ArmyList, HqId, Scenario, UnitId};
+use powderhorn::model::HqId;
 use powderhorn::rules::action::Action;
+use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::event::Modifier;
 use powderhorn::rules::skirmish::{screen_deployed, screen_pool, screen_stands, stands_left};
 use powderhorn::rules::{ActionError, Battle, Ctx, DiceSource, Event, Formation, Phase, PieceId};
 use serde_json::{json, Value};
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
+#[path = "support/builder.rs"]
+mod builder;
+use builder::{lists, u, Sc};
 
-struct Sc {
-    v: Value,
+/// Blue (`list0`) against Red (`list1`), 1809, 8 turns; each side with a brigade HQ (1) and a
+/// division HQ (2) on the rear edge.
+fn new_sc(list0: &str, list1: &str) -> Sc {
+    let hq = |id: u32, level: &str| {
+        json!({"id": id, "name": format!("{level} {id}"), "parent": null,
+               "commander": {"id": id, "name": format!("General {id}"), "level": level,
+                             "quality": "average", "command_value": 7},
+               "position": {"at": {"x": 150.0 + f64::from(id), "y": 5.0}, "facing_deg": 0.0}})
+    };
+    Sc::bare(list0, list1)
+        .named("special-test", "Special rules test")
+        .turn_limit(8)
+        .year(1809)
+        .side_names("Blue", "Red")
+        .hqs(0, vec![hq(1, "brigade"), hq(2, "division")])
+        .hqs(1, vec![hq(1, "brigade"), hq(2, "division")])
 }
 
 impl Sc {
-    fn new(list0: &str, list1: &str) -> Sc {
-        let hq = |id: u32, level: &str| {
-            json!({"id": id, "name": format!("{level} {id}"), "parent": null,
-                   "commander": {"id": id, "name": format!("General {id}"), "level": level,
-                                 "quality": "average", "command_value": 7},
-                   "position": {"at": {"x": 150.0 + f64::from(id), "y": 5.0}, "facing_deg": 0.0}})
-        };
-        Sc {
-            v: json!({
-                "format": 1, "id": "special-test", "name": "Special rules test",
-                "points": 1500, "turn_limit": 8, "terrain": [], "year": 1809,
-                "sides": [
-                    {"name": "Blue", "army_list": list0,
-                     "hqs": [hq(1, "brigade"), hq(2, "division")], "units": []},
-                    {"name": "Red", "army_list": list1,
-                     "hqs": [hq(1, "brigade"), hq(2, "division")], "units": []}
-                ]
-            }),
-        }
-    }
-
-    fn year(mut self, y: u16) -> Sc {
-        self.v["year"] = json!(y);
-        self
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn unit(
-        mut self,
-        side: usize,
-        id: u32,
-        troop: &str,
-        stands: u8,
-        hq: u32,
-        at: (f64, f64),
-        facing: f64,
-    ) -> Sc {
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": hq,
-                       "position": {"at": {"x": at.0, "y": at.1}, "facing_deg": facing}});
-        self.v["sides"][side]["units"]
-            .as_array_mut()
-            .expect("units")
-            .push(u);
-        self
-    }
-
-    fn flag(mut self, side: usize, id: u32, field: &str) -> Sc {
-        for u in self.v["sides"][side]["units"]
-            .as_array_mut()
-            .expect("units")
-        {
-            if u["id"] == json!(id) {
-                u[field] = json!(true);
-            }
-        }
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     /// The battle in side `first`'s first Initiative phase.
     fn battle(&self, dice: Vec<u8>, first: usize) -> Battle {
-        let mut b = Battle::new(self.scenario(), lists(), DiceSource::Script(dice), first)
-            .expect("the test battle sets up")
-            .with_orders(powderhorn::rules::command::OrdersMode::Free);
+        let mut b = self.battle_on(lists(), DiceSource::Script(dice), first, OrdersMode::Free);
         b.perform(Action::EndPhase).expect("deployment ends");
         b
-    }
-}
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
     }
 }
 
 fn rule_of(e: ActionError) -> String {
     match e {
         ActionError::Rule(r) => r.rule.to_string(),
-        ActionError::Unsupported { rule, .. } => rule.to_string(),
         other => panic!("expected a rule refusal, got {other:?}"),
     }
 }
@@ -122,21 +63,21 @@ fn mods(ev: &Event) -> Vec<Modifier> {
 /// A French brigade of `n` line battalions (4 stands, front edges on y = 28, facing +y) under
 /// brigade HQ 1, the first flagged for its skirmishers; Austrian battalions 8 cm in front.
 fn brigade(n: u32) -> Sc {
-    let mut sc = Sc::new("nap-french", "nap-austrian");
+    let mut sc = new_sc("nap-french", "nap-austrian");
     for i in 0..n {
-        sc = sc.unit(
+        sc = sc.unit_under(
             0,
             i + 1,
+            1,
             "line-infantry-08-12",
             4,
-            1,
             (50.0 + 15.0 * f64::from(i), 28.0),
             0.0,
         );
     }
     sc.flag(0, 1, "brigade_skirmishers")
-        .unit(1, 1, "line-infantry-07-15", 4, 1, (50.0, 36.0), 180.0)
-        .unit(1, 2, "line-infantry-07-15", 4, 1, (58.0, 36.0), 180.0)
+        .unit_under(1, 1, 1, "line-infantry-07-15", 4, (50.0, 36.0), 180.0)
+        .unit_under(1, 2, 1, "line-infantry-07-15", 4, (58.0, 36.0), 180.0)
 }
 
 #[test]
@@ -265,7 +206,7 @@ fn skir_03_one_die_less_and_the_screen_takes_the_hits_first_golden() {
 
 #[test]
 fn skir_03_shell_is_ranged_fire_and_the_screen_takes_its_hit_first() {
-    let sc = brigade(3).unit(1, 5, "howitzer-field-artillery", 1, 1, (50.0, 44.0), 180.0);
+    let sc = brigade(3).unit_under(1, 5, 1, "howitzer-field-artillery", 1, (50.0, 44.0), 180.0);
     // Deviation 1 (on target); 1 die (1 − 1 for the screen, floor 1) hits on 6; saves 1, 1.
     let mut b = sc.battle(vec![1, 6, 1, 1], 1);
     b.perform(Action::EndPhase).expect("to Command");
@@ -298,8 +239,8 @@ fn skir_03_shell_is_ranged_fire_and_the_screen_takes_its_hit_first() {
 fn skir_03_fire_that_does_not_cross_the_screen_is_not_reduced() {
     // The Austrians stand behind the French brigade (y = 20, facing −y is away; they face +y).
     let sc = brigade(3)
-        .unit(1, 3, "line-infantry-07-15", 4, 1, (50.0, 18.0), 0.0)
-        .unit(1, 4, "line-infantry-07-15", 4, 1, (200.0, 100.0), 0.0);
+        .unit_under(1, 3, 1, "line-infantry-07-15", 4, (50.0, 18.0), 0.0)
+        .unit_under(1, 4, 1, "line-infantry-07-15", 4, (200.0, 100.0), 0.0);
     let mut sc = sc;
     // Move the front Austrians away so only the rear ones are near (to the far corner: a
     // battle cannot start with them off the table, DATA-10).
@@ -391,9 +332,9 @@ fn skir_04_a_screen_is_not_a_piece_it_blocks_no_sight_and_cannot_be_targeted() {
 #[test]
 fn art_06_a_regimental_gun_adds_its_hits_to_the_ko_threshold_and_moves_with_its_unit() {
     use powderhorn::rules::firing::ko_threshold_of;
-    let sc = Sc::new("nap-french", "nap-austrian")
-        .unit(0, 1, "line-infantry-08-12", 4, 1, (50.0, 28.0), 0.0)
-        .unit(0, 2, "line-infantry-08-12", 4, 1, (70.0, 28.0), 0.0)
+    let sc = new_sc("nap-french", "nap-austrian")
+        .unit_under(0, 1, 1, "line-infantry-08-12", 4, (50.0, 28.0), 0.0)
+        .unit_under(0, 2, 1, "line-infantry-08-12", 4, (70.0, 28.0), 0.0)
         .flag(0, 1, "regimental_guns");
     let b = sc.battle(vec![], 0);
     let c = b.ctx();
@@ -406,11 +347,11 @@ fn art_06_a_regimental_gun_adds_its_hits_to_the_ko_threshold_and_moves_with_its_
 
 #[test]
 fn art_06_the_regimental_gun_fires_shell_as_the_lists_howitzer_and_the_muskets_without_it() {
-    let sc = Sc::new("nap-french", "nap-austrian")
-        .unit(0, 1, "line-infantry-08-12", 4, 1, (50.0, 28.0), 0.0)
+    let sc = new_sc("nap-french", "nap-austrian")
+        .unit_under(0, 1, 1, "line-infantry-08-12", 4, (50.0, 28.0), 0.0)
         .flag(0, 1, "regimental_guns")
-        .unit(0, 2, "line-infantry-08-12", 4, 1, (62.0, 28.0), 0.0)
-        .unit(1, 1, "line-infantry-07-15", 4, 1, (50.0, 36.0), 180.0);
+        .unit_under(0, 2, 1, "line-infantry-08-12", 4, (62.0, 28.0), 0.0)
+        .unit_under(1, 1, 1, "line-infantry-07-15", 4, (50.0, 36.0), 180.0);
     // Deviation 1 (on target), one to-hit die, then whatever the pipeline asks.
     let mut b = sc.battle(vec![1, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 0);
     b.perform(Action::EndPhase).expect("to Command");
@@ -481,13 +422,13 @@ fn art_10_one_fao_per_six_artillery_units_and_none_for_austria() {
         (p.command, p.presence_dice, p.hits, p.points),
         (7, 1, 6, 55)
     );
-    let mut sc = Sc::new("nap-french", "nap-austrian");
+    let mut sc = new_sc("nap-french", "nap-austrian");
     for i in 0..6 {
-        sc = sc.unit(
+        sc = sc.unit_under(
             0,
             i + 1,
-            "field-artillery",
             1,
+            "field-artillery",
             1,
             (20.0 + 10.0 * f64::from(i), 20.0),
             0.0,
@@ -500,13 +441,13 @@ fn art_10_one_fao_per_six_artillery_units_and_none_for_austria() {
 #[test]
 fn art_10_a_grand_battery_is_touching_unlimbered_guns_of_a_list_that_forms_them() {
     use powderhorn::rules::gunnery::check_grand_battery;
-    let sc = Sc::new("nap-french", "nap-austrian")
-        .unit(0, 1, "field-artillery", 1, 1, (50.0, 20.0), 0.0)
-        .unit(0, 2, "field-artillery", 1, 1, (52.5, 20.0), 0.0)
-        .unit(0, 3, "field-artillery", 1, 1, (55.0, 20.0), 0.0)
-        .unit(0, 4, "field-artillery", 1, 1, (80.0, 20.0), 0.0)
-        .unit(1, 1, "field-artillery", 1, 1, (50.0, 90.0), 180.0)
-        .unit(1, 2, "field-artillery", 1, 1, (52.5, 90.0), 180.0);
+    let sc = new_sc("nap-french", "nap-austrian")
+        .unit_under(0, 1, 1, "field-artillery", 1, (50.0, 20.0), 0.0)
+        .unit_under(0, 2, 1, "field-artillery", 1, (52.5, 20.0), 0.0)
+        .unit_under(0, 3, 1, "field-artillery", 1, (55.0, 20.0), 0.0)
+        .unit_under(0, 4, 1, "field-artillery", 1, (80.0, 20.0), 0.0)
+        .unit_under(1, 1, 1, "field-artillery", 1, (50.0, 90.0), 180.0)
+        .unit_under(1, 2, 1, "field-artillery", 1, (52.5, 90.0), 180.0);
     let b = sc.battle(vec![], 0);
     let c = b.ctx();
     check_grand_battery(&c, &[u(0, 1), u(0, 2), u(0, 3)]).expect("three touching guns");
@@ -527,10 +468,10 @@ fn art_10_a_grand_battery_is_touching_unlimbered_guns_of_a_list_that_forms_them(
 
 #[test]
 fn col_03_acw_15_siege_guns_and_nap_7_fortress_guns_never_move() {
-    let sc = Sc::new("acw-union", "nap-french")
-        .unit(0, 1, "smoothbore-siege-cannon", 1, 1, (50.0, 20.0), 0.0)
-        .unit(0, 2, "mortar", 1, 1, (70.0, 20.0), 0.0)
-        .unit(1, 1, "fortress-artillery", 1, 1, (50.0, 90.0), 180.0);
+    let sc = new_sc("acw-union", "nap-french")
+        .unit_under(0, 1, 1, "smoothbore-siege-cannon", 1, (50.0, 20.0), 0.0)
+        .unit_under(0, 2, 1, "mortar", 1, (70.0, 20.0), 0.0)
+        .unit_under(1, 1, 1, "fortress-artillery", 1, (50.0, 90.0), 180.0);
     let mut b = sc.battle(vec![], 0);
     for g in [u(0, 1), u(0, 2)] {
         let e = b.perform(Action::Limber { piece: g }).unwrap_err();
@@ -547,9 +488,9 @@ fn col_03_acw_15_siege_guns_and_nap_7_fortress_guns_never_move() {
 
 fn range_of(list: &str, troop: &str, year: u16) -> f64 {
     use powderhorn::rules::firing::weapon_range_cm;
-    let b = Sc::new(list, "nap-french")
+    let b = new_sc(list, "nap-french")
         .year(year)
-        .unit(0, 1, troop, 3, 1, (50.0, 20.0), 0.0)
+        .unit_under(0, 1, 1, troop, 3, (50.0, 20.0), 0.0)
         .battle(vec![], 0);
     let c = b.ctx();
     weapon_range_cm(&c, c.piece(u(0, 1)).expect("unit")).expect("a ranged attack")
@@ -584,9 +525,9 @@ fn acw_6_howitzers_reach_20_cm() {
 
 #[test]
 fn nap_24_patriot_infantry_may_not_form_square() {
-    let sc = Sc::new("nap-spanish", "nap-french")
-        .unit(0, 1, "line-infantry-09-15", 4, 1, (50.0, 20.0), 0.0)
-        .unit(0, 2, "line-infantry-08-14", 4, 1, (80.0, 20.0), 0.0);
+    let sc = new_sc("nap-spanish", "nap-french")
+        .unit_under(0, 1, 1, "line-infantry-09-15", 4, (50.0, 20.0), 0.0)
+        .unit_under(0, 2, 1, "line-infantry-08-14", 4, (80.0, 20.0), 0.0);
     let mut b = sc.battle(vec![], 0);
     let e = b
         .perform(Action::Deploy {
@@ -617,15 +558,9 @@ fn mode(b: &Battle, id: PieceId) -> (String, u8, Option<powderhorn::model::Arm>)
 #[test]
 fn acw_3_dismounting_cavalry_use_the_dismounted_row_and_leave_a_horse_holder() {
     use powderhorn::model::{Arm, TroopTypeId};
-    let sc = Sc::new("acw-union", "acw-confederate").year(1862).unit(
-        0,
-        1,
-        "us-cavalry-1862",
-        4,
-        1,
-        (50.0, 20.0),
-        0.0,
-    );
+    let sc = new_sc("acw-union", "acw-confederate")
+        .year(1862)
+        .unit_under(0, 1, 1, "us-cavalry-1862", 4, (50.0, 20.0), 0.0);
     let mut b = sc.battle(vec![], 0);
     // The Union list has four dismounted rows: the action must name one.
     let e = b
@@ -673,10 +608,10 @@ fn acw_3_dismounting_cavalry_use_the_dismounted_row_and_leave_a_horse_holder() {
 #[test]
 fn nap_4_nap_5_dragoons_dismount_hussars_only_as_scouts_and_infantry_never() {
     use powderhorn::model::Arm;
-    let sc = Sc::new("nap-french", "nap-austrian")
-        .unit(0, 1, "heavy-cavalry-07-12", 3, 1, (50.0, 20.0), 0.0)
-        .unit(0, 2, "light-cavalry-05-12", 3, 1, (70.0, 20.0), 0.0)
-        .unit(0, 3, "line-infantry-08-12", 3, 1, (90.0, 20.0), 0.0);
+    let sc = new_sc("nap-french", "nap-austrian")
+        .unit_under(0, 1, 1, "heavy-cavalry-07-12", 3, (50.0, 20.0), 0.0)
+        .unit_under(0, 2, 1, "light-cavalry-05-12", 3, (70.0, 20.0), 0.0)
+        .unit_under(0, 3, 1, "line-infantry-08-12", 3, (90.0, 20.0), 0.0);
     let mut b = sc.battle(vec![], 0);
     b.perform(Action::Dismount {
         piece: u(0, 1),
@@ -700,10 +635,15 @@ fn nap_4_nap_5_dragoons_dismount_hussars_only_as_scouts_and_infantry_never() {
 
 #[test]
 fn colonial_11_cavalry_dismounts_as_european_rifles_one_stand_fewer() {
-    let sc =
-        Sc::new("colonial", "colonial")
-            .year(1895)
-            .unit(0, 1, "cavalry", 6, 1, (50.0, 20.0), 0.0);
+    let sc = new_sc("colonial", "colonial").year(1895).unit_under(
+        0,
+        1,
+        1,
+        "cavalry",
+        6,
+        (50.0, 20.0),
+        0.0,
+    );
     let mut b = sc.battle(vec![], 0);
     b.perform(Action::Dismount {
         piece: u(0, 1),
@@ -716,10 +656,10 @@ fn colonial_11_cavalry_dismounts_as_european_rifles_one_stand_fewer() {
 
 #[test]
 fn acw_1_poor_infantry_may_not_skirmish() {
-    let mut sc = Sc::new("acw-union", "acw-confederate")
+    let mut sc = new_sc("acw-union", "acw-confederate")
         .year(1862)
-        .unit(0, 1, "regular-infantry-rifled-bl", 4, 1, (50.0, 20.0), 0.0)
-        .unit(0, 2, "regular-infantry-rifled-bl", 4, 1, (80.0, 20.0), 0.0);
+        .unit_under(0, 1, 1, "regular-infantry-rifled-bl", 4, (50.0, 20.0), 0.0)
+        .unit_under(0, 2, 1, "regular-infantry-rifled-bl", 4, (80.0, 20.0), 0.0);
     sc.v["sides"][0]["units"][0]["grade"] = json!("poor");
     let mut b = sc.battle(vec![], 0);
     let e = b
@@ -738,11 +678,11 @@ fn acw_1_poor_infantry_may_not_skirmish() {
 
 #[test]
 fn colonial_4_colonial_6_zulus_and_swordsmen_never_fire() {
-    let sc = Sc::new("colonial", "colonial")
+    let sc = new_sc("colonial", "colonial")
         .year(1879)
-        .unit(0, 1, "zulu", 6, 1, (50.0, 20.0), 0.0)
-        .unit(0, 2, "native-sword", 6, 1, (70.0, 20.0), 0.0)
-        .unit(1, 1, "european-breech-loader", 6, 1, (60.0, 25.0), 180.0);
+        .unit_under(0, 1, 1, "zulu", 6, (50.0, 20.0), 0.0)
+        .unit_under(0, 2, 1, "native-sword", 6, (70.0, 20.0), 0.0)
+        .unit_under(1, 1, 1, "european-breech-loader", 6, (60.0, 25.0), 180.0);
     let mut b = sc.battle(vec![], 0);
     b.perform(Action::EndPhase).expect("to Command");
     for f in [u(0, 1), u(0, 2)] {
@@ -759,10 +699,15 @@ fn colonial_4_colonial_6_zulus_and_swordsmen_never_fire() {
 
 #[test]
 fn colonial_22_col_03_colonial_guns_move_by_limber_but_are_not_manhandled() {
-    let sc =
-        Sc::new("colonial", "colonial")
-            .year(1885)
-            .unit(0, 1, "gun-mlr", 1, 1, (50.0, 20.0), 0.0);
+    let sc = new_sc("colonial", "colonial").year(1885).unit_under(
+        0,
+        1,
+        1,
+        "gun-mlr",
+        1,
+        (50.0, 20.0),
+        0.0,
+    );
     let mut b = sc.battle(vec![], 0);
     b.perform(Action::Limber { piece: u(0, 1) })
         .expect("Colonial guns limber (Move '-': only by limber)");
@@ -890,12 +835,12 @@ fn special_rules_doc_names_only_tests_that_exist_and_covers_every_note() {
 
 #[test]
 fn colonial_21_light_modern_artillery_fires_shell_high_angle_at_a_target_only_a_friend_sees() {
-    let mut sc = Sc::new("colonial", "colonial")
+    let mut sc = new_sc("colonial", "colonial")
         .year(1909)
-        .unit(0, 1, "artillery-light-modern", 1, 1, (50.0, 10.0), 0.0)
-        .unit(0, 2, "gun-blr", 1, 1, (56.0, 10.0), 0.0)
-        .unit(0, 3, "european-magazine-rifle", 2, 1, (70.0, 41.0), 270.0)
-        .unit(1, 1, "european-breech-loader", 2, 1, (50.0, 40.0), 180.0);
+        .unit_under(0, 1, 1, "artillery-light-modern", 1, (50.0, 10.0), 0.0)
+        .unit_under(0, 2, 1, "gun-blr", 1, (56.0, 10.0), 0.0)
+        .unit_under(0, 3, 1, "european-magazine-rifle", 2, (70.0, 41.0), 270.0)
+        .unit_under(1, 1, 1, "european-breech-loader", 2, (50.0, 40.0), 180.0);
     sc.v["terrain"] = json!([{"id": 1, "name": "Thorn bush", "kind": "high_area",
         "geometry": {"polygon": [{"x": 35.0, "y": 20.0}, {"x": 65.0, "y": 20.0},
                                  {"x": 65.0, "y": 30.0}, {"x": 35.0, "y": 30.0}]}}]);
@@ -941,10 +886,15 @@ fn colonial_21_light_modern_artillery_fires_shell_high_angle_at_a_target_only_a_
 fn c18_19_horse_artillery_only_after_1755() {
     use powderhorn::model::validate::validate_scenario;
     let build = |year: u16| {
-        let sc =
-            Sc::new("18c", "18c")
-                .year(year)
-                .unit(0, 1, "horse-artillery", 1, 1, (50.0, 10.0), 0.0);
+        let sc = new_sc("18c", "18c").year(year).unit_under(
+            0,
+            1,
+            1,
+            "horse-artillery",
+            1,
+            (50.0, 10.0),
+            0.0,
+        );
         validate_scenario(&sc.scenario(), &lists())
             .iter()
             .any(|v| v.rule == "ARMY-12" && v.message.contains("Horse Artillery"))
