@@ -18,6 +18,7 @@
 
 pub mod army_lists;
 pub mod battle;
+pub mod battle_result;
 pub mod campaigns;
 pub mod commands;
 pub mod oob;
@@ -186,6 +187,8 @@ pub struct UiState {
     /// The battle page's table view (its own camera) and the piece selected on it.
     pub battle_table: table::TableView,
     pub battle_selected: Option<crate::rules::PieceId>,
+    /// The battle (by id) whose result page was put aside for its table ("Back to the table").
+    pub result_set_aside: Option<i64>,
     pending: Option<Pending>,
 }
 
@@ -207,6 +210,7 @@ impl Default for UiState {
             table: Default::default(),
             battle_table: Default::default(),
             battle_selected: None,
+            result_set_aside: None,
             pending: None,
         }
     }
