@@ -38,7 +38,15 @@ fn battle() -> Battle {
         sc = sc.unit(0, id, FR_LINE, 5, 20.0 + 25.0 * f64::from(id), 20.0, 0.0);
     }
     for id in 1..=5 {
-        sc = sc.unit(1, id, AUS_LINE, 5, 20.0 + 25.0 * f64::from(id), 160.0, 180.0);
+        sc = sc.unit(
+            1,
+            id,
+            AUS_LINE,
+            5,
+            20.0 + 25.0 * f64::from(id),
+            160.0,
+            180.0,
+        );
     }
     let mut b = Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0)
         .map(|b| b.with_orders(OrdersMode::Free))
@@ -100,7 +108,7 @@ fn vp_01_vp_03_report_of_a_battle_ended_by_the_turn_limit() {
     // VP-03: 605 ≥ 2 × 275 = 550, so the French draw becomes a Minor Victory.
     assert_eq!(r.reason, Some(EndReason::TurnLimit));
     assert_eq!(r.winner(), Some(0));
-    assert_eq!(r.headline, "Side A win: Minor Victory");
+    assert_eq!(r.headline, "Side A wins: Minor Victory");
     assert_eq!(
         r.why,
         "turn limit; objectives: Side A no objective, Side B no objective (OBJ-01); raised a \
@@ -227,7 +235,10 @@ fn vp_02_end_03_report_of_a_concession_shows_the_cap() {
     assert_eq!(r.headline, "A draw");
     assert_eq!(r.why, "Side B conceded (END-03)");
     let au = &r.sides[1];
-    assert_eq!((au.earned, au.vp, au.capped, au.withdrew), (550, 275, true, true));
+    assert_eq!(
+        (au.earned, au.vp, au.capped, au.withdrew),
+        (550, 275, true, true)
+    );
     assert_eq!(au.objective, ObjectiveLevel::None);
     assert_eq!(
         r.adjustments(1),

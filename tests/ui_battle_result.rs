@@ -56,7 +56,15 @@ fn finished_battle(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App
         sc = sc.unit(0, id, FR_LINE, 5, 20.0 + 25.0 * f64::from(id), 20.0, 0.0);
     }
     for id in 1..=5 {
-        sc = sc.unit(1, id, AUS_LINE, 5, 20.0 + 25.0 * f64::from(id), 160.0, 180.0);
+        sc = sc.unit(
+            1,
+            id,
+            AUS_LINE,
+            5,
+            20.0 + 25.0 * f64::from(id),
+            160.0,
+            180.0,
+        );
     }
     store.save_scenario(&sc.scenario()).expect("saved");
     let app = App::with_store(store, db.display().to_string());
@@ -98,14 +106,17 @@ fn finished_battle(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App
         send(&mut h, AppCommand::BattleAction(a));
     }
     assert!(
-        h.state().messages().iter().all(|m| !m.text.contains("Refused")),
+        h.state()
+            .messages()
+            .iter()
+            .all(|m| !m.text.contains("Refused")),
         "{:?}",
         h.state().messages()
     );
     (dir, h)
 }
 
-const HEADLINE: &str = "Side A win: Minor Victory";
+const HEADLINE: &str = "Side A wins: Minor Victory";
 
 #[test]
 fn vp_03_result_page_shows_headline_tally_and_charts_once_the_battle_ends() {
@@ -120,7 +131,11 @@ fn vp_03_result_page_shows_headline_tally_and_charts_once_the_battle_ends() {
     // Each knocked-out unit with its points, and the ×2 upgrade spelled out.
     // Three units of 275, and Side B's earned total (275).
     assert_eq!(h.query_all_by_label("275 VPs").count(), 4);
-    assert_eq!(h.query_all_by_label("550 VPs").count(), 1, "Side A's earned total");
+    assert_eq!(
+        h.query_all_by_label("550 VPs").count(),
+        1,
+        "Side A's earned total"
+    );
     h.get_by_label_contains("×2: 550 VPs is at least twice the opponent's 275");
     h.get_by_label("line-infantry-07-15 1");
     h.get_by_label("line-infantry-08-12 1");
@@ -131,10 +146,12 @@ fn vp_03_result_page_shows_headline_tally_and_charts_once_the_battle_ends() {
     // Back to the table, and to the result again.
     h.get_by_label("Back to the table").click();
     h.run();
-    assert!(h.query_by_label(HEADLINE).is_none());
+    // The table's side panel keeps the verdict in its "battle is over" box; the page is gone.
+    assert!(h.query_by_label("Strength over the game turns").is_none());
+    h.get_by_label(HEADLINE);
     h.get_by_label("Show the result").click();
     h.run();
-    h.get_by_label(HEADLINE);
+    h.get_by_label("Strength over the game turns");
 }
 
 #[test]
@@ -193,7 +210,7 @@ fn the_printed_result_has_the_winners_line() {
 
 #[test]
 fn the_result_page_fits_a_small_window() {
-    let (_dir, mut h) = finished_battle(egui::vec2(1024.0, 640.0));
+    let (_dir, h) = finished_battle(egui::vec2(1024.0, 640.0));
     h.get_by_label(HEADLINE);
     h.get_by_label("Print result (PDF)…");
     h.get_by_label("Side A: 550 VPs");

@@ -96,9 +96,8 @@ impl App {
         };
         let report = ResultReport::of(run.session.battle());
         if !report.ended() {
-            return self.fail(
-                "This battle is not over yet: its result can be printed once it has ended.",
-            );
+            return self
+                .fail("This battle is not over yet: its result can be printed once it has ended.");
         }
         let title = format!("the result of '{}'", report.title);
         let details = paper.label().to_string();
@@ -127,8 +126,7 @@ pub fn print_result_to_file(
     progress: &Progress,
 ) -> PrintOutcome {
     progress.note("Laying out the pages");
-    let bytes = match result_pdf_with_progress(report, paper, &|f| progress.set(f * LAYOUT_SHARE))
-    {
+    let bytes = match result_pdf_with_progress(report, paper, &|f| progress.set(f * LAYOUT_SHARE)) {
         Ok(b) => b,
         Err(e) => return PrintOutcome::Failed(e),
     };

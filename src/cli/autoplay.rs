@@ -94,7 +94,7 @@ pub fn run(
             .map_or_else(|| format!("side {}", i + 1), |s| s.name.clone())
     };
     let sides = [side_name(0), side_name(1)];
-    let short = short_names(&sides);
+    let short = crate::rules::report::short_names(&sides);
     if !opts.json {
         w(
             out,
@@ -183,18 +183,6 @@ pub fn run(
         )?;
     }
     Ok(if stopped { 1 } else { 0 })
-}
-
-/// Each side's name as a line can carry it: the part before a colon ("French" of "French:
-/// Masséna's advance guard"), unless that leaves the two alike or empty.
-fn short_names(sides: &[String; 2]) -> [String; 2] {
-    let cut = |s: &str| s.split(':').next().unwrap_or(s).trim().to_string();
-    let short = [cut(&sides[0]), cut(&sides[1])];
-    if short[0].is_empty() || short[1].is_empty() || short[0] == short[1] {
-        sides.clone()
-    } else {
-        short
-    }
 }
 
 fn text_line(r: &RunReport, short: &[String; 2]) -> String {

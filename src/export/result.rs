@@ -10,7 +10,7 @@ use super::fonts::{fonts, Fonts};
 use super::render::{render, tint, Item, PageItems, Rgb, BLACK, GREY, LIGHT};
 use super::text::{truncate, wrap};
 use super::{ExportError, Face, Paper};
-use crate::rules::report::{ItemKind, ResultReport};
+use crate::rules::report::{short_names, ItemKind, ResultReport};
 
 const MARGIN: f32 = 42.0;
 const FOOTER_H: f32 = 22.0;
@@ -188,7 +188,12 @@ fn content(d: &mut Doc, r: &ResultReport) {
     d.space(8.0);
 
     let w = d.width();
-    let cols = [(0.0, w * 0.46), (w * 0.47, w * 0.08), (w * 0.56, w * 0.32), (w * 0.89, w * 0.11)];
+    let cols = [
+        (0.0, w * 0.46),
+        (w * 0.47, w * 0.08),
+        (w * 0.56, w * 0.32),
+        (w * 0.89, w * 0.11),
+    ];
     for (i, s) in r.sides.iter().enumerate() {
         d.need(60.0);
         d.para(
@@ -310,7 +315,7 @@ fn strength(d: &mut Doc, r: &ResultReport) {
         (w * 0.59, w * 0.2),
         (w * 0.8, w * 0.2),
     ];
-    let [a, b] = &r.side_names;
+    let [a, b] = short_names(&r.side_names);
     d.row(
         &cols,
         &[
@@ -404,7 +409,10 @@ fn chart(d: &mut Doc, r: &ResultReport) {
             colour,
             width: 2.0,
         });
-        let name = r.side_names.get(side).cloned().unwrap_or_default();
+        let name = short_names(&r.side_names)
+            .get(side)
+            .cloned()
+            .unwrap_or_default();
         let (name, _) = truncate(
             d.f.get(Face::Sans),
             &format!("{name} (stands)"),
@@ -449,7 +457,10 @@ fn losses(d: &mut Doc, r: &ResultReport) {
                 (Face::Sans, l.name.clone()),
                 (
                     Face::Sans,
-                    r.side_names.get(l.side()).cloned().unwrap_or_default(),
+                    short_names(&r.side_names)
+                        .get(l.side())
+                        .cloned()
+                        .unwrap_or_default(),
                 ),
                 (
                     Face::Sans,

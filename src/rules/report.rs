@@ -117,7 +117,7 @@ pub struct ResultReport {
     /// The verdict (none until the battle has ended).
     pub result: Option<BattleResult>,
     pub reason: Option<EndReason>,
-    /// "French win: Decisive Victory", "A draw", "The battle is not over".
+    /// "French wins: Decisive Victory", "A draw", "The battle is not over".
     pub headline: String,
     /// Why it ended as it did, with the rules that decided it.
     pub why: String,
@@ -381,11 +381,23 @@ fn defence_cause_words(cause: DefenseLossCause) -> &'static str {
     }
 }
 
-/// "French win: Decisive Victory" or "A draw".
+/// Each side's name as a line can carry it: the part before a colon ("French" of "French:
+/// Masséna's advance guard"), unless that leaves the two alike or empty.
+pub fn short_names(sides: &[String; 2]) -> [String; 2] {
+    let cut = |s: &str| s.split(':').next().unwrap_or(s).trim().to_string();
+    let short = [cut(&sides[0]), cut(&sides[1])];
+    if short[0].is_empty() || short[1].is_empty() || short[0] == short[1] {
+        sides.clone()
+    } else {
+        short
+    }
+}
+
+/// "French wins: Decisive Victory" or "A draw".
 pub fn headline_words(r: &BattleResult, names: &[String; 2]) -> String {
     match r.winner {
         Some(w) => format!(
-            "{} win: {}",
+            "{} wins: {}",
             names.get(w).cloned().unwrap_or_default(),
             r.category.label()
         ),
@@ -435,4 +447,70 @@ pub fn why_words(reason: EndReason, r: &BattleResult, names: &[String; 2]) -> St
         ));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::victory::{decide, SideInput};
+
+    fn input(objective: ObjectiveLevel, withdrew: bool, vp: i64) -> SideInput {
+        SideInput {
+            objective,
+            withdrew,
+            vp_earned: vp,
+            points_modifier: 1.0,
+        }
+    }
+
+    #[test]
+    fn obj_01_vp_03_why_words_name_the_objective_and_the_upgrade() {
+        // WE-14: Austrians (side 1) major, French minor → Austrian Minor Victory; 970 ≥ 2 × 395
+        // raises it to a Decisive Victory.
+        let r = decide([
+            input(ObjectiveLevel::Minor, false, 395),
+            input(ObjectiveLevel::Major, false, 970),
+        ]);
+        let names = ["French".to_string(), "Austrians".to_string()];
+        assert_eq!(
+            headline_words(&r, &names),
+            "Austrians wins: Decisive Victory"
+        );
+        assert_eq!(
+            why_words(EndReason::Objective, &r, &names),
+            "Austrians reached a major objective (OBJ-01); raised a step: Austrians earned at \
+             least twice the VPs (VP-03)"
+        );
+    }
+
+    #[test]
+    fn brk_03_why_words_name_the_side_that_broke() {
+        // WE-14 cap variant: the French broke with 1,000 against 800: capped, no upgrade.
+        let r = decide([
+            input(ObjectiveLevel::None, true, 1000),
+            input(ObjectiveLevel::None, false, 800),
+        ]);
+        let names = ["French".to_string(), "Austrians".to_string()];
+        assert_eq!(
+            why_words(EndReason::Break, &r, &names),
+            "French broke and withdrew (BRK-03)"
+        );
+        assert_eq!(headline_words(&r, &names), "A draw");
+    }
+
+    #[test]
+    fn short_names_cut_at_the_colon_unless_that_makes_them_alike() {
+        let s = |a: &str, b: &str| short_names(&[a.to_string(), b.to_string()]);
+        assert_eq!(
+            s(
+                "French: Masséna's advance guard",
+                "Austrian: Hiller's rearguard"
+            ),
+            ["French".to_string(), "Austrian".to_string()]
+        );
+        assert_eq!(
+            s("French: left", "French: right"),
+            ["French: left".to_string(), "French: right".to_string()]
+        );
+    }
 }

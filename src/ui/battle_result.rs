@@ -16,7 +16,7 @@ use super::widgets::{palette, Emitter};
 use super::{AppCommand, UiState, View};
 use crate::rules::report::{ItemKind, ResultReport};
 use egui::{Color32, RichText, Ui};
-use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Bar, BarChart, Corner, Legend, Line, Plot, PlotPoints};
 
 /// Each side's colour on this page (the battle bar's blue and red).
 pub fn side_colour(side: usize) -> Color32 {
@@ -102,7 +102,9 @@ fn body(
         }
         if ui
             .add_enabled(free, egui::Button::new("Print result (PDF)…"))
-            .on_hover_text("Save this result as a PDF to print: headline, VP tally, strength, losses")
+            .on_hover_text(
+                "Save this result as a PDF to print: headline, VP tally, strength, losses",
+            )
             .clicked()
         {
             out.send(AppCommand::PrintResultDialog(state.print.paper));
@@ -124,7 +126,8 @@ fn body(
         }
     }
     ui.add_space(14.0);
-    let plot_h = (ui.available_height() * 0.5).clamp(170.0, 260.0);
+    // Both charts in the room left on the screen, within reason (the page scrolls below that).
+    let plot_h = (ui.available_height() - 56.0).clamp(170.0, 300.0);
     if wide {
         ui.columns(2, |cols| {
             if let [a, b] = cols {
@@ -220,13 +223,18 @@ fn strength_plot(ui: &mut Ui, report: &ResultReport, height: f32) {
     );
     Plot::new("result-strength")
         .height(height)
-        .legend(Legend::default())
+        .legend(Legend::default().position(Corner::LeftBottom))
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
         .include_y(0.0)
         .include_x(0.0)
         .x_axis_label("game turn")
+        .x_axis_formatter(|mark, _| match mark.value {
+            v if v == 0.0 => "start".to_string(),
+            v if v.fract() == 0.0 && v > 0.0 => format!("{v}"),
+            _ => String::new(),
+        })
         .y_axis_label("stands")
         .show(ui, |p| {
             for side in 0..2 {
@@ -261,6 +269,7 @@ fn losses_chart(ui: &mut Ui, report: &ResultReport, height: f32) {
         return;
     }
     let mut k = 0.0;
+    let mut names = Vec::new();
     let mut bars: [Vec<Bar>; 2] = [Vec::new(), Vec::new()];
     for l in &report.losses {
         let side = l.side().min(1);
@@ -269,21 +278,32 @@ fn losses_chart(ui: &mut Ui, report: &ResultReport, height: f32) {
             v.push(
                 Bar::new(k, f64::from(l.stands_lost))
                     .name(format!("{}{mark}", l.name))
-                    .width(0.7),
+                    .width(0.6),
             );
         }
+        names.push(l.name.clone());
         k += 1.0;
     }
     let [a, b] = bars;
     Plot::new("result-losses")
         .height(height)
-        .legend(Legend::default())
+        .legend(Legend::default().position(Corner::RightTop))
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
         .include_y(0.0)
+        .include_x(-0.5)
+        .include_x(k - 0.5)
         .show_x(false)
-        .x_axis_label("units (hover for names)")
+        .x_axis_formatter(move |mark, _| {
+            let v = mark.value;
+            if v.fract() == 0.0 && v >= 0.0 {
+                names.get(v as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .x_axis_label("unit")
         .y_axis_label("stands lost")
         .show(ui, |p| {
             for (side, bars) in [(0, a), (1, b)] {
