@@ -386,15 +386,14 @@ fn chart(d: &mut Doc, r: &ResultReport) {
         };
         d.push(Item::text(px(i) - 4.0, y0 + h + 10.0, Face::Sans, 7.0, label).coloured(GREY));
     }
-    for side in 0..2 {
-        let colour = SIDE_COLOURS[side];
+    for (side, &colour) in SIDE_COLOURS.iter().enumerate() {
         for (i, pair) in r.strength.windows(2).enumerate() {
             if let [a, b] = pair {
                 d.push(Item::Line {
                     x1: px(i),
-                    y1: py(a.stands[side]),
+                    y1: py(a.stands.get(side).copied().unwrap_or(0)),
                     x2: px(i + 1),
-                    y2: py(b.stands[side]),
+                    y2: py(b.stands.get(side).copied().unwrap_or(0)),
                     colour,
                     width: 1.6,
                 });

@@ -168,7 +168,7 @@ impl ResultReport {
                         .pieces
                         .get(piece)
                         .map_or_else(|| format!("{piece:?}"), |p| p.name.clone());
-                    items[1 - owner].push(VpItem {
+                    items_of(&mut items, 1 - owner).push(VpItem {
                         kind: if piece.is_command() {
                             ItemKind::Command
                         } else {
@@ -195,7 +195,7 @@ impl ResultReport {
                         .sides
                         .get(owner)
                         .and_then(|s| s.field_defenses.iter().find(|d| d.id == *defense));
-                    items[1 - owner].push(VpItem {
+                    items_of(&mut items, 1 - owner).push(VpItem {
                         kind: ItemKind::Defence,
                         name: d.map_or_else(
                             || format!("field defence {}", defense.0),
@@ -342,11 +342,13 @@ fn strength_of(
     let mut stands = [0u32; 2];
     let mut points = [0i64; 2];
     for p in state.pieces.values().filter(|p| !p.knocked_out) {
-        let s = p.id.side().min(1);
-        if !p.id.is_command() {
-            stands[s] += u32::from(p.stands);
+        let s = p.id.side();
+        if let (Some(st), Some(pt)) = (stands.get_mut(s), points.get_mut(s)) {
+            if !p.id.is_command() {
+                *st += u32::from(p.stands);
+            }
+            *pt += price.get(&p.id).copied().unwrap_or(0);
         }
-        points[s] += price.get(&p.id).copied().unwrap_or(0);
     }
     StrengthPoint {
         game_turn,
@@ -393,6 +395,26 @@ pub fn short_names(sides: &[String; 2]) -> [String; 2] {
     }
 }
 
+/// The sides (by index) whose line of the verdict passes `test`.
+fn sides_where(r: &BattleResult, test: impl Fn(&victory::SideResult) -> bool) -> Vec<usize> {
+    r.sides
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| test(s))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The list of VP items of `side` (0 or 1; anything else is taken as 1).
+fn items_of(items: &mut [Vec<VpItem>; 2], side: usize) -> &mut Vec<VpItem> {
+    let [a, b] = items;
+    if side == 0 {
+        a
+    } else {
+        b
+    }
+}
+
 /// "French wins: Decisive Victory" or "A draw".
 pub fn headline_words(r: &BattleResult, names: &[String; 2]) -> String {
     match r.winner {
@@ -411,8 +433,8 @@ pub fn why_words(reason: EndReason, r: &BattleResult, names: &[String; 2]) -> St
     let name = |i: usize| names.get(i).cloned().unwrap_or_default();
     let mut text = match reason {
         EndReason::Objective => {
-            let takers: Vec<String> = (0..2)
-                .filter(|i| r.sides[*i].declared == ObjectiveLevel::Major)
+            let takers: Vec<String> = sides_where(r, |s| s.declared == ObjectiveLevel::Major)
+                .into_iter()
                 .map(name)
                 .collect();
             format!(
@@ -421,11 +443,17 @@ pub fn why_words(reason: EndReason, r: &BattleResult, names: &[String; 2]) -> St
             )
         }
         EndReason::Break => {
-            let broke: Vec<String> = (0..2).filter(|i| r.sides[*i].withdrew).map(name).collect();
+            let broke: Vec<String> = sides_where(r, |s| s.withdrew)
+                .into_iter()
+                .map(name)
+                .collect();
             format!("{} broke and withdrew (BRK-03)", broke.join(" and "))
         }
         EndReason::Concession => {
-            let gave: Vec<String> = (0..2).filter(|i| r.sides[*i].withdrew).map(name).collect();
+            let gave: Vec<String> = sides_where(r, |s| s.withdrew)
+                .into_iter()
+                .map(name)
+                .collect();
             if gave.is_empty() {
                 "a side conceded (END-03)".to_string()
             } else {
@@ -440,7 +468,7 @@ pub fn why_words(reason: EndReason, r: &BattleResult, names: &[String; 2]) -> St
             r.sides[1].objective.label()
         ),
     };
-    if let Some(i) = (0..2).find(|i| r.sides[*i].upgraded) {
+    if let Some(i) = sides_where(r, |s| s.upgraded).first().copied() {
         text.push_str(&format!(
             "; raised a step: {} earned at least twice the VPs (VP-03)",
             name(i)

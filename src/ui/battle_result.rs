@@ -231,7 +231,7 @@ fn strength_plot(ui: &mut Ui, report: &ResultReport, height: f32) {
         .include_x(0.0)
         .x_axis_label("game turn")
         .x_axis_formatter(|mark, _| match mark.value {
-            v if v == 0.0 => "start".to_string(),
+            0.0 => "start".to_string(),
             v if v.fract() == 0.0 && v > 0.0 => format!("{v}"),
             _ => String::new(),
         })
