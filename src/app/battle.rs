@@ -338,5 +338,6 @@ pub fn panel_of(session: &Session) -> BattlePanel {
             .filter(|p| !p.knocked_out)
             .filter_map(|p| p.pose.map(|pose| (p.id, pose)))
             .collect(),
+        report: ended.then(|| crate::rules::report::ResultReport::of(battle)),
     }
 }

@@ -176,6 +176,10 @@ pub enum DialogOutcome {
     Export(ScenarioId, Option<PathBuf>),
     /// Where to save a PDF of `print` of the scenario.
     Print(ScenarioId, Print, Option<PathBuf>),
+    /// Where to save the open battle's battle file.
+    BattleFile(Option<PathBuf>),
+    /// Where to save the open battle's result as PDF on this paper.
+    ResultPdf(crate::export::Paper, Option<PathBuf>),
 }
 
 /// At most one file dialog at a time, on a worker thread.
@@ -250,6 +254,33 @@ impl Dialogs {
                 .set_file_name(file_name)
                 .save_file();
             let _ = tx.send(DialogOutcome::Print(id, print, path));
+            ctx.request_repaint();
+        });
+        self.pending = Some(rx);
+    }
+
+    /// Opens "save as" with `title`, one filter (`kind`, extension `ext`) and `file_name`
+    /// suggested; `outcome` makes the answer from the path chosen (none: cancelled).
+    pub fn open_save(
+        &mut self,
+        ctx: &egui::Context,
+        title: &'static str,
+        (kind, ext): (&'static str, &'static str),
+        file_name: String,
+        outcome: impl FnOnce(Option<PathBuf>) -> DialogOutcome + Send + 'static,
+    ) {
+        if self.is_open() {
+            return;
+        }
+        let (tx, rx) = channel();
+        let ctx = ctx.clone();
+        std::thread::spawn(move || {
+            let path = rfd::FileDialog::new()
+                .set_title(title)
+                .add_filter(kind, &[ext])
+                .set_file_name(file_name)
+                .save_file();
+            let _ = tx.send(outcome(path));
             ctx.request_repaint();
         });
         self.pending = Some(rx);

@@ -21,6 +21,7 @@
 //! `main.rs` and the tests depend on it.
 
 pub mod battle;
+pub mod battle_result;
 pub mod edit;
 pub mod files;
 pub mod history;
@@ -518,6 +519,10 @@ impl App {
             | AppCommand::OpponentPlay
             | AppCommand::OpponentStop
             | AppCommand::OpponentPace(_)) => self.apply_battle(c),
+            c @ (AppCommand::ExportBattleDialog
+            | AppCommand::ExportBattleTo(_)
+            | AppCommand::PrintResultDialog(_)
+            | AppCommand::PrintResultTo { .. }) => self.apply_result(c, ctx),
             AppCommand::OpenScenario(id) => self.open_scenario_by_id(&id),
             AppCommand::Edit(e) => self.edit(&e),
             AppCommand::Undo => self.undo(),
@@ -766,9 +771,18 @@ impl App {
             DialogOutcome::Print(id, print, Some(path)) => {
                 self.start_print(ctx, &id, print, print::with_pdf_extension(path));
             }
+            DialogOutcome::BattleFile(Some(path)) => {
+                self.apply_result(AppCommand::ExportBattleTo(path), ctx);
+            }
+            DialogOutcome::ResultPdf(paper, Some(path)) => {
+                let path = print::with_pdf_extension(path);
+                self.apply_result(AppCommand::PrintResultTo { paper, path }, ctx);
+            }
             DialogOutcome::Import(None)
             | DialogOutcome::Export(_, None)
-            | DialogOutcome::Print(_, _, None) => {}
+            | DialogOutcome::Print(_, _, None)
+            | DialogOutcome::BattleFile(None)
+            | DialogOutcome::ResultPdf(_, None) => {}
         }
     }
 

@@ -6,7 +6,6 @@ use crate::ai::{autoplay, AutoplayRun, Limits};
 use crate::model::army::ArmyList;
 use crate::model::scenario::Scenario;
 use crate::rules::event::EndReason;
-use crate::rules::victory::{BattleResult, ObjectiveLevel};
 use crate::rules::{Battle, DiceSource};
 use serde::Serialize;
 use std::io::Write;
@@ -95,7 +94,7 @@ pub fn run(
             .map_or_else(|| format!("side {}", i + 1), |s| s.name.clone())
     };
     let sides = [side_name(0), side_name(1)];
-    let short = short_names(&sides);
+    let short = crate::rules::report::short_names(&sides);
     if !opts.json {
         w(
             out,
@@ -134,7 +133,7 @@ pub fn run(
                 .result
                 .as_ref()
                 .zip(r.reason)
-                .map(|(res, reason)| why(reason, res, &short)),
+                .map(|(res, reason)| crate::rules::report::why_words(reason, res, &short)),
             vps: r.vps(),
             turns: r.game_turns,
             stands_lost: r.stands_lost,
@@ -184,62 +183,6 @@ pub fn run(
         )?;
     }
     Ok(if stopped { 1 } else { 0 })
-}
-
-/// Each side's name as a line can carry it: the part before a colon ("French" of "French:
-/// Masséna's advance guard"), unless that leaves the two alike or empty.
-fn short_names(sides: &[String; 2]) -> [String; 2] {
-    let cut = |s: &str| s.split(':').next().unwrap_or(s).trim().to_string();
-    let short = [cut(&sides[0]), cut(&sides[1])];
-    if short[0].is_empty() || short[1].is_empty() || short[0] == short[1] {
-        sides.clone()
-    } else {
-        short
-    }
-}
-
-/// Why a battle ended as it did, in words, with the rule that decided it (END-03, OBJ-01,
-/// BRK-03, VP-03).
-fn why(reason: EndReason, r: &BattleResult, short: &[String; 2]) -> String {
-    let name = |i: usize| short.get(i).cloned().unwrap_or_default();
-    let mut text = match reason {
-        EndReason::Objective => {
-            let takers: Vec<String> = (0..2)
-                .filter(|i| r.sides[*i].declared == ObjectiveLevel::Major)
-                .map(name)
-                .collect();
-            format!(
-                "{} reached a major objective (OBJ-01)",
-                takers.join(" and ")
-            )
-        }
-        EndReason::Break => {
-            let broke: Vec<String> = (0..2).filter(|i| r.sides[*i].withdrew).map(name).collect();
-            format!("{} broke and withdrew (BRK-03)", broke.join(" and "))
-        }
-        EndReason::Concession => {
-            let gave: Vec<String> = (0..2).filter(|i| r.sides[*i].withdrew).map(name).collect();
-            if gave.is_empty() {
-                "a side conceded (END-03)".to_string()
-            } else {
-                format!("{} conceded (END-03)", gave.join(" and "))
-            }
-        }
-        EndReason::TurnLimit => format!(
-            "turn limit; objectives: {} {}, {} {} (OBJ-01)",
-            name(0),
-            r.sides[0].objective.label(),
-            name(1),
-            r.sides[1].objective.label()
-        ),
-    };
-    if let Some(i) = (0..2).find(|i| r.sides[*i].upgraded) {
-        text.push_str(&format!(
-            "; raised a step: {} earned at least twice the VPs (VP-03)",
-            name(i)
-        ));
-    }
-    text
 }
 
 fn text_line(r: &RunReport, short: &[String; 2]) -> String {

@@ -32,6 +32,7 @@ mod fonts;
 mod labels;
 mod layout;
 mod render;
+mod result;
 mod roster;
 mod text;
 
@@ -43,6 +44,7 @@ pub use labels::{
     RectMm, SheetGeometry,
 };
 pub use layout::{Align, BandEdge, BandSpec, LabelKind, LabelLayout, LineSpec, Part};
+pub use result::{result_pdf, result_pdf_with_progress};
 pub use roster::{roster_pdf, roster_pdf_with_progress, RosterOptions};
 
 use crate::model::{ArmyList, Attack, Scale, Side, TroopType, Unit};

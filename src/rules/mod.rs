@@ -33,6 +33,7 @@ pub mod gunnery;
 pub mod morale;
 pub mod movement;
 pub mod referee;
+pub mod report;
 pub mod reveal;
 pub mod skirmish;
 pub mod state;

@@ -135,6 +135,8 @@ pub struct BattlePanel {
     pub scene: super::table::TableScene,
     /// Where each piece on the table stands (a drag moves it from here).
     pub poses: Vec<(crate::rules::PieceId, crate::rules::Pose)>,
+    /// The result once the battle has ended (the result page, `battle_result`).
+    pub report: Option<crate::rules::report::ResultReport>,
 }
 
 /// The opponent at work, as the page shows it.
@@ -416,6 +418,11 @@ fn battle_page(
                 ui.label(RichText::new(format!("Waiting for {w}")).color(palette::WARN));
             }
         });
+    if let Some(report) = panel.report.as_ref() {
+        if super::battle_result::shows_result(panel, state) {
+            return super::battle_result::page(ui, view, panel, report, state, out);
+        }
+    }
     // The side panels give way on small windows so the table keeps most of the width.
     let width = ui.available_width();
     let log_width = (width * 0.26).clamp(200.0, 420.0);
@@ -448,6 +455,9 @@ fn battle_page(
                         ui.label(RichText::new("The battle is over").bold().size(16.0));
                         for line in &panel.result {
                             ui.label(line);
+                        }
+                        if panel.report.is_some() && ui.button("Show the result").clicked() {
+                            state.result_set_aside = None;
                         }
                     });
                 ui.add_space(8.0);

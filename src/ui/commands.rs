@@ -73,6 +73,17 @@ pub enum AppCommand {
     OpponentStop,
     /// The pause after each of the computer's actions, in ms.
     OpponentPace(u64),
+    /// Ask where to save the open battle's battle file (docs/battle-file.md), then write it.
+    ExportBattleDialog,
+    /// Write the open battle's battle file to `path` (what the dialog leads to; tests use it).
+    ExportBattleTo(std::path::PathBuf),
+    /// Ask where to save the open battle's result as PDF, then print it in the background.
+    PrintResultDialog(crate::export::Paper),
+    /// Print the open battle's result to `path`, in the background.
+    PrintResultTo {
+        paper: crate::export::Paper,
+        path: std::path::PathBuf,
+    },
 }
 
 /// What to print from a scenario, with the same options as `powderhorn export`

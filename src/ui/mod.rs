@@ -20,6 +20,7 @@ pub mod army_lists;
 pub mod battle;
 pub mod battle_act;
 pub mod battle_look;
+pub mod battle_result;
 pub mod campaigns;
 pub mod commands;
 pub mod oob;
@@ -193,6 +194,8 @@ pub struct UiState {
     /// The battle page's acting controls: the draft order, manoeuvre settings, the engine's
     /// answers for the state on the table.
     pub act: battle_act::ActState,
+    /// The battle (by id) whose result page was put aside for its table ("Back to the table").
+    pub result_set_aside: Option<i64>,
     pending: Option<Pending>,
 }
 
@@ -216,6 +219,7 @@ impl Default for UiState {
             battle_selected: None,
             battle_look: Default::default(),
             act: Default::default(),
+            result_set_aside: None,
             pending: None,
         }
     }
