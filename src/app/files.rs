@@ -176,6 +176,8 @@ pub enum DialogOutcome {
     Export(ScenarioId, Option<PathBuf>),
     /// Where to save a PDF of `print` of the scenario.
     Print(ScenarioId, Print, Option<PathBuf>),
+    /// Where to save a text (the dice log).
+    Text(String, Option<PathBuf>),
 }
 
 /// At most one file dialog at a time, on a worker thread.
@@ -250,6 +252,25 @@ impl Dialogs {
                 .set_file_name(file_name)
                 .save_file();
             let _ = tx.send(DialogOutcome::Print(id, print, path));
+            ctx.request_repaint();
+        });
+        self.pending = Some(rx);
+    }
+
+    /// Opens "save the text as" (the dice log), suggesting `file_name`.
+    pub fn open_save_text(&mut self, ctx: &egui::Context, file_name: String, text: String) {
+        if self.is_open() {
+            return;
+        }
+        let (tx, rx) = channel();
+        let ctx = ctx.clone();
+        std::thread::spawn(move || {
+            let path = rfd::FileDialog::new()
+                .set_title("Save the dice log as text")
+                .add_filter("Text", &["txt"])
+                .set_file_name(file_name)
+                .save_file();
+            let _ = tx.send(DialogOutcome::Text(text, path));
             ctx.request_repaint();
         });
         self.pending = Some(rx);

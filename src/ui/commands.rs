@@ -73,6 +73,11 @@ pub enum AppCommand {
     OpponentStop,
     /// The pause after each of the computer's actions, in ms.
     OpponentPace(u64),
+    /// Ask where to save the dice log's `text` (suggesting `file_name`) and write it there.
+    SaveDiceLog {
+        file_name: String,
+        text: String,
+    },
 }
 
 /// What to print from a scenario, with the same options as `powderhorn export`
