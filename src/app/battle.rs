@@ -258,8 +258,10 @@ pub fn panel_of(session: &Session) -> BattlePanel {
     // The dice log: every roll of the actions in effect, in order.
     let mut dice = Vec::new();
     let mut when = String::from("before the battle");
-    for entry in battle.entries() {
-        for e in &entry.events {
+    for (n, entry) in battle.entries().iter().enumerate() {
+        let hand = entry.hand_dice.as_ref().map_or(0, Vec::len);
+        let mut at = 0;
+        for (k, e) in entry.events.iter().enumerate() {
             match e {
                 Event::TurnBegan {
                     game_turn, active, ..
@@ -291,7 +293,15 @@ pub fn panel_of(session: &Session) -> BattlePanel {
                             .map(|m| (m.rule.clone(), m.label.clone(), m.value))
                             .collect(),
                         by_hand: entry.hand_dice.is_some(),
+                        needed: needed_of(entry.events.get(k + 1..).unwrap_or_default()),
+                        action: n + 1,
+                        typed: entry
+                            .hand_dice
+                            .as_ref()
+                            .filter(|_| !faces.is_empty())
+                            .map(|_| (at + 1, at + faces.len(), hand)),
                     });
+                    at += faces.len();
                 }
                 _ => {}
             }
@@ -339,5 +349,21 @@ pub fn panel_of(session: &Session) -> BattlePanel {
             .filter_map(|p| p.pose.map(|pose| (p.id, pose)))
             .collect(),
         report: ended.then(|| crate::rules::report::ResultReport::of(battle)),
+    }
+}
+
+/// What a roll had to make, read from the first event after it that is not another roll: the
+/// lowest score to hit (FIRE-14, GEN-16 step 4), or the highest total that passes a command
+/// roll (CMD-03), a breakpoint test (BRK-02) or a self-order (CMD-07: 7).
+fn needed_of(after: &[Event]) -> Option<String> {
+    let next = after
+        .iter()
+        .find(|e| !matches!(e, Event::DiceRolled { .. }))?;
+    match next {
+        Event::HitsScored { needed, .. } => Some(format!("{needed}+")),
+        Event::OrderRolled(o) => Some(format!("{} or less", o.target)),
+        Event::BreakTest { target, .. } => Some(format!("{target} or less")),
+        Event::SelfOrdered { .. } => Some("7 or less".to_string()),
+        _ => None,
     }
 }

@@ -180,6 +180,8 @@ pub enum DialogOutcome {
     BattleFile(Option<PathBuf>),
     /// Where to save the open battle's result as PDF on this paper.
     ResultPdf(crate::export::Paper, Option<PathBuf>),
+    /// Where to save a text (the dice log).
+    Text(String, Option<PathBuf>),
 }
 
 /// At most one file dialog at a time, on a worker thread.
@@ -257,6 +259,17 @@ impl Dialogs {
             ctx.request_repaint();
         });
         self.pending = Some(rx);
+    }
+
+    /// Opens "save the text as" (the dice log), suggesting `file_name`.
+    pub fn open_save_text(&mut self, ctx: &egui::Context, file_name: String, text: String) {
+        self.open_save(
+            ctx,
+            "Save the dice log as text",
+            ("Text", "txt"),
+            file_name,
+            move |path| DialogOutcome::Text(text, path),
+        );
     }
 
     /// Opens "save as" with `title`, one filter (`kind`, extension `ext`) and `file_name`

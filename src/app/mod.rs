@@ -533,6 +533,9 @@ impl App {
             AppCommand::ImportScenarioDialog => self.dialogs.open_import(ctx),
             AppCommand::ImportScenarioReplacing(path) => self.import(&path, OnExisting::Replace),
             AppCommand::ExportScenarioDialog(id) => self.dialogs.open_export(ctx, id),
+            AppCommand::SaveDiceLog { file_name, text } => {
+                self.dialogs.open_save_text(ctx, file_name, text)
+            }
             AppCommand::PrintDialog { scenario, print } => {
                 if self.printing.is_none() {
                     let name = print::default_file_name(&scenario, &print);
@@ -778,7 +781,17 @@ impl App {
                 let path = print::with_pdf_extension(path);
                 self.apply_result(AppCommand::PrintResultTo { paper, path }, ctx);
             }
+            DialogOutcome::Text(text, Some(path)) => {
+                match files::write_atomically(&path, text.as_bytes()) {
+                    Ok(()) => self.inform(format!("Saved the dice log to {}.", path.display())),
+                    Err(e) => self.fail(format!(
+                        "Could not save the dice log to {}: {e}. Choose a folder you can write to.",
+                        path.display()
+                    )),
+                }
+            }
             DialogOutcome::Import(None)
+            | DialogOutcome::Text(_, None)
             | DialogOutcome::Export(_, None)
             | DialogOutcome::Print(_, _, None)
             | DialogOutcome::BattleFile(None)

@@ -298,7 +298,10 @@ impl Dice for Probe {
     fn d6(&mut self, purpose: &str) -> Result<u8, DiceError> {
         let drawn = match self.inner.as_mut().map(|d| d.d6(purpose)) {
             Some(Ok(v)) => Some(v),
-            Some(Err(DiceError::Exhausted { .. })) | None => None,
+            // A scripted source that ran out, or physical dice (which hold none): the rest
+            // are stand-ins, so a battle played with physical dice gets its checks and
+            // previews like any other.
+            Some(Err(DiceError::Exhausted { .. } | DiceError::Needed { .. })) | None => None,
             Some(Err(e)) => return Err(e),
         };
         let v = drawn.unwrap_or_else(|| {

@@ -88,6 +88,14 @@ pub struct DiceLine {
     pub modifiers: Vec<(String, String, i32)>,
     /// Typed in from a real table.
     pub by_hand: bool,
+    /// What the roll had to make, from the events it led to: "4+" (the lowest score to hit,
+    /// FIRE-14), "7 or less" (a command roll or breakpoint test); `None` where no event says.
+    pub needed: Option<String>,
+    /// The action it belongs to, counted from 1 in the log in effect.
+    pub action: usize,
+    /// For dice typed in: where these dice came in the action's entered dice, as (first,
+    /// last, of how many), counted from 1.
+    pub typed: Option<(usize, usize, usize)>,
 }
 
 /// One unit in the units list.
@@ -149,7 +157,14 @@ pub struct OpponentStatus {
 /// The Battles page.
 pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter) {
     match view.battle {
-        Some(panel) => battle_page(ui, view, panel, state, out),
+        Some(panel) => {
+            let from = out.commands.len();
+            battle_page(ui, view, panel, state, out);
+            // Physical dice: an action that needs dice waits on the pad for them.
+            if let (true, Some(engine)) = (panel.physical, view.engine) {
+                super::dice_pad::route(engine, &mut state.dice_pad, out, from);
+            }
+        }
         None => list_page(ui, view, state, out),
     }
 }
@@ -402,20 +417,13 @@ fn battle_page(
                         out.send(AppCommand::OpponentPace(pace));
                     }
                 }
-                if panel.physical {
-                    ui.separator();
-                    let label = ui.label("Dice rolled:");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut state.start.dice)
-                            .hint_text("e.g. 4,6,2")
-                            .desired_width(110.0),
-                    )
-                    .labelled_by(label.id)
-                    .on_hover_text("The dice for the next action, in the order rolled");
-                }
             });
             for w in &panel.waiting {
                 ui.label(RichText::new(format!("Waiting for {w}")).color(palette::WARN));
+            }
+            if panel.physical {
+                ui.separator();
+                super::dice_pad::show(ui, view.engine, &mut state.dice_pad, &mut state.start.dice);
             }
         });
     if let Some(report) = panel.report.as_ref() {
@@ -436,7 +444,7 @@ fn battle_page(
                 .fill(palette::CARD)
                 .inner_margin(egui::Margin::same(10)),
         )
-        .show(ui, |ui| dice_log(ui, panel));
+        .show(ui, |ui| super::dice_log::show(ui, panel, state, out));
     egui::Panel::left("battle-units")
         .default_size(units_width)
         .min_size(150.0)
@@ -705,70 +713,6 @@ fn units(ui: &mut Ui, panel: &BattlePanel, state: &mut UiState) {
                     });
                 }
                 ui.add_space(8.0);
-            }
-        });
-}
-
-/// The faces of d6 results.
-fn faces(dice: &[u8]) -> String {
-    dice.iter()
-        .map(|d| match d {
-            1 => '⚀',
-            2 => '⚁',
-            3 => '⚂',
-            4 => '⚃',
-            5 => '⚄',
-            6 => '⚅',
-            _ => '?',
-        })
-        .map(String::from)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn dice_log(ui: &mut Ui, panel: &BattlePanel) {
-    ui.label(RichText::new("Dice log").bold().size(15.0));
-    ui.label(
-        RichText::new(format!(
-            "{} actions · {} rolls",
-            panel.actions,
-            panel.dice.len()
-        ))
-        .color(palette::FAINT),
-    );
-    ui.separator();
-    egui::ScrollArea::vertical()
-        .id_salt("dice-log")
-        .auto_shrink([false, false])
-        .stick_to_bottom(true)
-        .show(ui, |ui| {
-            for (i, d) in panel.dice.iter().enumerate() {
-                ui.push_id(i, |ui| {
-                    ui.horizontal_wrapped(|ui| {
-                        ui.label(RichText::new(&d.when).small().color(palette::FAINT));
-                        let who = RichText::new(&d.who).bold();
-                        ui.label(match d.side {
-                            Some(s) => who.color(side_colour(s)),
-                            None => who,
-                        });
-                        ui.label(format!("{}:", d.purpose));
-                        ui.label(RichText::new(faces(&d.dice)).size(17.0))
-                            .on_hover_text(format!("{:?}", d.dice));
-                        ui.label(RichText::new(&d.rule).monospace().color(palette::BLUE))
-                            .on_hover_text(crate::rules::gist::gist(&d.rule));
-                        if d.by_hand {
-                            ui.label(RichText::new("typed in").italics().color(palette::FAINT));
-                        }
-                    });
-                    for (rule, label, value) in &d.modifiers {
-                        ui.horizontal_wrapped(|ui| {
-                            ui.add_space(16.0);
-                            ui.label(RichText::new(rule).monospace().color(palette::BLUE))
-                                .on_hover_text(crate::rules::gist::gist(rule));
-                            ui.label(RichText::new(format!("{label} ({value:+})")).small());
-                        });
-                    }
-                });
             }
         });
 }

@@ -84,6 +84,11 @@ pub enum AppCommand {
         paper: crate::export::Paper,
         path: std::path::PathBuf,
     },
+    /// Ask where to save the dice log's `text` (suggesting `file_name`) and write it there.
+    SaveDiceLog {
+        file_name: String,
+        text: String,
+    },
 }
 
 /// What to print from a scenario, with the same options as `powderhorn export`

@@ -23,8 +23,11 @@ pub mod battle_look;
 pub mod battle_result;
 pub mod campaigns;
 pub mod commands;
+pub mod dice_log;
+pub mod dice_pad;
 pub mod oob;
 pub mod print;
+pub mod rules_ref;
 pub mod scenarios;
 pub mod table;
 pub mod widgets;
@@ -47,15 +50,18 @@ pub enum Page {
     Scenarios,
     Battles,
     Campaigns,
+    /// The rules reference: every rule ID in our own words.
+    Rules,
 }
 
 impl Page {
-    pub const ALL: [Page; 5] = [
+    pub const ALL: [Page; 6] = [
         Page::ArmyLists,
         Page::OrdersOfBattle,
         Page::Scenarios,
         Page::Battles,
         Page::Campaigns,
+        Page::Rules,
     ];
     pub fn label(self) -> &'static str {
         match self {
@@ -64,6 +70,7 @@ impl Page {
             Page::Scenarios => "Scenarios",
             Page::Battles => "Battles",
             Page::Campaigns => "Campaigns",
+            Page::Rules => "Rules",
         }
     }
 }
@@ -196,6 +203,12 @@ pub struct UiState {
     pub act: battle_act::ActState,
     /// The battle (by id) whose result page was put aside for its table ("Back to the table").
     pub result_set_aside: Option<i64>,
+    /// The dice log's side and unit filter.
+    pub dice_log: dice_log::LogFilter,
+    /// The referee's dice pad (physical dice).
+    pub dice_pad: dice_pad::DicePad,
+    /// The Rules page: family, search, the rule opened.
+    pub rules_ref: rules_ref::RulesRef,
     pending: Option<Pending>,
 }
 
@@ -220,6 +233,9 @@ impl Default for UiState {
             battle_look: Default::default(),
             act: Default::default(),
             result_set_aside: None,
+            dice_log: Default::default(),
+            dice_pad: Default::default(),
+            rules_ref: Default::default(),
             pending: None,
         }
     }
@@ -285,6 +301,7 @@ pub fn show(ui: &mut Ui, view: &View<'_>, state: &mut UiState) -> Vec<AppCommand
         Page::Scenarios => scenarios::page(ui, view, state, &mut out),
         Page::Battles => battle::page(ui, view, state, &mut out),
         Page::Campaigns => campaigns::page(ui, view, state, &mut out),
+        Page::Rules => rules_ref::page(ui, state),
     }
     print::popup(ui, view, state, &mut out);
 
@@ -560,12 +577,15 @@ fn store_problem_page(ui: &mut Ui, problem: &StoreProblem) {
 #[cfg(test)]
 mod tests {
     /// The UI's sources, up to their tests.
-    const SOURCES: [(&str, &str); 16] = [
+    const SOURCES: [(&str, &str); 19] = [
         ("mod.rs", include_str!("mod.rs")),
         ("army_lists.rs", include_str!("army_lists.rs")),
         ("battle.rs", include_str!("battle.rs")),
         ("campaigns.rs", include_str!("campaigns.rs")),
         ("commands.rs", include_str!("commands.rs")),
+        ("dice_log.rs", include_str!("dice_log.rs")),
+        ("dice_pad.rs", include_str!("dice_pad.rs")),
+        ("rules_ref.rs", include_str!("rules_ref.rs")),
         ("oob.rs", include_str!("oob.rs")),
         ("print.rs", include_str!("print.rs")),
         ("scenarios.rs", include_str!("scenarios.rs")),
