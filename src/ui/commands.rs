@@ -9,8 +9,9 @@
 use crate::export::{LabelOptions, Paper, RosterOptions};
 use crate::model::validate::Subject;
 use crate::model::{
-    Campaign, CampaignId, DefensePosture, Hq, HqId, ListId, MeasureScale, OptionalRule, Scale,
-    Scenario, ScenarioId, Table, TroopType, TroopTypeId, Unit, UnitId, Weather,
+    Campaign, CampaignId, DefensePosture, FeatureId, Hq, HqId, ListId, MeasureScale, OptionalRule,
+    Placement, Scale, Scenario, ScenarioId, Table, TerrainFeature, TroopType, TroopTypeId, Unit,
+    UnitId, Weather,
 };
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -154,6 +155,25 @@ pub enum ScenarioEdit {
         side: usize,
         unit: UnitId,
     },
+    /// The table editor: a drawn terrain feature (its id is replaced by the next free one).
+    /// Refused when its outline is not a usable shape on the table (DATA-05..09).
+    AddFeature(Box<TerrainFeature>),
+    /// Replace the feature with this id (reshaped, moved, another kind); checked the same way.
+    SetFeature(Box<TerrainFeature>),
+    DeleteFeature(FeatureId),
+    /// Where a unit starts (`None`: off the table, not yet placed).
+    PlaceUnit {
+        side: usize,
+        unit: UnitId,
+        at: Option<Placement>,
+    },
+    PlaceHq {
+        side: usize,
+        hq: HqId,
+        at: Option<Placement>,
+    },
+    /// Lay every unit and HQ of the side out in line in its deployment zone.
+    DeploySide(usize),
 }
 
 /// The scenario-wide fields the settings form edits, as one value so that a form can change
