@@ -24,6 +24,7 @@ pub mod oob;
 pub mod print;
 pub mod scenarios;
 pub mod table;
+pub mod table_editor;
 pub mod widgets;
 
 pub use commands::{AppCommand, Print, ScenarioEdit, ScenarioSettings, Selection, Verb, VerbSpec};
@@ -183,6 +184,8 @@ pub struct UiState {
     pub show_table: bool,
     /// The table view's camera and terrain meshes.
     pub table: table::TableView,
+    /// The table editor's tool, drawing and piece being placed (issue #18).
+    pub table_editor: table_editor::TableEditor,
     /// The battle page's table view (its own camera) and the piece selected on it.
     pub battle_table: table::TableView,
     pub battle_selected: Option<crate::rules::PieceId>,
@@ -205,6 +208,7 @@ impl Default for UiState {
             pace_ms: 400,
             show_table: false,
             table: Default::default(),
+            table_editor: Default::default(),
             battle_table: Default::default(),
             battle_selected: None,
             pending: None,
