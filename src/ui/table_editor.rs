@@ -555,7 +555,8 @@ fn kind_picker(ui: &mut Ui, ed: &mut TableEditor) {
     }
     if !ed.draft.is_empty() {
         ui.add_space(6.0);
-        ui.label(format!("{} corners so far", ed.draft.len()));
+        let n = ed.draft.len();
+        ui.label(format!("{n} corner{} so far", if n == 1 { "" } else { "s" }));
     }
 }
 
