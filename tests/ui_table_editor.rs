@@ -276,3 +276,36 @@ fn seq_01_a_unit_placed_outside_its_zone_shows_the_violation_live_and_after() {
         "{problems:?}"
     );
 }
+
+#[test]
+fn a_sides_minor_objective_is_drawn_on_the_table_and_the_terms_are_stated() {
+    let mut h = editor();
+    tool(&mut h, "Zones & objectives");
+    let french = sample().sides[0].name.clone();
+    h.get_by_label(&format!("Draw the minor objective of {french}"))
+        .click();
+    h.run();
+    let corners = vec![
+        Point::new(10.0, 10.0),
+        Point::new(40.0, 12.0),
+        Point::new(25.0, 30.0),
+    ];
+    for p in &corners {
+        click_cm(&mut h, *p);
+    }
+    h.key_press(Key::Enter);
+    h.run();
+    h.run();
+    let s = stored(&h);
+    let area = &s.sides[0].objectives.minor.area;
+    assert_eq!(area.len(), 3, "{area:?}");
+    for (got, want) in area.iter().zip(&corners) {
+        assert!(near(*got, *want), "{got:?} vs {want:?}");
+    }
+    // The panel states the turn limit and how the battle is decided.
+    h.get_by_label("How the battle is decided");
+    assert!(h
+        .query_all_by_label_contains(&format!("at most {} game turns", s.turn_limit))
+        .next()
+        .is_some());
+}

@@ -395,6 +395,24 @@ pub fn apply(
             super::table_edit::deploy_side(s, lists, *side)?;
             Ok(Created::Nothing)
         }
+        ScenarioEdit::SetArea { side, area, ring } => {
+            super::table_edit::set_area(s, *side, *area, ring)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::SetObjectiveText {
+            side,
+            major,
+            description,
+        } => {
+            let d = side_mut(s, *side)?;
+            let o = if *major {
+                &mut d.objectives.major
+            } else {
+                &mut d.objectives.minor
+            };
+            o.description = description.clone();
+            Ok(Created::Nothing)
+        }
     }
 }
 

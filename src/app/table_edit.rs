@@ -20,6 +20,7 @@ use crate::model::{
 };
 use crate::rules::geometry::footprint_of;
 use crate::rules::{BattleState, Ctx, PieceId};
+use crate::ui::SideArea;
 
 /// The rule cited for a corner the editor refuses because it lies off the table's edge: the
 /// table edge is the edge of play (MOVE-02).
@@ -141,6 +142,70 @@ pub fn place_hq(
         .find(|h| h.id == hq)
         .ok_or(EditError::NoHq(hq))?;
     h.position = at;
+    Ok(())
+}
+
+/// Sets a side's deployment zone or objective area (an empty ring clears it). A ring is
+/// refused with a corner off the table ([`OFF_TABLE`]), fewer than three corners or a repeated
+/// corner (DATA-05), or sides that cross (DATA-07: the editor asks this of zones too, although
+/// a crossing changes no rule, because "inside" a bow tie is not what anyone drew).
+pub fn set_area(
+    s: &mut Scenario,
+    side: usize,
+    area: SideArea,
+    ring: &[Point],
+) -> Result<(), EditError> {
+    let t = s.table;
+    if !ring.is_empty() {
+        let d = s.sides.get(side).ok_or(EditError::NoSide(side))?;
+        let what = format!("{}'s {}", d.name, area.label().to_lowercase());
+        if let Some(p) = ring
+            .iter()
+            .find(|p| p.x < 0.0 || p.y < 0.0 || p.x > t.width_cm || p.y > t.depth_cm)
+        {
+            return Err(EditError::Shape {
+                rule: OFF_TABLE,
+                message: format!(
+                    "{what} has a corner at ({:.1}, {:.1}) cm, off the {} × {} cm table: keep                      every corner on the cloth",
+                    p.x, p.y, t.width_cm, t.depth_cm
+                ),
+            });
+        }
+        if let Some(p) = crate::model::validate::first_crossing(ring, true) {
+            return Err(EditError::Shape {
+                rule: "DATA-07",
+                message: format!(
+                    "{what} crosses itself at ({:.1}, {:.1}) cm: redraw it without the crossing",
+                    p.x, p.y
+                ),
+            });
+        }
+    }
+    let d = s.sides.get_mut(side).ok_or(EditError::NoSide(side))?;
+    let slot = match area {
+        SideArea::DeploymentZone => &mut d.deployment_zone,
+        SideArea::MajorObjective => &mut d.objectives.major.area,
+        SideArea::MinorObjective => &mut d.objectives.minor.area,
+    };
+    let old = std::mem::replace(slot, ring.to_vec());
+    // The shape checks of the file format (DATA-05, DATA-06) on the side as it now is.
+    let bad = geometry_violations(s)
+        .into_iter()
+        .find(|v| v.subject == crate::model::validate::Subject::Side(side));
+    if let Some(v) = bad {
+        if let Some(d) = s.sides.get_mut(side) {
+            let slot = match area {
+                SideArea::DeploymentZone => &mut d.deployment_zone,
+                SideArea::MajorObjective => &mut d.objectives.major.area,
+                SideArea::MinorObjective => &mut d.objectives.minor.area,
+            };
+            *slot = old;
+        }
+        return Err(EditError::Shape {
+            rule: v.rule,
+            message: v.message,
+        });
+    }
     Ok(())
 }
 
@@ -397,6 +462,39 @@ mod tests {
         delete_feature(&mut s, id).expect("deleted");
         assert!(s.terrain.iter().all(|t| t.id != id));
         assert_eq!(delete_feature(&mut s, id), Err(EditError::NoFeature(id)));
+    }
+
+    #[test]
+    fn a_zone_is_set_cleared_and_a_crossing_one_refused() {
+        let mut s = ebelsberg();
+        let ring = square(0.0, 0.0, 40.0);
+        set_area(&mut s, 0, SideArea::MajorObjective, &ring).expect("a good area");
+        assert_eq!(s.sides[0].objectives.major.area, ring);
+        let before = s.clone();
+        let bow = vec![
+            Point::new(0.0, 0.0),
+            Point::new(40.0, 40.0),
+            Point::new(40.0, 0.0),
+            Point::new(0.0, 40.0),
+        ];
+        assert!(matches!(
+            set_area(&mut s, 0, SideArea::DeploymentZone, &bow),
+            Err(EditError::Shape {
+                rule: "DATA-07",
+                ..
+            })
+        ));
+        let two = vec![Point::new(0.0, 0.0), Point::new(40.0, 40.0)];
+        assert!(matches!(
+            set_area(&mut s, 0, SideArea::DeploymentZone, &two),
+            Err(EditError::Shape {
+                rule: "DATA-05",
+                ..
+            })
+        ));
+        assert_eq!(s, before);
+        set_area(&mut s, 0, SideArea::MajorObjective, &[]).expect("cleared");
+        assert!(s.sides[0].objectives.major.area.is_empty());
     }
 
     #[test]

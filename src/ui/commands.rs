@@ -174,6 +174,50 @@ pub enum ScenarioEdit {
     },
     /// Lay every unit and HQ of the side out in line in its deployment zone.
     DeploySide(usize),
+    /// A side's deployment zone or an objective's area (an empty ring clears it). Refused when
+    /// the ring is not a usable area on the table (DATA-05..07).
+    SetArea {
+        side: usize,
+        area: SideArea,
+        ring: Vec<crate::geom::Point>,
+    },
+    /// What a side's major (or minor) objective asks, in words (OBJ-01).
+    SetObjectiveText {
+        side: usize,
+        major: bool,
+        description: String,
+    },
+}
+
+/// The areas a side owns on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideArea {
+    DeploymentZone,
+    MajorObjective,
+    MinorObjective,
+}
+
+impl SideArea {
+    pub const ALL: [SideArea; 3] = [
+        SideArea::DeploymentZone,
+        SideArea::MajorObjective,
+        SideArea::MinorObjective,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            SideArea::DeploymentZone => "Deployment zone",
+            SideArea::MajorObjective => "Major objective",
+            SideArea::MinorObjective => "Minor objective",
+        }
+    }
+    /// The ring this names on a side.
+    pub fn of(self, side: &crate::model::Side) -> &[crate::geom::Point] {
+        match self {
+            SideArea::DeploymentZone => &side.deployment_zone,
+            SideArea::MajorObjective => &side.objectives.major.area,
+            SideArea::MinorObjective => &side.objectives.minor.area,
+        }
+    }
 }
 
 /// The scenario-wide fields the settings form edits, as one value so that a form can change

@@ -27,7 +27,9 @@ pub mod table;
 pub mod table_editor;
 pub mod widgets;
 
-pub use commands::{AppCommand, Print, ScenarioEdit, ScenarioSettings, Selection, Verb, VerbSpec};
+pub use commands::{
+    AppCommand, Print, ScenarioEdit, ScenarioSettings, Selection, SideArea, Verb, VerbSpec,
+};
 
 use crate::model::validate::{Subject, Violation};
 use crate::model::{ArmyList, Campaign, CampaignId, ListId, Scenario, ScenarioId, TroopTypeId};

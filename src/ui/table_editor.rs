@@ -24,7 +24,7 @@
 //!
 //! Layering: `ui`; reads `model`, `geom` and `rules`, emits commands, touches no store.
 
-use super::commands::{AppCommand, ScenarioEdit, Selection};
+use super::commands::{AppCommand, ScenarioEdit, Selection, SideArea};
 use super::table::{Overlay, TableScene, TableView};
 use super::widgets::{palette, Emitter};
 use super::View;
@@ -50,15 +50,17 @@ pub enum Tool {
     Select,
     Area,
     Line,
+    Zones,
     Units,
     Ruler,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 5] = [
+    pub const ALL: [Tool; 6] = [
         Tool::Select,
         Tool::Area,
         Tool::Line,
+        Tool::Zones,
         Tool::Units,
         Tool::Ruler,
     ];
@@ -68,6 +70,7 @@ impl Tool {
             Tool::Select => "Select",
             Tool::Area => "Draw area",
             Tool::Line => "Draw line",
+            Tool::Zones => "Zones & objectives",
             Tool::Units => "Place units",
             Tool::Ruler => "Ruler",
         }
@@ -87,6 +90,11 @@ impl Tool {
             Tool::Line => {
                 "Click each point. Enter or double-click ends the line, Backspace takes back a \
                  point, Esc drops it."
+            }
+            Tool::Zones => {
+                "Pick a side's zone or objective in the panel, then click its corners on the \
+                 table; Enter or double-click closes it, Backspace takes back a corner, Esc \
+                 drops it."
             }
             Tool::Units => {
                 "Pick a unit in the list, then click the table to put it there. R or the wheel \
@@ -119,6 +127,8 @@ pub struct TableEditor {
     /// A closed drawing handed to the app, waiting to show up in the scenario.
     submitted: Option<Vec<Point>>,
     pub selected_feature: Option<FeatureId>,
+    /// The side's zone or objective the Zones tool is drawing.
+    pub area_target: Option<(usize, SideArea)>,
     drag: Option<(Drag, Point, Point)>,
     /// The unit or HQ being placed, and its facing.
     pub placing: Option<PieceId>,
@@ -432,14 +442,23 @@ fn refresh(ed: &mut TableEditor, view: &View<'_>, scn: &Scenario) {
         ed.ghost = None;
     }
     if let Some(points) = ed.submitted.take() {
-        match scn
+        let feature = scn
             .terrain
             .iter()
             .rev()
-            .find(|f| f.geometry.points() == points.as_slice())
-        {
+            .find(|f| f.geometry.points() == points.as_slice());
+        let area = scn
+            .sides
+            .iter()
+            .any(|d| SideArea::ALL.iter().any(|a| a.of(d) == points.as_slice()));
+        match feature {
             Some(f) => {
                 ed.selected_feature = Some(f.id);
+                ed.draft.clear();
+                ed.note = None;
+            }
+            None if area => {
+                ed.area_target = None;
                 ed.draft.clear();
                 ed.note = None;
             }
@@ -476,6 +495,7 @@ fn tool_bar(ui: &mut Ui, ed: &mut TableEditor) {
                 if tool != Tool::Units {
                     ed.placing = None;
                 }
+                ed.area_target = None;
             }
         }
         ui.separator();
@@ -496,6 +516,7 @@ fn side_panel(
     match ed.tool {
         Tool::Area | Tool::Line => kind_picker(ui, ed),
         Tool::Select => selected_feature(ui, scn, ed, out),
+        Tool::Zones => zones_panel(ui, scn, ed, out),
         Tool::Units => units_list(ui, scn, ed, out),
         Tool::Ruler => {
             ui.label(RichText::new("Ruler").strong());
@@ -556,7 +577,10 @@ fn kind_picker(ui: &mut Ui, ed: &mut TableEditor) {
     if !ed.draft.is_empty() {
         ui.add_space(6.0);
         let n = ed.draft.len();
-        ui.label(format!("{n} corner{} so far", if n == 1 { "" } else { "s" }));
+        ui.label(format!(
+            "{n} corner{} so far",
+            if n == 1 { "" } else { "s" }
+        ));
     }
 }
 
@@ -762,6 +786,17 @@ fn edge_near(f: &TerrainFeature, p: Point, grab_cm: f64) -> Option<usize> {
 /// Closes the drawing: a feature of the chosen kind handed to the app.
 fn finish_draft(ed: &mut TableEditor, out: &mut Emitter) {
     let points = ed.draft.clone();
+    if ed.tool == Tool::Zones {
+        if let Some((side, area)) = ed.area_target {
+            out.send(edit(ScenarioEdit::SetArea {
+                side,
+                area,
+                ring: points.clone(),
+            }));
+            ed.submitted = Some(points);
+        }
+        return;
+    }
     let (kind, geometry) = if ed.tool == Tool::Line {
         let kind = ed.line_kind();
         let width_cm = match kind {
@@ -810,7 +845,7 @@ fn table_area(
     if !typing {
         let key = |ui: &Ui, k: Key| ui.input_mut(|i| i.consume_key(Modifiers::NONE, k));
         match ed.tool {
-            Tool::Area | Tool::Line => {
+            Tool::Area | Tool::Line | Tool::Zones => {
                 if key(ui, Key::Enter) && !ed.draft.is_empty() {
                     finish_draft(ed, out);
                 }
@@ -881,8 +916,9 @@ fn table_area(
     let r = table.show(ui, &scene);
     ed.pointer = r.pointer;
 
+    let drawing = ed.tool != Tool::Zones || ed.area_target.is_some();
     match ed.tool {
-        Tool::Area | Tool::Line => {
+        Tool::Area | Tool::Line | Tool::Zones if drawing => {
             if r.response.double_clicked() {
                 // The double-click's first click already put a corner there.
                 if !ed.draft.is_empty() {
@@ -902,6 +938,7 @@ fn table_area(
                 }
             }
         }
+        Tool::Area | Tool::Line | Tool::Zones => {}
         Tool::Select => select_tool(scn, ed, selection, &r, grab_cm, out),
         Tool::Units => {
             if let (Some(piece), Some(p)) = (ed.placing, r.pointer.or(r.clicked_point)) {
@@ -1109,12 +1146,40 @@ fn decorate(scene: &mut TableScene, scn: &Scenario, ed: &TableEditor, grab_cm: f
             });
         }
     }
+    for side in &scn.sides {
+        let [r, g, b] = side.colour;
+        for (area, word) in [
+            (SideArea::MajorObjective, "major objective"),
+            (SideArea::MinorObjective, "minor objective"),
+        ] {
+            let ring = area.of(side);
+            if ring.len() < 3 {
+                continue;
+            }
+            scene.overlays.push(Overlay::Polygon {
+                points: ring.to_vec(),
+                fill: Color32::TRANSPARENT,
+                stroke: Stroke::new(2.0, Color32::from_rgb(r, g, b)),
+            });
+            let n = ring.len() as f64;
+            let c = Point::new(
+                ring.iter().map(|p| p.x).sum::<f64>() / n,
+                ring.iter().map(|p| p.y).sum::<f64>() / n,
+            );
+            let name = side.name.split(':').next().unwrap_or(&side.name);
+            scene.overlays.push(Overlay::Text {
+                at: c,
+                text: format!("{name} {word}"),
+                colour: Color32::WHITE,
+            });
+        }
+    }
     if !ed.draft.is_empty() {
         let mut line = ed.draft.clone();
         if let Some(p) = ed.pointer {
             line.push(p);
         }
-        if ed.tool == Tool::Area && line.len() >= 3 {
+        if matches!(ed.tool, Tool::Area | Tool::Zones) && line.len() >= 3 {
             if let Some(first) = line.first().copied() {
                 line.push(first);
             }
@@ -1158,4 +1223,110 @@ fn decorate(scene: &mut TableScene, scn: &Scenario, ed: &TableEditor, grab_cm: f
             colour: ink,
         });
     }
+}
+
+fn zones_panel(ui: &mut Ui, scn: &Scenario, ed: &mut TableEditor, out: &mut Emitter) {
+    ui.label(RichText::new("Zones and objectives").strong());
+    for (si, side) in scn.sides.iter().enumerate() {
+        ui.add_space(8.0);
+        ui.label(RichText::new(&side.name).strong());
+        for area in SideArea::ALL {
+            let ring = area.of(side);
+            ui.horizontal_wrapped(|ui| {
+                let status = if ring.is_empty() {
+                    "none".to_string()
+                } else {
+                    format!("{} corners", ring.len())
+                };
+                ui.label(format!("{}: {status}", area.label()));
+                let drawing = ed.area_target == Some((si, area));
+                let verb = if ring.is_empty() { "Draw" } else { "Redraw" };
+                let name = format!("Draw the {} of {}", area.label().to_lowercase(), side.name);
+                if ui
+                    .selectable_label(drawing, verb)
+                    .accessible_name(name)
+                    .on_hover_text(format!(
+                        "Click the corners of {}'s {} on the table",
+                        side.name,
+                        area.label().to_lowercase()
+                    ))
+                    .clicked()
+                {
+                    ed.area_target = if drawing { None } else { Some((si, area)) };
+                    ed.draft.clear();
+                    ed.note = None;
+                }
+                if !ring.is_empty() && ui.small_button("Clear").clicked() {
+                    out.send(edit(ScenarioEdit::SetArea {
+                        side: si,
+                        area,
+                        ring: Vec::new(),
+                    }));
+                }
+            });
+        }
+        for (major, what, current) in [
+            (true, "Major objective", &side.objectives.major.description),
+            (false, "Minor objective", &side.objectives.minor.description),
+        ] {
+            ui.label(RichText::new(what).color(palette::FAINT));
+            let name = format!("{what} of {}", side.name);
+            super::widgets::text_field(
+                ui,
+                out,
+                ("objective", si, major),
+                current,
+                super::widgets::FieldLook::new(&name)
+                    .width(220.0)
+                    .multiline(),
+                move |description| {
+                    edit(ScenarioEdit::SetObjectiveText {
+                        side: si,
+                        major,
+                        description,
+                    })
+                },
+            );
+        }
+    }
+    ui.add_space(10.0);
+    ui.label(RichText::new("How the battle is decided").strong());
+    for line in victory_terms(scn) {
+        ui.label(line);
+    }
+}
+
+/// The scenario's turn limit and victory conditions in plain words (END-03, OBJ-01, VP-01,
+/// VP-03, BRK-02), for the panel a player reads before the battle.
+pub fn victory_terms(scn: &Scenario) -> Vec<String> {
+    let mut out = vec![format!(
+        "The battle lasts at most {} game turns. It ends sooner when a side achieves its major \
+         objective, when a side breaks and withdraws, or when a player concedes (END-03).",
+        scn.turn_limit
+    )];
+    for side in &scn.sides {
+        let aim = |o: &crate::model::Objective| {
+            if o.description.trim().is_empty() {
+                "not set".to_string()
+            } else {
+                o.description.trim().to_string()
+            }
+        };
+        out.push(format!(
+            "{}: major objective {}; minor objective {}. Once it has lost {} units (its \
+             breakpoint) it tests at the start of each of its turns and withdraws if the test \
+             fails (BRK-01, BRK-02).",
+            side.name,
+            aim(&side.objectives.major),
+            aim(&side.objectives.minor),
+            crate::model::points::breakpoint(side)
+        ));
+    }
+    out.push(
+        "Each side's result follows from which of its objectives it achieved (OBJ-01). Each \
+         side scores the points value of the enemy units it knocked out (VP-01); twice the \
+         enemy's score lifts a result by one step (VP-03)."
+            .to_string(),
+    );
+    out
 }
