@@ -399,6 +399,10 @@ pub fn apply(
             super::table_edit::set_area(s, *side, *area, ring)?;
             Ok(Created::Nothing)
         }
+        ScenarioEdit::AddPiece { piece, at } => {
+            super::table_edit::add_piece(s, *piece, *at)?;
+            Ok(Created::Nothing)
+        }
         ScenarioEdit::SetObjectiveText {
             side,
             major,

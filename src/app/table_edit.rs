@@ -20,7 +20,7 @@ use crate::model::{
 };
 use crate::rules::geometry::footprint_of;
 use crate::rules::{BattleState, Ctx, PieceId};
-use crate::ui::SideArea;
+use crate::ui::{ReadyMade, SideArea};
 
 /// The rule cited for a corner the editor refuses because it lies off the table's edge: the
 /// table edge is the edge of play (MOVE-02).
@@ -108,6 +108,126 @@ pub fn delete_feature(s: &mut Scenario, id: FeatureId) -> Result<(), EditError> 
     if s.terrain.len() == before {
         return Err(EditError::NoFeature(id));
     }
+    Ok(())
+}
+
+/// An ellipse of `n` corners about `c`, half-widths `rx`, `ry`, a little irregular (every other
+/// corner pulled in by `dent`) so it looks drawn by hand.
+fn blob(c: Point, rx: f64, ry: f64, n: usize, dent: f64) -> Vec<Point> {
+    (0..n)
+        .map(|i| {
+            let a = std::f64::consts::TAU * i as f64 / n as f64;
+            let k = if i % 2 == 1 { 1.0 - dent } else { 1.0 };
+            Point::new(c.x + rx * k * a.cos(), c.y + ry * k * a.sin())
+        })
+        .collect()
+}
+
+fn rect(c: Point, w: f64, d: f64) -> Vec<Point> {
+    vec![
+        Point::new(c.x - w / 2.0, c.y - d / 2.0),
+        Point::new(c.x + w / 2.0, c.y - d / 2.0),
+        Point::new(c.x + w / 2.0, c.y + d / 2.0),
+        Point::new(c.x - w / 2.0, c.y + d / 2.0),
+    ]
+}
+
+/// The features of a ready-made piece centred at `at` (ids 0: [`add_piece`] numbers them).
+/// Sizes are what a wargamer puts down on a 240 × 180 cm cloth: a 30 × 20 cm wood, a 16 × 12 cm
+/// village, a 20 × 16 cm walled yard, a hill 40 × 26 cm with a crest contour half that, a river
+/// 8 cm wide across the table with a road 4 cm wide bridging it, a road 60 cm long.
+pub fn ready_made(piece: ReadyMade, at: Point, table: Table) -> Vec<TerrainFeature> {
+    use crate::model::{Geometry, TerrainKind};
+    let f = |name: &str, kind: TerrainKind, geometry: Geometry| TerrainFeature {
+        id: FeatureId(0),
+        name: name.to_string(),
+        kind,
+        geometry,
+        dense: false,
+        frozen: false,
+    };
+    match piece {
+        ReadyMade::Wood => vec![f(
+            "Wood",
+            TerrainKind::HighArea,
+            Geometry::Polygon(blob(at, 15.0, 10.0, 10, 0.15)),
+        )],
+        ReadyMade::Village => vec![f(
+            "Village",
+            TerrainKind::BuiltUp,
+            Geometry::Polygon(blob(at, 8.0, 6.0, 8, 0.1)),
+        )],
+        ReadyMade::Farm => {
+            let mut wall = rect(at, 20.0, 16.0);
+            if let Some(first) = wall.first().copied() {
+                wall.push(first); // a line closing on itself: the yard wall
+            }
+            vec![
+                f(
+                    "Farmhouse",
+                    TerrainKind::BuiltUp,
+                    Geometry::Polygon(rect(at, 8.0, 6.0)),
+                ),
+                f(
+                    "Farmyard wall",
+                    TerrainKind::Linear,
+                    Geometry::Polyline {
+                        points: wall,
+                        width_cm: 0.0,
+                    },
+                ),
+            ]
+        }
+        ReadyMade::Hill => vec![
+            f(
+                "Hill",
+                TerrainKind::Hill { level: 1 },
+                Geometry::Polygon(blob(at, 20.0, 13.0, 12, 0.08)),
+            ),
+            f(
+                "Hill crest",
+                TerrainKind::Hill { level: 2 },
+                Geometry::Polygon(blob(at, 10.0, 6.5, 10, 0.08)),
+            ),
+        ],
+        ReadyMade::RiverWithBridge => vec![
+            f(
+                "River",
+                TerrainKind::DeepWet,
+                Geometry::Polygon(vec![
+                    Point::new(0.0, at.y - 4.0),
+                    Point::new(table.width_cm, at.y - 4.0),
+                    Point::new(table.width_cm, at.y + 4.0),
+                    Point::new(0.0, at.y + 4.0),
+                ]),
+            ),
+            f(
+                "Bridge road",
+                TerrainKind::Road,
+                Geometry::Polyline {
+                    points: vec![Point::new(at.x, at.y - 12.0), Point::new(at.x, at.y + 12.0)],
+                    width_cm: 4.0,
+                },
+            ),
+        ],
+        ReadyMade::Road => vec![f(
+            "Road",
+            TerrainKind::Road,
+            Geometry::Polyline {
+                points: vec![Point::new(at.x - 30.0, at.y), Point::new(at.x + 30.0, at.y)],
+                width_cm: 4.0,
+            },
+        )],
+    }
+}
+
+/// Adds a ready-made piece: every feature of it or none.
+pub fn add_piece(s: &mut Scenario, piece: ReadyMade, at: Point) -> Result<(), EditError> {
+    let mut next = s.clone();
+    for f in ready_made(piece, at, s.table) {
+        add_feature(&mut next, &f)?;
+    }
+    *s = next;
     Ok(())
 }
 
@@ -495,6 +615,32 @@ mod tests {
         assert_eq!(s, before);
         set_area(&mut s, 0, SideArea::MajorObjective, &[]).expect("cleared");
         assert!(s.sides[0].objectives.major.area.is_empty());
+    }
+
+    #[test]
+    fn every_ready_made_piece_drops_whole_in_mid_table_and_none_half_off_it() {
+        let mut checked = 0;
+        for piece in ReadyMade::ALL {
+            let mut s = ebelsberg();
+            s.terrain.clear();
+            let want = ready_made(piece, Point::new(120.0, 90.0), s.table).len();
+            add_piece(&mut s, piece, Point::new(120.0, 90.0)).expect("fits mid-table");
+            assert_eq!(s.terrain.len(), want, "{piece:?}");
+            let ids: std::collections::BTreeSet<_> = s.terrain.iter().map(|f| f.id).collect();
+            assert_eq!(ids.len(), want, "distinct ids");
+            // 3 cm from the left edge, a wood (15 cm half-width) would reach x −12: refused,
+            // and nothing of the piece is added.
+            let before = s.clone();
+            if piece != ReadyMade::RiverWithBridge {
+                assert!(
+                    add_piece(&mut s, piece, Point::new(3.0, 90.0)).is_err(),
+                    "{piece:?}"
+                );
+                assert_eq!(s, before);
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, ReadyMade::ALL.len());
     }
 
     #[test]

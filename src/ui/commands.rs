@@ -181,12 +181,53 @@ pub enum ScenarioEdit {
         area: SideArea,
         ring: Vec<crate::geom::Point>,
     },
+    /// A ready-made piece of terrain (one or several features) centred at a table point, as
+    /// one edit; each feature is checked as a drawn one is.
+    AddPiece {
+        piece: ReadyMade,
+        at: crate::geom::Point,
+    },
     /// What a side's major (or minor) objective asks, in words (OBJ-01).
     SetObjectiveText {
         side: usize,
         major: bool,
         description: String,
     },
+}
+
+/// Ready-made terrain for fast authoring: drop, then reshape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadyMade {
+    Wood,
+    Village,
+    /// A farmhouse inside a walled yard.
+    Farm,
+    /// A hill of two contours.
+    Hill,
+    /// A river across the whole table with a road bridging it.
+    RiverWithBridge,
+    Road,
+}
+
+impl ReadyMade {
+    pub const ALL: [ReadyMade; 6] = [
+        ReadyMade::Wood,
+        ReadyMade::Village,
+        ReadyMade::Farm,
+        ReadyMade::Hill,
+        ReadyMade::RiverWithBridge,
+        ReadyMade::Road,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            ReadyMade::Wood => "Wood",
+            ReadyMade::Village => "Village",
+            ReadyMade::Farm => "Farm with walls",
+            ReadyMade::Hill => "Hill, two contours",
+            ReadyMade::RiverWithBridge => "River with a bridge",
+            ReadyMade::Road => "Road",
+        }
+    }
 }
 
 /// The areas a side owns on the table.

@@ -28,7 +28,8 @@ pub mod table_editor;
 pub mod widgets;
 
 pub use commands::{
-    AppCommand, Print, ScenarioEdit, ScenarioSettings, Selection, SideArea, Verb, VerbSpec,
+    AppCommand, Print, ReadyMade, ScenarioEdit, ScenarioSettings, Selection, SideArea, Verb,
+    VerbSpec,
 };
 
 use crate::model::validate::{Subject, Violation};

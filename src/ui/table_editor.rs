@@ -24,7 +24,7 @@
 //!
 //! Layering: `ui`; reads `model`, `geom` and `rules`, emits commands, touches no store.
 
-use super::commands::{AppCommand, ScenarioEdit, Selection, SideArea};
+use super::commands::{AppCommand, ReadyMade, ScenarioEdit, Selection, SideArea};
 use super::table::{Overlay, TableScene, TableView};
 use super::widgets::{palette, Emitter};
 use super::View;
@@ -50,16 +50,18 @@ pub enum Tool {
     Select,
     Area,
     Line,
+    Pieces,
     Zones,
     Units,
     Ruler,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 6] = [
+    pub const ALL: [Tool; 7] = [
         Tool::Select,
         Tool::Area,
         Tool::Line,
+        Tool::Pieces,
         Tool::Zones,
         Tool::Units,
         Tool::Ruler,
@@ -70,6 +72,7 @@ impl Tool {
             Tool::Select => "Select",
             Tool::Area => "Draw area",
             Tool::Line => "Draw line",
+            Tool::Pieces => "Ready-made",
             Tool::Zones => "Zones & objectives",
             Tool::Units => "Place units",
             Tool::Ruler => "Ruler",
@@ -90,6 +93,10 @@ impl Tool {
             Tool::Line => {
                 "Click each point. Enter or double-click ends the line, Backspace takes back a \
                  point, Esc drops it."
+            }
+            Tool::Pieces => {
+                "Pick a piece in the panel, then click the table where its middle goes; \
+                 reshape it afterwards with Select."
             }
             Tool::Zones => {
                 "Pick a side's zone or objective in the panel, then click its corners on the \
@@ -127,6 +134,8 @@ pub struct TableEditor {
     /// A closed drawing handed to the app, waiting to show up in the scenario.
     submitted: Option<Vec<Point>>,
     pub selected_feature: Option<FeatureId>,
+    /// The ready-made piece the next click drops.
+    pub piece: Option<ReadyMade>,
     /// The side's zone or objective the Zones tool is drawing.
     pub area_target: Option<(usize, SideArea)>,
     drag: Option<(Drag, Point, Point)>,
@@ -516,6 +525,21 @@ fn side_panel(
     match ed.tool {
         Tool::Area | Tool::Line => kind_picker(ui, ed),
         Tool::Select => selected_feature(ui, scn, ed, out),
+        Tool::Pieces => {
+            ui.label(RichText::new("Ready-made pieces").strong());
+            for piece in ReadyMade::ALL {
+                if ui
+                    .selectable_label(ed.piece == Some(piece), piece.label())
+                    .clicked()
+                {
+                    ed.piece = Some(piece);
+                }
+            }
+            ui.label(
+                RichText::new("Click the table where the piece's middle goes.")
+                    .color(palette::FAINT),
+            );
+        }
         Tool::Zones => zones_panel(ui, scn, ed, out),
         Tool::Units => units_list(ui, scn, ed, out),
         Tool::Ruler => {
@@ -899,6 +923,11 @@ fn table_area(
                     ed.ghost = None;
                 }
             }
+            Tool::Pieces => {
+                if key(ui, Key::Escape) {
+                    ed.piece = None;
+                }
+            }
             Tool::Ruler => {}
         }
     }
@@ -939,6 +968,11 @@ fn table_area(
             }
         }
         Tool::Area | Tool::Line | Tool::Zones => {}
+        Tool::Pieces => {
+            if let (Some(piece), Some(at)) = (ed.piece, r.clicked_point) {
+                out.send(edit(ScenarioEdit::AddPiece { piece, at }));
+            }
+        }
         Tool::Select => select_tool(scn, ed, selection, &r, grab_cm, out),
         Tool::Units => {
             if let (Some(piece), Some(p)) = (ed.placing, r.pointer.or(r.clicked_point)) {
