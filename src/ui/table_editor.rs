@@ -1180,6 +1180,8 @@ fn decorate(scene: &mut TableScene, scn: &Scenario, ed: &TableEditor, grab_cm: f
             });
         }
     }
+    // Objective areas: each outline once (both sides often share one), named in the Zones tool.
+    let mut seen: Vec<&[Point]> = Vec::new();
     for side in &scn.sides {
         let [r, g, b] = side.colour;
         for (area, word) in [
@@ -1187,23 +1189,38 @@ fn decorate(scene: &mut TableScene, scn: &Scenario, ed: &TableEditor, grab_cm: f
             (SideArea::MinorObjective, "minor objective"),
         ] {
             let ring = area.of(side);
-            if ring.len() < 3 {
+            if ring.len() < 3 || seen.contains(&ring) {
                 continue;
             }
+            seen.push(ring);
+            let shared = scn
+                .sides
+                .iter()
+                .filter(|d| SideArea::ALL.iter().any(|a| a.of(d) == ring))
+                .count()
+                > 1;
             scene.overlays.push(Overlay::Polygon {
                 points: ring.to_vec(),
                 fill: Color32::TRANSPARENT,
                 stroke: Stroke::new(2.0, Color32::from_rgb(r, g, b)),
             });
+            if ed.tool != Tool::Zones {
+                continue;
+            }
             let n = ring.len() as f64;
             let c = Point::new(
                 ring.iter().map(|p| p.x).sum::<f64>() / n,
                 ring.iter().map(|p| p.y).sum::<f64>() / n,
             );
             let name = side.name.split(':').next().unwrap_or(&side.name);
+            let text = if shared {
+                format!("Objective of both sides ({word} for {name})")
+            } else {
+                format!("{name} {word}")
+            };
             scene.overlays.push(Overlay::Text {
                 at: c,
-                text: format!("{name} {word}"),
+                text,
                 colour: Color32::WHITE,
             });
         }
