@@ -309,3 +309,74 @@ fn a_sides_minor_objective_is_drawn_on_the_table_and_the_terms_are_stated() {
         .next()
         .is_some());
 }
+
+#[test]
+fn a_ready_made_hill_drops_two_contours_where_clicked_and_one_undo_takes_both() {
+    let mut h = editor();
+    let before = stored(&h).terrain.len();
+    tool(&mut h, "Ready-made");
+    h.get_by_label("Hill, two contours").click();
+    h.run();
+    let at = Point::new(30.0, 100.0);
+    click_cm(&mut h, at);
+    let s = stored(&h);
+    assert_eq!(s.terrain.len(), before + 2, "the hill and its crest");
+    let levels: Vec<TerrainKind> = s.terrain[before..].iter().map(|f| f.kind).collect();
+    assert_eq!(
+        levels,
+        vec![
+            TerrainKind::Hill { level: 1 },
+            TerrainKind::Hill { level: 2 }
+        ]
+    );
+    // Centred where clicked: the lower contour spans 20 cm either side of it.
+    let xs: Vec<f64> = s.terrain[before]
+        .geometry
+        .points()
+        .iter()
+        .map(|p| p.x)
+        .collect();
+    let (lo, hi) = xs
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(*x), b.max(*x)));
+    assert!((lo - (at.x - 20.0)).abs() < 0.05 && (hi - (at.x + 20.0)).abs() < 0.05);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(stored(&h).terrain.len(), before, "one piece, one undo step");
+}
+
+#[test]
+fn deploy_this_side_puts_every_french_unit_inside_the_french_zone() {
+    let mut scenario = sample();
+    for u in &mut scenario.sides[0].units {
+        u.position = None;
+    }
+    let mut store = Store::open_in_memory().expect("a store");
+    store.save_scenario(&scenario).expect("saved");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1500.0, 950.0))
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), App::new(store));
+    h.get_by_label("Orders of battle").click();
+    h.run();
+    h.get_all_by_label(&scenario.name)
+        .next()
+        .expect("listed")
+        .click();
+    h.run();
+    h.get_by_label("Table").click();
+    h.run();
+    tool(&mut h, "Place units");
+    h.get_all_by_label("Deploy this side")
+        .next()
+        .expect("the French side's button comes first")
+        .click();
+    h.run();
+    h.run();
+    let s = stored(&h);
+    let zone = &s.sides[0].deployment_zone;
+    let placed: Vec<_> = s.sides[0].units.iter().filter_map(|u| u.position).collect();
+    assert_eq!(placed.len(), s.sides[0].units.len(), "every unit placed");
+    assert!(placed
+        .iter()
+        .all(|p| powderhorn::geom::ring_contains(zone, p.at) && p.facing_deg == 0.0));
+}
