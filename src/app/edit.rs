@@ -26,6 +26,11 @@ pub enum EditError {
     NoUnit(UnitId),
     #[error("'{hq}' cannot be placed under '{parent}': that HQ is beneath it")]
     Cycle { hq: String, parent: String },
+    #[error("terrain feature {0} does not exist")]
+    NoFeature(crate::model::FeatureId),
+    /// A shape or placement the table editor refuses (`table_edit`), with the rule.
+    #[error("{rule}: {message}")]
+    Shape { rule: &'static str, message: String },
 }
 
 /// What an edit created, so the editor can select it.
@@ -364,6 +369,52 @@ pub fn apply(
             {
                 f.occupant = None;
             }
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::AddFeature(f) => {
+            super::table_edit::add_feature(s, f)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::SetFeature(f) => {
+            super::table_edit::set_feature(s, f)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::DeleteFeature(id) => {
+            super::table_edit::delete_feature(s, *id)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::PlaceUnit { side, unit, at } => {
+            super::table_edit::place_unit(s, *side, *unit, *at)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::PlaceHq { side, hq, at } => {
+            super::table_edit::place_hq(s, *side, *hq, *at)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::DeploySide(side) => {
+            super::table_edit::deploy_side(s, lists, *side)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::SetArea { side, area, ring } => {
+            super::table_edit::set_area(s, *side, *area, ring)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::AddPiece { piece, at } => {
+            super::table_edit::add_piece(s, *piece, *at)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::SetObjectiveText {
+            side,
+            major,
+            description,
+        } => {
+            let d = side_mut(s, *side)?;
+            let o = if *major {
+                &mut d.objectives.major
+            } else {
+                &mut d.objectives.minor
+            };
+            o.description = description.clone();
             Ok(Created::Nothing)
         }
     }

@@ -27,6 +27,7 @@ pub mod files;
 pub mod history;
 pub mod jobs;
 pub mod print;
+pub mod table_edit;
 
 pub use files::{
     export_scenario_file, import_scenario_file, import_scenario_file_with, ExportError,

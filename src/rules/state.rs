@@ -287,8 +287,10 @@ impl BattleState {
         Ok(state)
     }
 
-    /// [`BattleState::setup`] without the table checks.
-    fn lay_out(
+    /// [`BattleState::setup`] without the table checks: every piece where the scenario puts it,
+    /// even off the table or on another (the table editor draws and measures what is placed
+    /// while the designer is still fixing it; `placement_violations` says what is wrong).
+    pub fn lay_out(
         scenario: &Scenario,
         lists: &[ArmyList],
         first_player: usize,

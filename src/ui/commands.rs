@@ -9,8 +9,9 @@
 use crate::export::{LabelOptions, Paper, RosterOptions};
 use crate::model::validate::Subject;
 use crate::model::{
-    Campaign, CampaignId, DefensePosture, Hq, HqId, ListId, MeasureScale, OptionalRule, Scale,
-    Scenario, ScenarioId, Table, TroopType, TroopTypeId, Unit, UnitId, Weather,
+    Campaign, CampaignId, DefensePosture, FeatureId, Hq, HqId, ListId, MeasureScale, OptionalRule,
+    Placement, Scale, Scenario, ScenarioId, Table, TerrainFeature, TroopType, TroopTypeId, Unit,
+    UnitId, Weather,
 };
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -170,6 +171,110 @@ pub enum ScenarioEdit {
         side: usize,
         unit: UnitId,
     },
+    /// The table editor: a drawn terrain feature (its id is replaced by the next free one).
+    /// Refused when its outline is not a usable shape on the table (DATA-05..09).
+    AddFeature(Box<TerrainFeature>),
+    /// Replace the feature with this id (reshaped, moved, another kind); checked the same way.
+    SetFeature(Box<TerrainFeature>),
+    DeleteFeature(FeatureId),
+    /// Where a unit starts (`None`: off the table, not yet placed).
+    PlaceUnit {
+        side: usize,
+        unit: UnitId,
+        at: Option<Placement>,
+    },
+    PlaceHq {
+        side: usize,
+        hq: HqId,
+        at: Option<Placement>,
+    },
+    /// Lay every unit and HQ of the side out in line in its deployment zone.
+    DeploySide(usize),
+    /// A side's deployment zone or an objective's area (an empty ring clears it). Refused when
+    /// the ring is not a usable area on the table (DATA-05..07).
+    SetArea {
+        side: usize,
+        area: SideArea,
+        ring: Vec<crate::geom::Point>,
+    },
+    /// A ready-made piece of terrain (one or several features) centred at a table point, as
+    /// one edit; each feature is checked as a drawn one is.
+    AddPiece {
+        piece: ReadyMade,
+        at: crate::geom::Point,
+    },
+    /// What a side's major (or minor) objective asks, in words (OBJ-01).
+    SetObjectiveText {
+        side: usize,
+        major: bool,
+        description: String,
+    },
+}
+
+/// Ready-made terrain for fast authoring: drop, then reshape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadyMade {
+    Wood,
+    Village,
+    /// A farmhouse inside a walled yard.
+    Farm,
+    /// A hill of two contours.
+    Hill,
+    /// A river across the whole table with a road bridging it.
+    RiverWithBridge,
+    Road,
+}
+
+impl ReadyMade {
+    pub const ALL: [ReadyMade; 6] = [
+        ReadyMade::Wood,
+        ReadyMade::Village,
+        ReadyMade::Farm,
+        ReadyMade::Hill,
+        ReadyMade::RiverWithBridge,
+        ReadyMade::Road,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            ReadyMade::Wood => "Wood",
+            ReadyMade::Village => "Village",
+            ReadyMade::Farm => "Farm with walls",
+            ReadyMade::Hill => "Hill, two contours",
+            ReadyMade::RiverWithBridge => "River with a bridge",
+            ReadyMade::Road => "Road",
+        }
+    }
+}
+
+/// The areas a side owns on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideArea {
+    DeploymentZone,
+    MajorObjective,
+    MinorObjective,
+}
+
+impl SideArea {
+    pub const ALL: [SideArea; 3] = [
+        SideArea::DeploymentZone,
+        SideArea::MajorObjective,
+        SideArea::MinorObjective,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            SideArea::DeploymentZone => "Deployment zone",
+            SideArea::MajorObjective => "Major objective",
+            SideArea::MinorObjective => "Minor objective",
+        }
+    }
+    /// The ring this names on a side.
+    pub fn of(self, side: &crate::model::Side) -> &[crate::geom::Point] {
+        match self {
+            SideArea::DeploymentZone => &side.deployment_zone,
+            SideArea::MajorObjective => &side.objectives.major.area,
+            SideArea::MinorObjective => &side.objectives.minor.area,
+        }
+    }
 }
 
 /// The scenario-wide fields the settings form edits, as one value so that a form can change

@@ -30,9 +30,13 @@ pub mod print;
 pub mod rules_ref;
 pub mod scenarios;
 pub mod table;
+pub mod table_editor;
 pub mod widgets;
 
-pub use commands::{AppCommand, Print, ScenarioEdit, ScenarioSettings, Selection, Verb, VerbSpec};
+pub use commands::{
+    AppCommand, Print, ReadyMade, ScenarioEdit, ScenarioSettings, Selection, SideArea, Verb,
+    VerbSpec,
+};
 
 use crate::model::validate::{Subject, Violation};
 use crate::model::{ArmyList, Campaign, CampaignId, ListId, Scenario, ScenarioId, TroopTypeId};
@@ -193,6 +197,8 @@ pub struct UiState {
     pub show_table: bool,
     /// The table view's camera and terrain meshes.
     pub table: table::TableView,
+    /// The table editor's tool, drawing and piece being placed (issue #18).
+    pub table_editor: table_editor::TableEditor,
     /// The battle page's table view (its own camera) and the piece selected on it.
     pub battle_table: table::TableView,
     pub battle_selected: Option<crate::rules::PieceId>,
@@ -228,6 +234,7 @@ impl Default for UiState {
             pace_ms: 400,
             show_table: false,
             table: Default::default(),
+            table_editor: Default::default(),
             battle_table: Default::default(),
             battle_selected: None,
             battle_look: Default::default(),

@@ -59,9 +59,13 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
                 .show(ui, |ui| inspector(ui, view, scn, state, out));
         });
     if state.show_table {
-        egui::CentralPanel::default()
-            .frame(egui::Frame::new())
-            .show(ui, |ui| table(ui, view, scn, state));
+        let UiState {
+            table_editor,
+            table,
+            selection,
+            ..
+        } = state;
+        super::table_editor::page(ui, view, scn, table_editor, table, selection, out);
         return;
     }
     egui::CentralPanel::default().show(ui, |ui| {
@@ -69,28 +73,6 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
             .auto_shrink([false, false])
             .show(ui, |ui| sides(ui, view, scn, state));
     });
-}
-
-/// The scenario's table, read-only: terrain and every placed unit as the battle would set it
-/// up. Clicking a unit selects it in the inspector.
-fn table(ui: &mut Ui, view: &View<'_>, scn: &Scenario, state: &mut UiState) {
-    use super::table::TableScene;
-    use crate::rules::{BattleState, PieceId};
-    let mut scene = match BattleState::setup(scn, view.lists, 0) {
-        Ok(battle) => TableScene::of_battle(scn, view.lists, &battle),
-        Err(_) => TableScene::of_scenario(scn),
-    };
-    scene.selected = match state.selection {
-        Selection::Unit(side, unit) => Some(PieceId::Unit { side, unit }),
-        Selection::Hq(side, hq) => Some(PieceId::Hq { side, hq }),
-        Selection::Scenario | Selection::Side(_) => None,
-    };
-    let r = state.table.show(ui, &scene);
-    match r.clicked_piece {
-        Some(PieceId::Unit { side, unit }) => state.selection = Selection::Unit(side, unit),
-        Some(PieceId::Hq { side, hq }) => state.selection = Selection::Hq(side, hq),
-        None => {}
-    }
 }
 
 fn pick_scenario(ui: &mut Ui, view: &View<'_>, out: &mut Emitter) {
@@ -158,7 +140,9 @@ fn header(ui: &mut Ui, view: &View<'_>, scn: &Scenario, state: &mut UiState, out
         }
         if ui
             .selectable_label(state.show_table, "Table")
-            .on_hover_text("The table to scale with its terrain and placed units")
+            .on_hover_text(
+                "The table to scale: draw terrain, place units and deploy sides (tools above it)",
+            )
             .clicked()
         {
             state.show_table = !state.show_table;
