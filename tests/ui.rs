@@ -543,3 +543,38 @@ fn notes_show_one_line_with_the_earlier_ones_folded_away() {
     }
     assert!(h.query_by_label_contains("2 earlier").is_some());
 }
+
+/// #22 item 5: where the system's file dialog cannot open (no desktop portal, no zenity), the
+/// built-in chooser asks for the path, completes it from the folder, refuses a path that cannot
+/// be used and writes where it was told.
+#[test]
+fn the_built_in_file_chooser_exports_where_the_path_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(store_with_test_scenario());
+    app.use_builtin_file_chooser();
+    let mut h = harness(app);
+    open_test_scenario(&mut h);
+    h.get_by_label("Export…").click();
+    h.run();
+    assert!(h
+        .query_by_label_contains("The system's file dialog could not open here")
+        .is_some());
+    let bad = dir.path().join("no-such-folder").join("out.json");
+    let good = dir.path().join("out.json");
+    for (path, ok) in [(&bad, false), (&good, true)] {
+        h.get_by_label("File path").click();
+        h.run();
+        h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+        h.get_by_label("File path").type_text(&path.display().to_string());
+        h.run();
+        h.get_by_label("Save").click();
+        h.run();
+        assert_eq!(path.exists(), ok, "{}", path.display());
+        if !ok {
+            assert!(h.query_by_label_contains("there is no folder").is_some());
+        }
+    }
+    let back = std::fs::read_to_string(&good).unwrap();
+    assert!(back.contains(TEST_ID));
+    assert!(h.query_by_label("File path").is_none(), "the chooser closed");
+}

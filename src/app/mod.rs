@@ -133,7 +133,7 @@ impl App {
             campaign: None,
             messages: Vec::new(),
             history: History::default(),
-            dialogs: Dialogs::default(),
+            dialogs: Dialogs::new(),
             printing: None,
             last_print: None,
             style_installed: false,
@@ -154,6 +154,12 @@ impl App {
     }
 
     /// The store, for tests and the command line.
+    /// Use the built-in file chooser instead of the system's dialogs (tests; the window uses it
+    /// by itself when the system's cannot open, or with `POWDERHORN_FILE_DIALOG=builtin`).
+    pub fn use_builtin_file_chooser(&mut self) {
+        self.dialogs.builtin_only = true;
+    }
+
     pub fn store(&self) -> Option<&Store> {
         self.store.as_ref()
     }
@@ -247,6 +253,7 @@ impl App {
             };
             ui::show(ui, &view, &mut self.ui_state)
         };
+        files::fallback_window(ui.ctx(), &mut self.dialogs);
         if !commands.is_empty() {
             // This frame was drawn before the commands: show their effect at once.
             ui.ctx().request_repaint();
