@@ -356,6 +356,7 @@ impl App {
                     first_player: req.first_player,
                     mode,
                     go_ahead: req.go_ahead,
+                    fog: req.fog,
                 };
                 match Session::start(store, scenario, &self.lists, &new) {
                     Ok(s) => {

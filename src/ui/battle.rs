@@ -39,6 +39,8 @@ pub struct StartRequest {
     pub first_player: usize,
     /// Start although the scenario breaks army-building rules.
     pub go_ahead: bool,
+    /// Fog of war (solo and hot-seat only).
+    pub fog: bool,
 }
 
 /// The start form's fields.
@@ -53,6 +55,8 @@ pub struct StartForm {
     pub full_orders: bool,
     pub first_player: usize,
     pub go_ahead: bool,
+    /// Fog of war (offered for solo and hot-seat).
+    pub fog: bool,
     /// Dice typed in for the next action (physical dice).
     pub dice: String,
 }
@@ -68,6 +72,7 @@ impl Default for StartForm {
             full_orders: true,
             first_player: 0,
             go_ahead: false,
+            fog: false,
             dice: String::new(),
         }
     }
@@ -245,6 +250,12 @@ fn start_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitt
     }
     ui.radio_value(&mut f.mode, 1, "Hot-seat: two players at this screen");
     ui.radio_value(&mut f.mode, 2, "Referee of a real table");
+    if f.mode < 2 {
+        ui.checkbox(&mut f.fog, "Fog of war").on_hover_text(
+            "Each player sees only the enemy units their own units can see (VIS-01..VIS-17); \
+                 the others are shown faded where they were last seen",
+        );
+    }
     ui.add_space(6.0);
     ui.label(RichText::new("Dice").bold());
     ui.checkbox(
@@ -300,6 +311,7 @@ fn start_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitt
                 full_orders: f.full_orders,
                 first_player: f.first_player,
                 go_ahead: f.go_ahead,
+                fog: f.fog && f.mode < 2,
             }));
         }
     }
