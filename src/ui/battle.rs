@@ -138,6 +138,18 @@ pub struct BattlePanel {
     pub scene: super::table::TableScene,
     /// Where each piece on the table stands (a drag moves it from here).
     pub poses: Vec<(crate::rules::PieceId, crate::rules::Pose)>,
+    /// Fog of war: the side whose view the panel shows (`None`: everything is shown).
+    pub fog: Option<FogPanel>,
+}
+
+/// Whose view of a fogged battle the panel shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FogPanel {
+    pub side: usize,
+    pub side_name: String,
+    /// Hot-seat: the screen is handed over between the players, so the page asks for the
+    /// player before showing their view.
+    pub hand_over: bool,
 }
 
 /// The opponent at work, as the page shows it.
@@ -325,6 +337,50 @@ fn side_colour(side: usize) -> egui::Color32 {
     }
 }
 
+/// Hot-seat with fog of war: the screen between two players' views, so neither sees the
+/// other's. It shows nothing of the battle but whose turn it is.
+fn hand_over(
+    ui: &mut Ui,
+    panel: &BattlePanel,
+    fog: &FogPanel,
+    state: &mut UiState,
+    out: &mut Emitter,
+) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(ui.available_height() * 0.3);
+            ui.label(RichText::new(&panel.title).size(16.0).color(palette::FAINT));
+            ui.add_space(8.0);
+            ui.label(
+                RichText::new(format!("Pass to the {} player", fog.side_name))
+                    .size(26.0)
+                    .bold()
+                    .color(side_colour(fog.side)),
+            );
+            ui.add_space(6.0);
+            ui.label(
+                "Fog of war: each player sees only the enemy units their own units can see. \
+                 The other player should look away now.",
+            );
+            ui.add_space(12.0);
+            if ui
+                .button(
+                    RichText::new(format!("I am the {} player: show my view", fog.side_name))
+                        .size(16.0),
+                )
+                .clicked()
+            {
+                state.fog_viewer = Some((panel.id, fog.side));
+                state.battle_selected = None;
+            }
+            ui.add_space(12.0);
+            if ui.button("◀ Battles").clicked() {
+                out.send(AppCommand::CloseBattle);
+            }
+        });
+    });
+}
+
 fn battle_page(
     ui: &mut Ui,
     view: &View<'_>,
@@ -332,6 +388,12 @@ fn battle_page(
     state: &mut UiState,
     out: &mut Emitter,
 ) {
+    if let Some(fog) = panel.fog.as_ref().filter(|f| f.hand_over) {
+        if state.fog_viewer != Some((panel.id, fog.side)) {
+            hand_over(ui, panel, fog, state, out);
+            return;
+        }
+    }
     egui::Panel::top("battle-bar")
         .frame(
             egui::Frame::new()

@@ -186,6 +186,8 @@ pub struct UiState {
     /// The battle page's table view (its own camera) and the piece selected on it.
     pub battle_table: table::TableView,
     pub battle_selected: Option<crate::rules::PieceId>,
+    /// Hot-seat with fog of war: the (battle, side) whose player took the screen last.
+    pub fog_viewer: Option<(i64, usize)>,
     pending: Option<Pending>,
 }
 
@@ -207,6 +209,7 @@ impl Default for UiState {
             table: Default::default(),
             battle_table: Default::default(),
             battle_selected: None,
+            fog_viewer: None,
             pending: None,
         }
     }
