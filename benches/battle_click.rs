@@ -55,50 +55,112 @@ fn offered_click(app: &App) -> (PieceId, Action) {
     }
     panic!("no French unit is offered a formation change at the start of the sample");
 }
+/// The app on a new database with the sample's battle open: solo (the computer plays the
+/// Austrians), or hot-seat with fog of war and the French player at the screen.
+fn open(db: &std::path::Path, fog: bool, ctx: &egui::Context) -> App {
+    let mut app = App::with_store(Store::open(db).expect("store"), db.display().to_string());
+    if fog {
+        app.apply(
+            AppCommand::StartBattle(powderhorn::ui::battle::StartRequest {
+                scenario: powderhorn::model::ScenarioId("1809-ebelsberg".into()),
+                computer: None,
+                referee: false,
+                physical: false,
+                seed: Some(1),
+                full_orders: true,
+                first_player: 0,
+                go_ahead: true,
+                fog: true,
+            }),
+            ctx,
+        );
+        let id = app.battle_run().expect("the battle is open").session.id();
+        app.ui_state.fog_viewer = Some((id, 0));
+    } else {
+        app.start_battle_of("1809-ebelsberg", 1)
+            .expect("the sample's battle starts");
+    }
+    app
+}
 
 fn bench_battle_click(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("click.sqlite");
-    let mut app = App::with_store(Store::open(&db).expect("store"), db.display().to_string());
-    app.start_battle_of("1809-ebelsberg", 1)
-        .expect("the sample's battle starts");
-    let ctx = egui::Context::default();
-    powderhorn::ui::widgets::install_style(&ctx);
-    let (piece, action) = offered_click(&app);
-    app.ui_state.battle_selected = Some(piece);
-    // Warm: a few frames and one click, undone.
-    for _ in 0..3 {
-        frame(&ctx, &mut app);
-    }
-    let entries = |app: &App| {
-        app.battle_run()
-            .map_or(0, |r| r.session.battle().entries().len())
-    };
-    app.apply(AppCommand::BattleAction(action.clone()), &ctx);
-    assert_eq!(entries(&app), 1, "the click acted");
-    app.apply(AppCommand::BattleUndo, &ctx);
-    assert_eq!(entries(&app), 0, "and was undone");
-
     let mut g = c.benchmark_group("battle_click");
-    g.bench_function("ebelsberg_solo_deploy_commit_repaint", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let t = Instant::now();
-                app.apply(AppCommand::BattleAction(action.clone()), &ctx);
-                black_box(frame(&ctx, &mut app));
-                total += t.elapsed();
-                app.apply(AppCommand::BattleUndo, &ctx);
-            }
-            total
-        })
-    });
+    for (name, fog) in [
+        ("ebelsberg_solo_deploy_commit_repaint", false),
+        ("ebelsberg_hotseat_fog_deploy_commit_repaint", true),
+    ] {
+        let db = dir.path().join(format!("{name}.sqlite"));
+        let ctx = egui::Context::default();
+        powderhorn::ui::widgets::install_style(&ctx);
+        let mut app = open(&db, fog, &ctx);
+        assert_eq!(app.battle_run().map(|r| r.panel.fog.is_some()), Some(fog));
+        let (piece, action) = offered_click(&app);
+        app.ui_state.battle_selected = Some(piece);
+        // Warm: a few frames and one click, undone.
+        for _ in 0..3 {
+            frame(&ctx, &mut app);
+        }
+        let entries = |app: &App| {
+            app.battle_run()
+                .map_or(0, |r| r.session.battle().entries().len())
+        };
+        app.apply(AppCommand::BattleAction(action.clone()), &ctx);
+        assert_eq!(entries(&app), 1, "the click acted");
+        app.apply(AppCommand::BattleUndo, &ctx);
+        assert_eq!(entries(&app), 0, "and was undone");
+        g.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let t = Instant::now();
+                    app.apply(AppCommand::BattleAction(action.clone()), &ctx);
+                    black_box(frame(&ctx, &mut app));
+                    total += t.elapsed();
+                    app.apply(AppCommand::BattleUndo, &ctx);
+                }
+                total
+            })
+        });
+        eprintln!(
+            "battle_click {name}: {} entries in the stored log after the bench",
+            app.battle_run().map_or(0, |r| r.session.record().entries)
+        );
+    }
     g.finish();
-    eprintln!(
-        "battle_click: {} entries in the stored log after the bench",
-        app.battle_run().map_or(0, |r| r.session.record().entries)
-    );
 }
 
-criterion_group!(benches, bench_battle_click);
+/// What resuming a fogged battle costs: the whole memory folded from a long log (the sample
+/// played to its end by the solo opponent on both sides), one sight look per entry.
+fn bench_fog_fold(c: &mut Criterion) {
+    use powderhorn::session::{NewBattle, Session};
+    let mut store = Store::open_in_memory().expect("store");
+    let scenario = store
+        .load_scenario(&powderhorn::model::ScenarioId("1809-ebelsberg".into()))
+        .expect("the sample is stored");
+    let lists = powderhorn::model::army::shipped_lists().expect("lists");
+    let new = NewBattle {
+        dice: powderhorn::rules::DiceSource::Seed(1809),
+        orders: powderhorn::rules::command::OrdersMode::Full,
+        first_player: 0,
+        mode: powderhorn::store::PlayMode::Computer,
+        go_ahead: true,
+        fog: false,
+    };
+    let mut s = Session::start(&mut store, scenario, &lists, &new).expect("starts");
+    s.play_ai(
+        &mut store,
+        [true, true],
+        powderhorn::ai::Until::End,
+        &mut |_| true,
+    )
+    .expect("plays");
+    let battle = s.battle();
+    eprintln!("fog_fold: {} entries", battle.entries().len());
+    c.bench_function("fog_fold/ebelsberg_played_to_the_end", |b| {
+        b.iter(|| black_box(powderhorn::rules::fog::FogMemory::of_battle(battle, 0)))
+    });
+}
+
+criterion_group!(benches, bench_battle_click, bench_fog_fold);
 criterion_main!(benches);
