@@ -7,6 +7,8 @@
 
 #[path = "support/builder.rs"]
 mod builder;
+#[path = "support/los_table.rs"]
+mod los_table;
 
 use builder::{lists, ring, Sc, AUS_LINE, FR_LINE};
 use powderhorn::geom::Point;
@@ -167,4 +169,26 @@ fn vis_02_fog_keeps_the_last_seen_pose_after_the_enemy_moves_out_of_sight() {
     step.catch_up(&again);
     assert!(step.is_seen(u(1, 20)));
     assert_eq!(step.last_seen(u(1, 20)), None);
+}
+
+#[test]
+fn vis_01_fog_seen_by_is_the_union_of_each_pieces_visible_enemies_on_crowded_tables() {
+    // `seen_by` asks the nearest observers first and stops at the first that sees: the set
+    // must be exactly the union of the engine's own `visible_enemies` over the side.
+    let mut checked = 0usize;
+    for seed in [0x5eed_1809_u64, 3, 41] {
+        let t = los_table::table(seed, &los_table::Knobs::bench());
+        let ctx = powderhorn::rules::Ctx::new(&t.scenario, &t.lists, &t.state);
+        let index = powderhorn::rules::visibility::SightIndex::new(&ctx);
+        for side in 0..2 {
+            let mut union = BTreeSet::new();
+            for p in t.state.pieces.values().filter(|p| p.id.side() == side) {
+                union.extend(index.visible_enemies(p.id).into_iter().map(|(id, _)| id));
+            }
+            let seen = seen_by(&ctx, side);
+            assert_eq!(seen, union, "seed {seed}, side {side}");
+            checked += t.state.pieces.len();
+        }
+    }
+    assert!(checked >= 600, "checked {checked} pieces");
 }

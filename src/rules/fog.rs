@@ -29,16 +29,36 @@ use super::visibility::{sight_index, SightCache};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The enemy pieces (of the side other than `side`) that at least one piece of `side` on the
-/// table sees now, by the engine's own sight rules (VIS-01..VIS-17).
+/// table sees now, by the engine's own sight rules (VIS-01..VIS-17): the union of
+/// [`super::visibility::SightIndex::visible_enemies`] over the side's pieces, found enemy by
+/// enemy with the nearest observers asked first and the search stopped at the first that sees
+/// it (the same set, with fewer lines traced).
 pub fn seen_by(ctx: &Ctx, side: usize) -> BTreeSet<PieceId> {
     let index = sight_index(ctx);
+    // VIS-04: a visible pair's distance is its edge gap, so nothing beyond the limit is seen.
+    let limit = index.params().limit_cm;
+    let observers: Vec<PieceId> = ctx
+        .state
+        .pieces
+        .values()
+        .filter(|p| p.id.side() == side && p.pose.is_some() && !p.knocked_out)
+        .map(|p| p.id)
+        .collect();
     let mut seen = BTreeSet::new();
-    for p in ctx.state.pieces.values() {
-        if p.id.side() != side || p.pose.is_none() || p.knocked_out {
+    for enemy in ctx.state.pieces.values() {
+        if enemy.id.side() == side || enemy.pose.is_none() {
             continue;
         }
-        for (enemy, _) in index.visible_enemies(p.id) {
-            seen.insert(enemy);
+        let mut near: Vec<(f64, PieceId)> = observers
+            .iter()
+            .filter_map(|o| {
+                let gap = index.edge_gap(*o, enemy.id)?;
+                (gap <= limit).then_some((gap, *o))
+            })
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        if near.iter().any(|(_, o)| index.sight(*o, enemy.id).visible) {
+            seen.insert(enemy.id);
         }
     }
     seen
