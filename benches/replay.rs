@@ -107,6 +107,7 @@ fn bench_session(c: &mut Criterion) {
         first_player: 0,
         mode: PlayMode::Hotseat,
         go_ahead: true,
+        fog: false,
     };
     let mut s = Session::start(
         &mut store,

@@ -34,6 +34,7 @@ fn new(dice: DiceSource, mode: PlayMode) -> NewBattle {
         first_player: 0,
         mode,
         go_ahead: true,
+        fog: false,
     }
 }
 
@@ -313,15 +314,26 @@ fn every_earlier_schema_migrates_and_old_battles_resume() {
                 )
                 .expect("old battle");
                 for (seq, e) in entries.iter().enumerate() {
-                    tx.execute(
+                    // From schema 7 on, an entry stores the dice it used (earlier ones are
+                    // counted from the events by migration 7).
+                    let dice_used = if version >= 7 { e.dice_used as i64 } else { 0 };
+                    let sql = if version >= 7 {
+                        "INSERT INTO battle_events (battle_id, seq, action_json, events_json,
+                             dice_used) VALUES (1, ?1, ?2, ?3, ?4)"
+                    } else {
                         "INSERT INTO battle_events (battle_id, seq, action_json, events_json)
-                         VALUES (1, ?1, ?2, ?3)",
-                        rusqlite::params![
-                            seq as i64,
-                            serde_json::to_string(&e.action).expect("a"),
-                            serde_json::to_string(&e.events).expect("e")
-                        ],
-                    )
+                         VALUES (1, ?1, ?2, ?3)"
+                    };
+                    let action = serde_json::to_string(&e.action).expect("a");
+                    let events = serde_json::to_string(&e.events).expect("e");
+                    if version >= 7 {
+                        tx.execute(
+                            sql,
+                            rusqlite::params![seq as i64, action, events, dice_used],
+                        )
+                    } else {
+                        tx.execute(sql, rusqlite::params![seq as i64, action, events])
+                    }
                     .expect("old entry");
                 }
             }
@@ -336,6 +348,10 @@ fn every_earlier_schema_migrates_and_old_battles_resume() {
         assert_eq!(rec.dice, DiceSource::Seed(3));
         assert_eq!(rec.orders, OrdersMode::Free, "old logs were free");
         assert_eq!(rec.status, BattleStatus::InProgress);
+        assert!(
+            !rec.fog,
+            "battles from before schema 8 were played without fog of war"
+        );
         let recs = store.battle_records(1).expect("records");
         let counted: usize = recs
             .iter()
@@ -634,4 +650,50 @@ fn the_opponent_on_a_worker_thread_plays_the_same_battle_and_stops_cleanly() {
     let back = Session::resume(&store, s.id()).expect("resumes");
     assert_eq!(back.battle().state(), s.battle().state());
     assert_eq!(back.battle().entries().len(), got);
+}
+
+#[test]
+fn fog_of_war_is_stored_with_the_battle_and_kept_on_resume_for_solo_and_hotseat_only() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("fog.sqlite");
+    let mut store = Store::open(&db).expect("store");
+    let mut ids = Vec::new();
+    for mode in [
+        PlayMode::Solo { computer: 1 },
+        PlayMode::Hotseat,
+        PlayMode::Referee,
+        PlayMode::Computer,
+    ] {
+        let nb = NewBattle {
+            fog: true,
+            ..new(DiceSource::Seed(17), mode)
+        };
+        let s = Session::start(&mut store, ebelsberg(), &lists(), &nb).expect("starts");
+        ids.push((s.id(), s.record().fog));
+    }
+    // Asked for everywhere; kept where a person plays a side and does not referee.
+    assert_eq!(
+        ids.iter().map(|(_, f)| *f).collect::<Vec<_>>(),
+        vec![true, true, false, false]
+    );
+    let plain = Session::start(
+        &mut store,
+        ebelsberg(),
+        &lists(),
+        &new(DiceSource::Seed(17), PlayMode::Hotseat),
+    )
+    .expect("starts");
+    let plain = plain.id();
+    drop(store);
+    let store = Store::open(&db).expect("reopens");
+    for (id, fog) in ids {
+        let back = Session::resume(&store, id).expect("resumes");
+        assert_eq!(back.record().fog, fog, "battle {id}");
+    }
+    assert!(
+        !Session::resume(&store, plain)
+            .expect("resumes")
+            .record()
+            .fog
+    );
 }

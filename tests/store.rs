@@ -986,6 +986,7 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
             first_player: 0,
             mode: powderhorn::store::PlayMode::Hotseat,
             rules_version: "bptc-test".into(),
+            fog: false,
         })
         .expect("battle on a migrated db");
     let progress = powderhorn::store::BattleProgress {
@@ -1235,6 +1236,7 @@ fn battle_events_are_append_only() {
             first_player: 0,
             mode: PlayMode::Solo { computer: 1 },
             rules_version: "bptc-1.0".into(),
+            fog: false,
         })
         .expect("create battle");
     let t = b.state().turn;

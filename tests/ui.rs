@@ -565,7 +565,8 @@ fn the_built_in_file_chooser_exports_where_the_path_says() {
         h.get_by_label("File path").click();
         h.run();
         h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-        h.get_by_label("File path").type_text(&path.display().to_string());
+        h.get_by_label("File path")
+            .type_text(&path.display().to_string());
         h.run();
         h.get_by_label("Save").click();
         h.run();
@@ -576,5 +577,8 @@ fn the_built_in_file_chooser_exports_where_the_path_says() {
     }
     let back = std::fs::read_to_string(&good).unwrap();
     assert!(back.contains(TEST_ID));
-    assert!(h.query_by_label("File path").is_none(), "the chooser closed");
+    assert!(
+        h.query_by_label("File path").is_none(),
+        "the chooser closed"
+    );
 }

@@ -85,6 +85,7 @@ fn finished_battle(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App
             full_orders: false,
             first_player: 0,
             go_ahead: true,
+            fog: false,
         }),
     );
     for a in [

@@ -9,13 +9,17 @@ use crate::ai::Until;
 use crate::rules::command::OrdersMode;
 use crate::rules::dice::DiceSource;
 use crate::rules::event::Event;
+use crate::rules::fog::FogMemory;
 use crate::rules::state::Phase;
 use crate::rules::Action;
 use crate::session::worker::{FromOpponent, Opponent};
 use crate::session::{self, Session, SessionError};
 use crate::store::{Actor, BattleRecord, BattleStatus, PlayMode, Store};
-use crate::ui::battle::{BattlePanel, BattleRow, DiceLine, OpponentStatus, UnitLine};
+use crate::ui::battle::{BattlePanel, BattleRow, DiceLine, FogPanel, OpponentStatus, UnitLine};
 use std::time::Duration;
+
+/// The name shown for an enemy the viewing side does not see (fog of war).
+pub const UNSEEN: &str = "unseen";
 
 /// The battle open in the window.
 pub struct BattleRun {
@@ -30,18 +34,37 @@ pub struct BattleRun {
         usize,
         Option<crate::rules::api::Options>,
     )>,
+    /// Fog of war: what the viewing side has seen (`rules::fog`), brought up to date with
+    /// each rebuild of the panel.
+    fog: Option<FogMemory>,
 }
 
 impl BattleRun {
     pub fn new(session: Session, pace_ms: u64) -> BattleRun {
-        let panel = panel_of(&session);
-        BattleRun {
+        let mut run = BattleRun {
+            panel: BattlePanel::default(),
             session,
-            panel,
             opponent: None,
             pace_ms,
             options: None,
+            fog: None,
+        };
+        run.refresh();
+        run
+    }
+
+    /// The memory of the side whose view the window shows, brought up to date (`None`: no
+    /// fog of war in this battle).
+    fn fog_memory(&mut self) -> Option<&FogMemory> {
+        let Some(side) = fog_side(&self.session) else {
+            self.fog = None;
+            return None;
+        };
+        match self.fog.as_mut() {
+            Some(m) if m.side() == side => m.catch_up(self.session.battle()),
+            _ => self.fog = Some(FogMemory::of_battle(self.session.battle(), side)),
         }
+        self.fog.as_ref()
     }
 
     /// The engine's options for the selected piece, worked out once per selection and action
@@ -51,6 +74,11 @@ impl BattleRun {
         selected: Option<crate::rules::PieceId>,
     ) -> Option<&crate::rules::api::Options> {
         let piece = selected.filter(|_| self.opponent.is_none())?;
+        // Under fog of war only the viewing side's own units say what they may do (an enemy's
+        // options would tell what it sees and where it could go).
+        if fog_side(&self.session).is_some_and(|side| piece.side() != side) {
+            return None;
+        }
         // Every action, undo and redo adds an entry to the stored log: its count names the
         // battle as it stands.
         let n = self.session.record().entries;
@@ -66,7 +94,11 @@ impl BattleRun {
     }
 
     pub fn refresh(&mut self) {
-        self.panel = panel_of(&self.session);
+        let hand_over = self.session.mode() == PlayMode::Hotseat;
+        self.panel = match self.fog_memory().cloned() {
+            Some(m) => panel_of_seen(&self.session, Some((&m, hand_over))),
+            None => panel_of(&self.session),
+        };
         self.panel.computer_to_play &= self.opponent.is_none();
     }
 
@@ -191,8 +223,32 @@ pub fn row_of(b: &BattleRecord) -> BattleRow {
     }
 }
 
+/// The side whose view of a fogged battle the window shows: in solo the person's side, in
+/// hot-seat the side whose turn it is (`None`: no fog of war; a referee and the computer on
+/// both sides see everything).
+pub fn fog_side(session: &Session) -> Option<usize> {
+    let rec = session.record();
+    if !rec.fog {
+        return None;
+    }
+    match rec.mode {
+        PlayMode::Solo { computer } => Some(1 - computer.min(1)),
+        PlayMode::Hotseat => Some(session.battle().state().turn.active.min(1)),
+        PlayMode::Referee | PlayMode::Computer => None,
+    }
+}
+
 /// Everything the page shows of a session.
 pub fn panel_of(session: &Session) -> BattlePanel {
+    panel_of_seen(session, None)
+}
+
+/// [`panel_of`] as one side sees it under fog of war (`fog`: its memory, and whether the
+/// screen is handed over between players): the table shows the enemies it sees and the others
+/// faded where last seen; in the units list and the dice log the enemies it does not see now
+/// are "unseen", without name, formation, markers or a way to select them.
+pub fn panel_of_seen(session: &Session, fog: Option<(&FogMemory, bool)>) -> BattlePanel {
+    let hidden = |id: crate::rules::PieceId| fog.is_some_and(|(m, _)| !m.is_seen(id));
     let rec = session.record();
     let battle = session.battle();
     let st = battle.state();
@@ -238,6 +294,18 @@ pub fn panel_of(session: &Session) -> BattlePanel {
             } else if p.pose.is_none() {
                 marks.push("off the table");
             }
+            if hidden(p.id) {
+                return UnitLine {
+                    side: p.id.side(),
+                    name: UNSEEN.to_string(),
+                    formation: String::new(),
+                    stands: p.stands,
+                    hits: 0,
+                    marks: String::new(),
+                    gone: p.knocked_out,
+                    id: None,
+                };
+            }
             UnitLine {
                 side: p.id.side(),
                 name: p.name.clone(),
@@ -278,9 +346,12 @@ pub fn panel_of(session: &Session) -> BattlePanel {
                     dice: faces,
                     modifiers,
                 } => {
-                    let who = piece
-                        .and_then(|id| battle.initial_state().piece(id))
-                        .map_or_else(String::new, |p| p.name.clone());
+                    let who = match piece {
+                        Some(id) if hidden(*id) => UNSEEN.to_string(),
+                        _ => piece
+                            .and_then(|id| battle.initial_state().piece(id))
+                            .map_or_else(String::new, |p| p.name.clone()),
+                    };
                     dice.push(DiceLine {
                         when: when.clone(),
                         side: piece.map(|p| p.side()),
@@ -311,6 +382,16 @@ pub fn panel_of(session: &Session) -> BattlePanel {
         OrdersMode::Full => "full orders",
         OrdersMode::Free => "free orders",
     };
+    let fog_panel = fog.map(|(m, hand_over)| FogPanel {
+        side: m.side(),
+        // "French: Masséna's advance guard" → "French": the player, not the command.
+        side_name: names
+            .get(m.side())
+            .and_then(|n| n.split(':').next())
+            .map(|n| n.trim().to_string())
+            .unwrap_or_default(),
+        hand_over,
+    });
     BattlePanel {
         id: rec.id,
         title: rec.scenario.name.clone(),
@@ -341,14 +422,23 @@ pub fn panel_of(session: &Session) -> BattlePanel {
         units,
         dice,
         actions: battle.entries().len(),
-        scene: crate::ui::table::TableScene::of_battle(battle.scenario(), battle.lists(), st),
+        scene: match fog {
+            Some((m, _)) => crate::ui::table::TableScene::of_battle_seen(
+                battle.scenario(),
+                battle.lists(),
+                st,
+                m,
+            ),
+            None => crate::ui::table::TableScene::of_battle(battle.scenario(), battle.lists(), st),
+        },
         poses: st
             .pieces
             .values()
-            .filter(|p| !p.knocked_out)
+            .filter(|p| !p.knocked_out && !hidden(p.id))
             .filter_map(|p| p.pose.map(|pose| (p.id, pose)))
             .collect(),
         report: ended.then(|| crate::rules::report::ResultReport::of(battle)),
+        fog: fog_panel,
     }
 }
 

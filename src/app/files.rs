@@ -444,7 +444,7 @@ pub fn fallback_window(ctx: &egui::Context, dialogs: &mut Dialogs) {
     let (mut accept, mut cancel) = (false, false);
     let verb = if f.request.save { "Save" } else { "Open" };
     egui::Window::new(f.request.title)
-        .id(egui::Id::new("built-in-file-chooser"))
+        .id(egui::Id::unique("built-in-file-chooser"))
         .collapsible(false)
         .resizable(false)
         .default_width(520.0)
@@ -459,7 +459,7 @@ pub fn fallback_window(ctx: &egui::Context, dialogs: &mut Dialogs) {
                     .desired_width(500.0)
                     .hint_text(format!("a .{} file", f.request.filter.1)),
             );
-            let field = field.named("File path");
+            let field = crate::ui::widgets::NamedInput::named(field, "File path");
             if field.changed() {
                 f.problem = None;
             }
@@ -495,8 +495,7 @@ pub fn fallback_window(ctx: &egui::Context, dialogs: &mut Dialogs) {
                 if ui.button(verb).clicked() {
                     accept = true;
                 }
-                if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape))
-                {
+                if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
                     cancel = true;
                 }
             });
@@ -653,7 +652,10 @@ mod tests {
         let target = dir.path().join("log.txt");
         d.fallback.as_mut().unwrap().text = target.display().to_string();
         d.fallback_accept();
-        assert_eq!(d.poll(), Some(DialogOutcome::Text("t".into(), Some(target))));
+        assert_eq!(
+            d.poll(),
+            Some(DialogOutcome::Text("t".into(), Some(target)))
+        );
         assert!(!d.is_open());
         d.open_import(&ctx);
         d.fallback_cancel();

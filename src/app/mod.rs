@@ -365,6 +365,7 @@ impl App {
                     first_player: req.first_player,
                     mode,
                     go_ahead: req.go_ahead,
+                    fog: req.fog,
                 };
                 match Session::start(store, scenario, &self.lists, &new) {
                     Ok(s) => {
@@ -508,6 +509,40 @@ impl App {
             Ok(c) => self.campaign = Some(c),
             Err(e) => self.fail(format!("Cannot open campaign '{id}': {e}")),
         }
+    }
+
+    /// Opens the Battles page on a new solo battle of the stored scenario `scenario` (its id
+    /// or its name), seeded with `seed`: what `POWDERHORN_START=battle:<scenario>` asks for
+    /// (`tests/real_window.rs` opens the window on the sample's table this way). Returns what
+    /// went wrong, in words, when no such scenario is stored or the battle does not start.
+    pub fn start_battle_of(&mut self, scenario: &str, seed: u64) -> Result<(), String> {
+        let Some(row) = self
+            .scenarios
+            .iter()
+            .find(|s| s.id.as_str() == scenario || s.name == scenario)
+        else {
+            return Err(format!(
+                "no stored scenario has the id or name '{scenario}': `powderhorn scenario list` \
+                 shows them"
+            ));
+        };
+        let req = crate::ui::battle::StartRequest {
+            scenario: row.id.clone(),
+            computer: Some(1),
+            referee: false,
+            physical: false,
+            seed: Some(seed),
+            full_orders: true,
+            first_player: 0,
+            go_ahead: true,
+            fog: false,
+        };
+        self.ui_state.page = Page::Battles;
+        self.apply_battle(AppCommand::StartBattle(req));
+        if self.battle.is_none() {
+            return Err(format!("the battle of '{scenario}' did not start"));
+        }
+        Ok(())
     }
 
     // --- applying commands -----------------------------------------------------------------
@@ -992,10 +1027,21 @@ impl App {
 /// If the database cannot be opened (locked by another instance, damaged, newer, not ours) the
 /// window still opens and explains what happened and what to do; nothing is written.
 pub fn run_gui(db: &Path) -> anyhow::Result<()> {
-    let app = match Store::open(db) {
+    let mut app = match Store::open(db) {
         Ok(store) => App::with_store(store, db.display().to_string()),
         Err(e) => App::with_problem(db, &e),
     };
+    // `POWDERHORN_START=battle:<scenario>`: open on a new battle of that scenario (a check
+    // that the window opens and draws the table on a machine like a user's).
+    if let Ok(start) = std::env::var("POWDERHORN_START") {
+        let Some(scenario) = start.strip_prefix("battle:") else {
+            anyhow::bail!(
+                "POWDERHORN_START is '{start}': the only start it knows is battle:<scenario>"
+            );
+        };
+        app.start_battle_of(scenario, 1)
+            .map_err(|e| anyhow::anyhow!("POWDERHORN_START: {e}"))?;
+    }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Powderhorn")

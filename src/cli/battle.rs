@@ -181,6 +181,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
                 first_player: *first_player,
                 mode: *mode,
                 go_ahead: *go_ahead,
+                fog: false,
             };
             let session = start(cli, scenario, &new)?;
             if *json {
@@ -349,6 +350,7 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
                 first_player: 0,
                 mode: PlayMode::Computer,
                 go_ahead: true,
+                fog: false,
             };
             let (s, lists) = scenario_and_lists(cli, scenario)?;
             let mut store = Store::open(&cli.db)?;

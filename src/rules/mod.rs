@@ -27,6 +27,7 @@ pub mod fao;
 pub mod file;
 pub mod firing;
 pub mod flank;
+pub mod fog;
 pub mod geometry;
 pub mod gist;
 pub mod gunnery;

@@ -74,6 +74,9 @@ pub struct NewBattle {
     pub mode: PlayMode,
     /// Start although the scenario breaks army-building rules (they are listed as warnings).
     pub go_ahead: bool,
+    /// Fog of war (`rules::fog`); ignored for modes that do not offer it
+    /// ([`PlayMode::offers_fog`]).
+    pub fog: bool,
 }
 
 /// The army-building problems of a scenario, shown before a battle starts (warnings: the
@@ -133,6 +136,7 @@ impl Session {
             first_player: first,
             mode: new.mode,
             rules_version: crate::rules::RULES_VERSION.to_string(),
+            fog: new.fog && new.mode.offers_fog(),
         };
         let id = store.create_battle(&setup)?;
         let record = store.battle(id)?;

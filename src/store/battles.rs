@@ -43,6 +43,12 @@ impl PlayMode {
         }
     }
 
+    /// Whether fog of war is offered: a person plays at least one side and does not referee
+    /// (solo and hot-seat). A referee and the computer on both sides see everything.
+    pub fn offers_fog(self) -> bool {
+        matches!(self, PlayMode::Solo { .. } | PlayMode::Hotseat)
+    }
+
     /// The sides the computer decides for.
     pub fn computer_sides(self) -> [bool; 2] {
         match self {
@@ -80,6 +86,9 @@ pub struct BattleSetup {
     pub first_player: usize,
     pub mode: PlayMode,
     pub rules_version: String,
+    /// Fog of war: each player sees only the enemies their units see (`rules::fog`). Stored
+    /// only for modes that offer it ([`PlayMode::offers_fog`]).
+    pub fog: bool,
 }
 
 /// Where a battle stands, written with every entry (the Battles list reads it without a
@@ -141,6 +150,8 @@ pub struct BattleRecord {
     pub updated_at: Option<String>,
     /// Number of log entries (actions, undos and redos).
     pub entries: usize,
+    /// Played with fog of war (schema 8; false for older battles).
+    pub fog: bool,
 }
 
 /// The log a stored battle's entries fold to: the entries in effect and the redo stack, as a
@@ -226,9 +237,9 @@ pub(crate) fn create(conn: &Connection, setup: &BattleSetup) -> Result<i64, Stor
     conn.prepare_cached(
         "INSERT INTO battles (scenario_id, scenario_json, seed, rules_version, lists_json,
              dice_kind, dice_script, orders, first_player, mode, computer_side, phase,
-             active_side, updated_at)
+             active_side, updated_at, fog)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'deployment', ?9,
-             strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+             strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?12)",
     )?
     .execute(params![
         scenario.id.as_str(),
@@ -242,6 +253,7 @@ pub(crate) fn create(conn: &Connection, setup: &BattleSetup) -> Result<i64, Stor
         i64::from(setup.first_player == 1),
         mode,
         computer,
+        setup.fog && setup.mode.offers_fog(),
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -373,6 +385,7 @@ fn record_of(c: &Cells) -> Result<BattleRecord, StoreError> {
         created_at: c.text("created_at")?,
         updated_at: c.opt_text("updated_at")?,
         entries: c.int("entries")?,
+        fog: c.int::<i64>("fog")? != 0,
     })
 }
 

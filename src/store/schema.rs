@@ -21,9 +21,11 @@ pub const MIGRATION_6_SQL: &str = include_str!("../../db/migrations/0006_hq_fao.
 /// Version 7: typed battle sessions (mode, dice, orders, status, result) and a log with undo
 /// and redo entries.
 pub const MIGRATION_7_SQL: &str = include_str!("../../db/migrations/0007_battle_sessions.sql");
+/// Version 8: fog of war on a battle.
+pub const MIGRATION_8_SQL: &str = include_str!("../../db/migrations/0008_fog.sql");
 
 /// Every migration as (file name, SQL), oldest first; version N is the state after the Nth.
-pub const MIGRATIONS_SQL: [(&str, &str); 7] = [
+pub const MIGRATIONS_SQL: [(&str, &str); 8] = [
     ("0001_core.sql", MIGRATION_1_SQL),
     ("0002_user_rows_and_battles.sql", MIGRATION_2_SQL),
     ("0003_unit_pikes.sql", MIGRATION_3_SQL),
@@ -31,6 +33,7 @@ pub const MIGRATIONS_SQL: [(&str, &str); 7] = [
     ("0005_scenario_measure_scale.sql", MIGRATION_5_SQL),
     ("0006_hq_fao.sql", MIGRATION_6_SQL),
     ("0007_battle_sessions.sql", MIGRATION_7_SQL),
+    ("0008_fog.sql", MIGRATION_8_SQL),
 ];
 
 /// The schema version this build writes (and the newest it can open).
@@ -47,6 +50,7 @@ const STEPS: &[M<'static>] = &[
     M::up(MIGRATION_5_SQL),
     M::up(MIGRATION_6_SQL),
     M::up(MIGRATION_7_SQL),
+    M::up(MIGRATION_8_SQL),
 ];
 
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(STEPS);

@@ -39,6 +39,8 @@ pub struct StartRequest {
     pub first_player: usize,
     /// Start although the scenario breaks army-building rules.
     pub go_ahead: bool,
+    /// Fog of war (solo and hot-seat only).
+    pub fog: bool,
 }
 
 /// The start form's fields.
@@ -53,6 +55,8 @@ pub struct StartForm {
     pub full_orders: bool,
     pub first_player: usize,
     pub go_ahead: bool,
+    /// Fog of war (offered for solo and hot-seat).
+    pub fog: bool,
     /// Dice typed in for the next action (physical dice).
     pub dice: String,
 }
@@ -68,6 +72,7 @@ impl Default for StartForm {
             full_orders: true,
             first_player: 0,
             go_ahead: false,
+            fog: false,
             dice: String::new(),
         }
     }
@@ -145,6 +150,18 @@ pub struct BattlePanel {
     pub poses: Vec<(crate::rules::PieceId, crate::rules::Pose)>,
     /// The result once the battle has ended (the result page, `battle_result`).
     pub report: Option<crate::rules::report::ResultReport>,
+    /// Fog of war: the side whose view the panel shows (`None`: everything is shown).
+    pub fog: Option<FogPanel>,
+}
+
+/// Whose view of a fogged battle the panel shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FogPanel {
+    pub side: usize,
+    pub side_name: String,
+    /// Hot-seat: the screen is handed over between the players, so the page asks for the
+    /// player before showing their view.
+    pub hand_over: bool,
 }
 
 /// The opponent at work, as the page shows it.
@@ -264,6 +281,12 @@ fn start_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitt
     }
     ui.radio_value(&mut f.mode, 1, "Hot-seat: two players at this screen");
     ui.radio_value(&mut f.mode, 2, "Referee of a real table");
+    if f.mode < 2 {
+        ui.checkbox(&mut f.fog, "Fog of war").on_hover_text(
+            "Each player sees only the enemy units their own units can see (VIS-01..VIS-17); \
+                 the others are shown faded where they were last seen",
+        );
+    }
     ui.add_space(6.0);
     ui.label(RichText::new("Dice").bold());
     ui.checkbox(
@@ -319,6 +342,7 @@ fn start_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitt
                 full_orders: f.full_orders,
                 first_player: f.first_player,
                 go_ahead: f.go_ahead,
+                fog: f.fog && f.mode < 2,
             }));
         }
     }
@@ -332,6 +356,50 @@ fn side_colour(side: usize) -> egui::Color32 {
     }
 }
 
+/// Hot-seat with fog of war: the screen between two players' views, so neither sees the
+/// other's. It shows nothing of the battle but whose turn it is.
+fn hand_over(
+    ui: &mut Ui,
+    panel: &BattlePanel,
+    fog: &FogPanel,
+    state: &mut UiState,
+    out: &mut Emitter,
+) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(ui.available_height() * 0.3);
+            ui.label(RichText::new(&panel.title).size(16.0).color(palette::FAINT));
+            ui.add_space(8.0);
+            ui.label(
+                RichText::new(format!("Pass to the {} player", fog.side_name))
+                    .size(26.0)
+                    .bold()
+                    .color(side_colour(fog.side)),
+            );
+            ui.add_space(6.0);
+            ui.label(
+                "Fog of war: each player sees only the enemy units their own units can see. \
+                 The other player should look away now.",
+            );
+            ui.add_space(12.0);
+            if ui
+                .button(
+                    RichText::new(format!("I am the {} player: show my view", fog.side_name))
+                        .size(16.0),
+                )
+                .clicked()
+            {
+                state.fog_viewer = Some((panel.id, fog.side));
+                state.battle_selected = None;
+            }
+            ui.add_space(12.0);
+            if ui.button("◀ Battles").clicked() {
+                out.send(AppCommand::CloseBattle);
+            }
+        });
+    });
+}
+
 fn battle_page(
     ui: &mut Ui,
     view: &View<'_>,
@@ -339,6 +407,12 @@ fn battle_page(
     state: &mut UiState,
     out: &mut Emitter,
 ) {
+    if let Some(fog) = panel.fog.as_ref().filter(|f| f.hand_over) {
+        if state.fog_viewer != Some((panel.id, fog.side)) {
+            hand_over(ui, panel, fog, state, out);
+            return;
+        }
+    }
     egui::Panel::top("battle-bar")
         .frame(
             egui::Frame::new()

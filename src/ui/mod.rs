@@ -215,6 +215,8 @@ pub struct UiState {
     pub dice_pad: dice_pad::DicePad,
     /// The Rules page: family, search, the rule opened.
     pub rules_ref: rules_ref::RulesRef,
+    /// Hot-seat with fog of war: the (battle, side) whose player took the screen last.
+    pub fog_viewer: Option<(i64, usize)>,
     pending: Option<Pending>,
 }
 
@@ -243,6 +245,7 @@ impl Default for UiState {
             dice_log: Default::default(),
             dice_pad: Default::default(),
             rules_ref: Default::default(),
+            fog_viewer: None,
             pending: None,
         }
     }

@@ -7,10 +7,23 @@
 use crate::geom::{Point, Stand};
 use crate::model::ArmyList;
 use crate::model::{DefenseKind, Scenario, TerrainFeature};
+use crate::rules::fog::FogMemory;
 use crate::rules::geometry::footprint_of;
 use crate::rules::state::BattleState;
 use crate::rules::{Ctx, PieceId};
 use egui::Color32;
+
+/// How opaque an enemy drawn at its last seen pose is (of 255).
+pub const GHOST_ALPHA: u8 = 90;
+
+/// "last seen turn 3" ("last seen during deployment" before the first turn).
+pub fn last_seen_words(game_turn: u32) -> String {
+    if game_turn == 0 {
+        "last seen during deployment".into()
+    } else {
+        format!("last seen turn {game_turn}")
+    }
+}
 
 /// The markers a piece carries (FIRE-22 suppression, FIRE-28 disorder, FIRE-29 exhaustion,
 /// DEF-04 dug in, GEN-11 hits this turn).
@@ -233,6 +246,53 @@ impl TableScene {
                 colour: Color32::from_rgb(r, g, b),
                 markers,
                 command: p.id.is_command(),
+            });
+        }
+        scene
+    }
+
+    /// [`TableScene::of_battle`] as one side sees it under fog of war (`rules::fog`): its own
+    /// pieces and the enemies it sees now as they are; every other enemy it remembers drawn
+    /// faded where it was last seen, named only "last seen turn N" (no name, markers or
+    /// strength); enemies it never saw are not drawn at all.
+    pub fn of_battle_seen(
+        scenario: &Scenario,
+        lists: &[ArmyList],
+        state: &BattleState,
+        fog: &FogMemory,
+    ) -> TableScene {
+        let mut scene = TableScene::of_battle(scenario, lists, state);
+        scene.pieces.retain(|p| fog.is_seen(p.id));
+        let ctx = Ctx::new(scenario, lists, state);
+        for (id, seen) in fog.remembered() {
+            if fog.is_seen(*id) {
+                continue;
+            }
+            let Some(p) = state.piece(*id) else {
+                continue;
+            };
+            // The piece as it stood then: the stands the rules would lay out at that pose.
+            let mut then = p.clone();
+            then.pose = Some(seen.pose);
+            then.formation = seen.formation;
+            then.limbered = seen.limbered;
+            let Some(fp) = footprint_of(&ctx, &then) else {
+                continue;
+            };
+            let side = id.side();
+            let [r, g, b] = scenario
+                .sides
+                .get(side)
+                .map_or([128, 128, 128], |s| s.colour);
+            scene.pieces.push(ScenePiece {
+                id: *id,
+                side,
+                label: last_seen_words(seen.game_turn),
+                detail: "unseen: drawn where your units last saw it".into(),
+                stands: fp.stands,
+                colour: Color32::from_rgba_unmultiplied(r, g, b, GHOST_ALPHA),
+                markers: Markers::default(),
+                command: false,
             });
         }
         scene
