@@ -225,6 +225,41 @@ fn roster_of_one_side_by_case_insensitive_name() {
     );
 }
 
+/// #22 item 6: a roster of both sides numbers the file's pages ("page 4 of 5") and says which
+/// side's pages a page belongs to, where "page 1 of 3" on a five-page file said neither.
+#[test]
+fn a_roster_of_both_sides_counts_the_files_pages_and_each_sides() {
+    let mut s = ebelsberg();
+    let template = s.sides[0].units[4].clone();
+    for i in 0..60 {
+        let mut u = template.clone();
+        u.id = UnitId(1000 + i);
+        u.name = format!("Bataillon de marche {i}");
+        s.sides[0].units.push(u);
+    }
+    let opts = RosterOptions {
+        side: None,
+        paper: Paper::A4,
+    };
+    let doc = parse(&roster_pdf(&s, &lists(), &opts).unwrap());
+    let pages = page_texts(&doc);
+    let total = pages.len();
+    let french = pages.iter().filter(|p| p.contains("(French, ")).count();
+    let austrian = pages.iter().filter(|p| p.contains("(Austrian, ")).count();
+    assert!(
+        french >= 2 && austrian >= 1,
+        "{french} + {austrian} of {total}"
+    );
+    assert_eq!(french + austrian, total);
+    for (k, p) in pages.iter().enumerate() {
+        let side = if k < french { "French" } else { "Austrian" };
+        let within = if k < french { k + 1 } else { k + 1 - french };
+        let of = if k < french { french } else { austrian };
+        let want = format!("page {} of {total} ({side}, {within} of {of})", k + 1);
+        assert!(p.contains(&want), "page {}: no '{want}'", k + 1);
+    }
+}
+
 #[test]
 fn roster_tables_repeat_their_header_on_every_page_and_never_split_rows() {
     // A big side: many pages. The table header is on every page of the order of battle.

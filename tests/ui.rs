@@ -582,3 +582,30 @@ fn the_built_in_file_chooser_exports_where_the_path_says() {
         "the chooser closed"
     );
 }
+
+/// #22 item 6: the window opens again on the scenario that was open when it closed.
+#[test]
+fn the_last_open_scenario_is_open_again_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("restart.sqlite");
+    {
+        let mut store = Store::open(&db).unwrap();
+        store.save_scenario(&test_scenario()).unwrap();
+        let mut app = App::with_store(store, db.display().to_string());
+        app.apply(
+            powderhorn::ui::AppCommand::OpenScenario(powderhorn::model::ScenarioId::new(TEST_ID)),
+            &egui::Context::default(),
+        );
+        assert_eq!(app.open_scenario().unwrap().id.as_str(), TEST_ID);
+    }
+    let mut app = App::with_store(Store::open(&db).unwrap(), db.display().to_string());
+    assert!(app.open_scenario().is_none());
+    app.reopen_last_scenario();
+    assert_eq!(app.open_scenario().unwrap().id.as_str(), TEST_ID);
+    // A scenario deleted since is not looked for.
+    let mut store = Store::open_in_memory().unwrap();
+    store.set_setting("last_scenario", "gone").unwrap();
+    let mut app = App::new(store);
+    app.reopen_last_scenario();
+    assert!(app.open_scenario().is_none());
+}

@@ -142,12 +142,49 @@ fn new_commander(
 }
 
 /// The default troop type for a new unit: the first bought infantry row, else any bought row.
+/// The row a new unit starts as: the list's ordinary line infantry, the bulk of any army of the
+/// period — a regular, purchasable infantry row, preferring one called "line" and one with no
+/// limit on numbers, the cheapest of those — never the costliest or rarest row because it is
+/// listed first (#22 item 6).
 fn default_row(list: Option<&ArmyList>) -> Option<&crate::model::TroopType> {
     let l = list?;
+    let rank = |t: &&crate::model::TroopType| {
+        (
+            !t.name.to_lowercase().contains("line"),
+            t.limit.is_some(),
+            t.grade != crate::model::army::RowGrade::Regular,
+            t.points.unwrap_or(u32::MAX),
+        )
+    };
     l.troop_types
         .iter()
-        .find(|t| t.arm == Arm::Infantry && t.purchasable())
-        .or_else(|| l.troop_types.iter().find(|t| t.purchasable()))
+        .filter(|t| t.arm == Arm::Infantry && t.purchasable())
+        .min_by_key(rank)
+        .or_else(|| {
+            l.troop_types
+                .iter()
+                .filter(|t| t.purchasable())
+                .min_by_key(rank)
+        })
+}
+
+/// A neutral name for the `n`th unit of an arm under its HQ: "Battalion 3", "Regiment 2",
+/// "Battery 1" — not a troop row's name, which would go stale when the row is changed.
+pub fn neutral_name(arm: Arm, n: usize) -> String {
+    let word = match arm {
+        Arm::Infantry => "Battalion",
+        Arm::Cavalry => "Regiment",
+        Arm::Artillery => "Battery",
+        _ => "Unit",
+    };
+    format!("{word} {n}")
+}
+
+/// The number of a neutral name ("Battalion 3" → 3), if the name is one for `arm`.
+fn neutral_number(name: &str, arm: Arm) -> Option<usize> {
+    let (word, n) = name.rsplit_once(' ')?;
+    let n: usize = n.parse().ok()?;
+    (neutral_name(arm, n) == name && !word.is_empty()).then_some(n)
 }
 
 /// Applies one edit to `s`. On error `s` may be partly changed: apply to a copy.
@@ -328,7 +365,7 @@ pub fn apply(
             let n = d.units_of(*hq).count() + 1;
             d.units.push(Unit {
                 id,
-                name: format!("{} {n}", row.map_or("Unit", |r| r.name.as_str())),
+                name: neutral_name(row.map_or(Arm::Infantry, |r| r.arm), n),
                 troop_type: row
                     .map_or_else(|| crate::model::TroopTypeId::new("?"), |r| r.id.clone()),
                 stands,
@@ -346,13 +383,31 @@ pub fn apply(
             Ok(Created::Unit(*side, id))
         }
         ScenarioEdit::SetUnit { side, unit } => {
+            let list = s
+                .sides
+                .get(*side)
+                .and_then(|d| find_list(lists, &d.army_list));
+            let arm_of =
+                |t: &crate::model::TroopTypeId| list.and_then(|l| l.troop_type(t)).map(|r| r.arm);
             let d = side_mut(s, *side)?;
             let slot = d
                 .units
                 .iter_mut()
                 .find(|u| u.id == unit.id)
                 .ok_or(EditError::NoUnit(unit.id))?;
-            *slot = (**unit).clone();
+            let mut new = (**unit).clone();
+            // A neutral name follows a change of arm ("Battalion 2" made cavalry becomes
+            // "Regiment 2"); a name the user gave stays.
+            if let (Some(old_arm), Some(new_arm)) =
+                (arm_of(&slot.troop_type), arm_of(&new.troop_type))
+            {
+                if new.name == slot.name && old_arm != new_arm {
+                    if let Some(n) = neutral_number(&slot.name, old_arm) {
+                        new.name = neutral_name(new_arm, n);
+                    }
+                }
+            }
+            *slot = new;
             Ok(Created::Nothing)
         }
         ScenarioEdit::DeleteUnit { side, unit } => {
@@ -595,6 +650,62 @@ mod tests {
         };
         assert_eq!(u, UnitId(1));
         assert!(l[0].troop_types.iter().any(|_| true));
+    }
+
+    /// #22 item 6: "Add unit" picked the first (costliest) infantry row and named the unit after
+    /// it; the name did not follow a change of type.
+    #[test]
+    fn a_new_unit_is_ordinary_line_infantry_with_a_neutral_name_that_follows_its_arm() {
+        let l = lists();
+        let mut s = scenario(&l);
+        let Created::Hq(_, hq) = apply(
+            &mut s,
+            &ScenarioEdit::AddHq {
+                side: 0,
+                parent: None,
+            },
+            &l,
+        )
+        .unwrap() else {
+            panic!()
+        };
+        apply(&mut s, &ScenarioEdit::AddUnit { side: 0, hq }, &l).unwrap();
+        let french = find_list(&l, &s.sides[0].army_list).unwrap();
+        let unit = s.sides[0].units[0].clone();
+        let row = french.troop_type(&unit.troop_type).unwrap();
+        assert_eq!(row.arm, Arm::Infantry);
+        assert!(row.name.to_lowercase().contains("line"), "{}", row.name);
+        assert_eq!(row.grade, crate::model::army::RowGrade::Regular);
+        let dearest = french
+            .troop_types
+            .iter()
+            .filter(|t| t.arm == Arm::Infantry && t.purchasable())
+            .filter_map(|t| t.points)
+            .max()
+            .unwrap();
+        assert!(row.points.unwrap() < dearest, "not the costliest row");
+        assert_eq!(unit.name, "Battalion 1");
+
+        // Made cavalry, the neutral name follows; a name of the user's own stays.
+        let horse = french
+            .troop_types
+            .iter()
+            .find(|t| t.arm == Arm::Cavalry && t.purchasable())
+            .unwrap();
+        let mut changed = unit.clone();
+        changed.troop_type = horse.id.clone();
+        let set = |u: &Unit| ScenarioEdit::SetUnit {
+            side: 0,
+            unit: Box::new(u.clone()),
+        };
+        apply(&mut s, &set(&changed), &l).unwrap();
+        assert_eq!(s.sides[0].units[0].name, "Regiment 1");
+        let mut named = s.sides[0].units[0].clone();
+        named.name = "2e Hussards".into();
+        apply(&mut s, &set(&named), &l).unwrap();
+        named.troop_type = row.id.clone();
+        apply(&mut s, &set(&named), &l).unwrap();
+        assert_eq!(s.sides[0].units[0].name, "2e Hussards");
     }
 
     #[test]

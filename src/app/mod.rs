@@ -52,6 +52,8 @@ use std::path::{Path, PathBuf};
 
 /// How many messages the message area keeps.
 const MAX_MESSAGES: usize = 4;
+/// The setting that remembers the scenario open in the editor.
+const LAST_SCENARIO: &str = "last_scenario";
 
 /// A PDF being printed in the background.
 struct PrintRun {
@@ -104,6 +106,22 @@ impl App {
         app.store = Some(store);
         app.reload_all();
         app
+    }
+
+    /// Opens the scenario that was open when the window last closed, if it is still stored.
+    pub fn reopen_last_scenario(&mut self) {
+        let Some(id) = self
+            .store
+            .as_ref()
+            .and_then(|s| s.setting(LAST_SCENARIO).ok().flatten())
+            .map(crate::model::ScenarioId::new)
+        else {
+            return;
+        };
+        if self.scenarios.iter().any(|r| r.id == id) {
+            self.open_scenario_by_id(&id);
+            self.ui_state.page = Page::OrdersOfBattle;
+        }
     }
 
     /// An app whose database could not be opened: the window shows why and what to do, and
@@ -642,6 +660,8 @@ impl App {
         let Some(store) = &self.store else { return };
         match store.load_scenario(id) {
             Ok(s) => {
+                // Remembered for the next start; a failure to remember loses nothing now.
+                let _ = store.set_setting(LAST_SCENARIO, id.as_str());
                 self.open = Some(s);
                 self.ui_state.selection = Selection::Scenario;
                 self.revalidate();
@@ -1028,7 +1048,11 @@ impl App {
 /// window still opens and explains what happened and what to do; nothing is written.
 pub fn run_gui(db: &Path) -> anyhow::Result<()> {
     let mut app = match Store::open(db) {
-        Ok(store) => App::with_store(store, db.display().to_string()),
+        Ok(store) => {
+            let mut app = App::with_store(store, db.display().to_string());
+            app.reopen_last_scenario();
+            app
+        }
         Err(e) => App::with_problem(db, &e),
     };
     // `POWDERHORN_START=battle:<scenario>`: open on a new battle of that scenario (a check

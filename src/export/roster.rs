@@ -47,17 +47,29 @@ pub fn roster_pdf_with_progress(
     let sides = select_sides(scenario, lists, opts.side.as_deref())?;
     let f = fonts()?;
     let geo = Geometry::new(opts.paper);
-    let mut pages = Vec::new();
     let n = sides.len().max(1) as f32;
+    let mut flows = Vec::new();
     for (i, sv) in sides.iter().enumerate() {
         let mut flow = Flow::new(&geo);
         side_section(f, &geo, scenario, sv, &mut flow)?;
-        let count = flow.pages.len();
-        for (k, mut page) in flow.pages.into_iter().enumerate() {
-            page_frame(f, &geo, scenario, sv, k + 1, count, &mut page);
+        flows.push(flow.pages);
+        progress(0.3 * (i + 1) as f32 / n);
+    }
+    // The footer counts the file's pages, and a side's own when the file holds several sides,
+    // so "page 2 of 5" never describes a three-page side of a five-page file.
+    let total: usize = flows.iter().map(Vec::len).sum();
+    let several = sides.len() > 1;
+    let mut pages = Vec::new();
+    for (sv, side_pages) in sides.iter().zip(flows) {
+        let count = side_pages.len();
+        for (k, mut page) in side_pages.into_iter().enumerate() {
+            let at = PageNumber {
+                file: (pages.len() + 1, total),
+                side: several.then_some((k + 1, count)),
+            };
+            page_frame(f, &geo, scenario, sv, at, &mut page);
             pages.push(page);
         }
-        progress(0.3 * (i + 1) as f32 / n);
     }
     let title = match &opts.side {
         Some(s) => format!("{} — roster — {s}", scenario.name),
@@ -886,14 +898,31 @@ fn breakpoint_track(f: &Fonts, g: &Geometry, units: usize, bp: u32) -> Block {
     }
 }
 
-/// Header and footer of a page: scenario and side at the top, page n of N at the bottom.
+/// Where a page stands: in the file, and within its side when the file holds several.
+#[derive(Debug, Clone, Copy)]
+struct PageNumber {
+    file: (usize, usize),
+    side: Option<(usize, usize)>,
+}
+
+impl PageNumber {
+    /// "page 4 of 5 (French, 2 of 3)", or "page 2 of 3" for a file of one side.
+    fn words(self, side: &str) -> String {
+        let (n, of) = self.file;
+        match self.side {
+            Some((k, count)) => format!("page {n} of {of} ({side}, {k} of {count})"),
+            None => format!("page {n} of {of}"),
+        }
+    }
+}
+
+/// Header and footer of a page: scenario and side at the top, the page number at the bottom.
 fn page_frame(
     f: &Fonts,
     g: &Geometry,
     scenario: &Scenario,
     sv: &SideView,
-    n: usize,
-    of: usize,
+    at: PageNumber,
     page: &mut PageItems,
 ) {
     let side = sv.side;
@@ -963,7 +992,7 @@ fn page_frame(
         colour: LIGHT,
         width: 0.5,
     });
-    let page_text = format!("page {n} of {of}");
+    let page_text = at.words(&side.name);
     let pw = sans.width_pt(&page_text, 7.5);
     items.push(Item::text(g.right - pw, fy, Face::Sans, 7.5, page_text));
     let left = format!("Powderhorn roster · {} · {}", scenario.name, side.name);

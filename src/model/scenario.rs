@@ -143,6 +143,21 @@ impl OptionalRule {
         OptionalRule::MoraleGrades,
         OptionalRule::MoraleGradesInCharge,
     ];
+    /// Whether the rules engine plays this option yet. The window marks the others "not yet
+    /// played" so a designer never believes a switch that does nothing (#22 item 6);
+    /// `tests/optional_rules_marked.rs` holds this to what src/rules reads.
+    pub fn implemented(self) -> bool {
+        matches!(
+            self,
+            OptionalRule::AirBurst
+                | OptionalRule::SaberCharge
+                | OptionalRule::Weather
+                | OptionalRule::Night
+                | OptionalRule::MoraleGrades
+                | OptionalRule::MoraleGradesInCharge
+        )
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             OptionalRule::AirBurst => "Air-burst shell fire",

@@ -388,6 +388,31 @@ impl Store {
         Ok(())
     }
 
+    // ----- the window's memory ----------------------------------------------------------------
+
+    /// A value the window keeps between runs (e.g. the scenario open when it was closed).
+    pub fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
+        use rusqlite::OptionalExtension;
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = ?1",
+                [format!("ui.{key}")],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Keeps `value` under `key` for the next run (keys are kept apart from the store's own).
+    pub fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [format!("ui.{key}"), value.to_string()],
+        )?;
+        Ok(())
+    }
+
     // ----- army lists -------------------------------------------------------------------------
 
     /// Every list for the picker: shipped lists in book order, then user lists by name.

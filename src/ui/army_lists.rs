@@ -219,7 +219,9 @@ fn picker(ui: &mut Ui, view: &View<'_>, state: &mut UiState) {
                     let resp = if l.complete {
                         resp
                     } else {
-                        resp.on_hover_text(l.incomplete_reason.as_deref().unwrap_or("incomplete"))
+                        resp.on_hover_text(widgets::players_words(
+                            l.incomplete_reason.as_deref().unwrap_or("incomplete"),
+                        ))
                     };
                     if resp.clicked() {
                         state.list = Some(l.id.clone());
@@ -252,9 +254,11 @@ fn list_page(
             ui.label(
                 RichText::new(format!(
                     "Incomplete: {}",
-                    list.incomplete_reason
-                        .as_deref()
-                        .unwrap_or("the source lacks part of it")
+                    widgets::players_words(
+                        list.incomplete_reason
+                            .as_deref()
+                            .unwrap_or("the source lacks part of it")
+                    )
                 ))
                 .color(palette::WARN),
             );
@@ -271,7 +275,10 @@ fn list_page(
     });
     if !list.organisation.is_empty() {
         ui.add_space(4.0);
-        ui.add(egui::Label::new(RichText::new(&list.organisation).italics()).wrap());
+        ui.add(
+            egui::Label::new(RichText::new(widgets::players_words(&list.organisation)).italics())
+                .wrap(),
+        );
     }
 
     section(ui, "Troop chart");
@@ -334,7 +341,14 @@ fn cell(ui: &mut Ui, text: String, corrections: &[&Correction], weak: bool) {
         ui.label(rich);
         let tip = corrections
             .iter()
-            .map(|c| format!("printed {}, adopted {} ({})", c.printed, c.adopted, c.rule))
+            .map(|c| {
+                format!(
+                    "printed {}, adopted {} ({})",
+                    c.printed,
+                    c.adopted,
+                    widgets::correction_words(&c.rule)
+                )
+            })
             .collect::<Vec<_>>()
             .join("\n");
         ui.label(RichText::new("†").bold().color(palette::WARN))
@@ -491,7 +505,14 @@ fn notes_cell(ui: &mut Ui, list: &ArmyList, row: &TroopType) {
         if !corrections.is_empty() {
             let tip = corrections
                 .iter()
-                .map(|c| format!("printed {}, adopted {} ({})", c.printed, c.adopted, c.rule))
+                .map(|c| {
+                    format!(
+                        "printed {}, adopted {} ({})",
+                        c.printed,
+                        c.adopted,
+                        widgets::correction_words(&c.rule)
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("\n");
             ui.label(RichText::new("†").bold().color(palette::WARN))

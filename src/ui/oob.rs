@@ -824,7 +824,21 @@ fn scenario_inspector(
         .show(ui, |ui| {
             for (i, rule) in OptionalRule::ALL.iter().enumerate() {
                 let mut on = scn.optional_rules.contains(rule);
-                if ui.checkbox(&mut on, rule.label()).changed() {
+                let label = if rule.implemented() {
+                    rule.label().to_string()
+                } else {
+                    format!("{} (not yet played)", rule.label())
+                };
+                let resp = ui.checkbox(&mut on, label);
+                let resp = if rule.implemented() {
+                    resp
+                } else {
+                    resp.on_hover_text(
+                        "The battle engine does not play this option yet: it is kept with the \
+                         scenario, but a battle is fought as if it were off.",
+                    )
+                };
+                if resp.changed() {
                     out.send(with(&|s| {
                         s.optional_rules.retain(|r| r != rule);
                         if on {

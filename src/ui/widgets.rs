@@ -277,6 +277,67 @@ pub fn text_field(
     resp
 }
 
+/// A shipped list's text as a player reads it: references to our working papers — transcript
+/// line numbers ("seed 1412-1438"), catalogue sections ("catalogue §5.2", "§5.6") — are taken out,
+/// so the player sees the point in our words and a rule ID where there is one (#22 item 6).
+pub fn players_words(text: &str) -> String {
+    // Rulings named in running text become ours.
+    let text = text
+        .replace("catalogue §5.2 rules ", "by our ruling, ")
+        .replace("by the catalogue's §5.2 ruling", "by our ruling")
+        .replace("per the §5.2 ruling", "by our ruling");
+    let jargon = |t: &str| t.contains("seed ") || t.contains("catalogue") || t.contains('§');
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    // Parentheses that only point at our papers go whole.
+    while let Some(open) = rest.find('(') {
+        let Some(len) = rest[open..].find(')') else {
+            break;
+        };
+        let inner = &rest[open + 1..open + len];
+        out.push_str(&rest[..open]);
+        if jargon(inner) {
+            while out.ends_with(' ') {
+                out.pop();
+            }
+        } else {
+            out.push_str(&rest[open..=open + len]);
+        }
+        rest = &rest[open + len + 1..];
+    }
+    out.push_str(rest);
+    // Any section number left becomes "our ruling".
+    while let Some(at) = out.find('§') {
+        let tail = &out[at..];
+        let len = tail
+            .char_indices()
+            .find(|(_, c)| !(*c == '§' || *c == '.' || c.is_ascii_digit()))
+            .map_or(tail.len(), |(i, _)| i);
+        let len = if tail[..len].ends_with('.') {
+            len - 1
+        } else {
+            len
+        };
+        out.replace_range(at..at + len, "our ruling");
+    }
+    out
+}
+
+/// The rule behind a corrected value as a player reads it: the rule IDs it names ("ARMY-06(c)"),
+/// or "our correction of a misprint" where it only points at our papers.
+pub fn correction_words(rule: &str) -> String {
+    let ids: Vec<&str> = rule
+        .split('/')
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && !t.contains('§') && !t.contains("seed "))
+        .collect();
+    if ids.is_empty() {
+        "our correction of a misprint".to_string()
+    } else {
+        ids.join(", ")
+    }
+}
+
 /// Reads a typed number for a field that takes `range` (whole numbers only when `T` is): the
 /// value, or the sentence that says what is wrong and what the field takes.
 pub fn parse_number<T: egui::emath::Numeric>(
@@ -691,6 +752,45 @@ pub fn thousands(n: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn list_texts_lose_their_working_paper_references() {
+        assert_eq!(
+            super::players_words(
+                "The source transcription has only the British organisation text (seed \
+                 1412-1438); the chart is missing, so none are invented (catalogue §5.2, §5.7)."
+            ),
+            "The source transcription has only the British organisation text; the chart is \
+             missing, so none are invented."
+        );
+        assert_eq!(
+            super::players_words("rate Prussian commanders Average, per the §5.2 ruling."),
+            "rate Prussian commanders Average, by our ruling."
+        );
+        assert_eq!(
+            super::players_words(
+                "Brigade HQs command 5-6 infantry units by the catalogue's §5.2 ruling (the \
+                 source gives no brigade range)."
+            ),
+            "Brigade HQs command 5-6 infantry units by our ruling (the source gives no brigade \
+             range)."
+        );
+        assert_eq!(
+            super::players_words(
+                "none is stored (catalogue §5.2 rules 5-6 for Russian brigade HQs). Also"
+            ),
+            "none is stored (by our ruling, 5-6 for Russian brigade HQs). Also"
+        );
+        assert_eq!(
+            super::players_words("No references (at all)."),
+            "No references (at all)."
+        );
+        assert_eq!(
+            super::correction_words("§5.6 / §5.2"),
+            "our correction of a misprint"
+        );
+        assert_eq!(super::correction_words("ARMY-06(c) / §5.6"), "ARMY-06(c)");
+    }
+
     #[test]
     fn a_typed_number_is_read_or_refused_with_its_reason_never_changed() {
         assert_eq!(super::parse_number("12", &(1u32..=99)), Ok(12));
