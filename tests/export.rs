@@ -142,7 +142,9 @@ fn roster_parses_has_its_pages_and_names_every_unit_and_commander() {
     let doc = parse(&bytes);
     let pages = page_texts(&doc);
     assert!(pages.len() >= 2, "one section per side at least");
-    // Page numbers run per side: "page k of N" with N equal to that side's page count.
+    // Page numbers run through the file, with each side's own count beside them (#22 item 6):
+    // "page 3 of 4 (Austrian, 1 of 2)".
+    let total = pages.len();
     let mut expected = Vec::new();
     for side in ["French", "Austrian"] {
         let n = pages
@@ -155,7 +157,8 @@ fn roster_parses_has_its_pages_and_names_every_unit_and_commander() {
             .count();
         assert!(n >= 1, "{side} has pages");
         for k in 1..=n {
-            expected.push(format!("page {k} of {n}"));
+            let at = expected.len() + 1;
+            expected.push(format!("page {at} of {total} ({side}, {k} of {n})"));
         }
     }
     assert_eq!(expected.len(), pages.len());

@@ -553,8 +553,14 @@ fn the_built_in_file_chooser_exports_where_the_path_says() {
     let mut app = App::new(store_with_test_scenario());
     app.use_builtin_file_chooser();
     let mut h = harness(app);
-    open_test_scenario(&mut h);
-    h.get_by_label("Export…").click();
+    h.run();
+    let ctx = h.ctx.clone();
+    h.state_mut().apply(
+        powderhorn::ui::AppCommand::ExportScenarioDialog(powderhorn::model::ScenarioId::new(
+            TEST_ID,
+        )),
+        &ctx,
+    );
     h.run();
     assert!(h
         .query_by_label_contains("The system's file dialog could not open here")
@@ -603,7 +609,7 @@ fn the_last_open_scenario_is_open_again_after_a_restart() {
     app.reopen_last_scenario();
     assert_eq!(app.open_scenario().unwrap().id.as_str(), TEST_ID);
     // A scenario deleted since is not looked for.
-    let mut store = Store::open_in_memory().unwrap();
+    let store = Store::open_in_memory().unwrap();
     store.set_setting("last_scenario", "gone").unwrap();
     let mut app = App::new(store);
     app.reopen_last_scenario();

@@ -492,8 +492,23 @@ fn battle_page(
                     }
                 }
             });
-            for w in &panel.waiting {
-                ui.label(RichText::new(format!("Waiting for {w}")).color(palette::WARN));
+            // The first thing waited for in full; the rest (often one line per command unit
+            // that may give an order) folded behind one line, so the table keeps its height.
+            if let Some((first, rest)) = panel.waiting.split_first() {
+                ui.label(RichText::new(format!("Waiting for {first}")).color(palette::WARN));
+                if !rest.is_empty() {
+                    egui::CollapsingHeader::new(
+                        RichText::new(format!("and {} more", rest.len())).color(palette::WARN),
+                    )
+                    .id_salt("waiting-more")
+                    .show(ui, |ui| {
+                        for w in rest {
+                            ui.label(
+                                RichText::new(format!("Waiting for {w}")).color(palette::WARN),
+                            );
+                        }
+                    });
+                }
             }
             if panel.physical {
                 ui.separator();
