@@ -365,6 +365,7 @@ pub fn panel_of_seen(session: &Session, fog: Option<(&FogMemory, bool)>) -> Batt
                             .collect(),
                         by_hand: entry.hand_dice.is_some(),
                         needed: needed_of(entry.events.get(k + 1..).unwrap_or_default()),
+                        outcome: outcome_of(entry.events.get(k + 1..).unwrap_or_default()),
                         action: n + 1,
                         typed: entry
                             .hand_dice
@@ -439,6 +440,36 @@ pub fn panel_of_seen(session: &Session, fog: Option<(&FogMemory, bool)>) -> Batt
             .collect(),
         report: ended.then(|| crate::rules::report::ResultReport::of(battle)),
         fog: fog_panel,
+    }
+}
+
+/// What came of a roll, from the same event [`needed_of`] reads: the hits scored, the hits
+/// saved, a command roll's total and outcome, a breakpoint test's total and verdict.
+fn outcome_of(after: &[Event]) -> Option<String> {
+    let next = after
+        .iter()
+        .find(|e| !matches!(e, Event::DiceRolled { .. }))?;
+    match next {
+        Event::HitsScored { hits, .. } => Some(match hits {
+            1 => "1 hit".to_string(),
+            n => format!("{n} hits"),
+        }),
+        Event::Saved { saved, .. } => Some(format!("{saved} saved")),
+        Event::OrderRolled(o) => Some(format!(
+            "{}: {}",
+            o.total,
+            match o.outcome {
+                crate::rules::command::OrderOutcome::Success => "order given",
+                crate::rules::command::OrderOutcome::Bonus => "order given, two actions",
+                crate::rules::command::OrderOutcome::Failure => "failed",
+                crate::rules::command::OrderOutcome::Blunder => "blunder",
+            }
+        )),
+        Event::BreakTest { total, passed, .. } => Some(format!(
+            "{total}: {}",
+            if *passed { "holds" } else { "breaks" }
+        )),
+        _ => None,
     }
 }
 

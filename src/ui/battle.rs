@@ -96,6 +96,8 @@ pub struct DiceLine {
     /// What the roll had to make, from the events it led to: "4+" (the lowest score to hit,
     /// FIRE-14), "7 or less" (a command roll or breakpoint test); `None` where no event says.
     pub needed: Option<String>,
+    /// What came of it, from the same event: "9: failed", "2 hits", "1 saved".
+    pub outcome: Option<String>,
     /// The action it belongs to, counted from 1 in the log in effect.
     pub action: usize,
     /// For dice typed in: where these dice came in the action's entered dice, as (first,

@@ -105,6 +105,9 @@ pub fn log_text(
         if let Some(need) = &d.needed {
             out.push_str(&format!(" (needs {need})"));
         }
+        if let Some(came) = &d.outcome {
+            out.push_str(&format!(" → {came}"));
+        }
         if let Some(t) = d.typed {
             out.push_str(&format!(" [{}]", typed_words(t)));
         }
@@ -287,6 +290,9 @@ fn line(ui: &mut Ui, d: &DiceLine, state: &mut UiState) {
         if let Some(need) = &d.needed {
             ui.label(RichText::new(format!("needs {need}")).small());
         }
+        if let Some(came) = &d.outcome {
+            ui.label(RichText::new(format!("→ {came}")).small().strong());
+        }
         rule_link(ui, &d.rule, state);
         if d.by_hand {
             let words = d.typed.map_or_else(|| "typed in".to_string(), typed_words);
@@ -317,6 +323,7 @@ mod tests {
             modifiers: vec![("FIRE-08".into(), "4 stands firing".into(), 4)],
             by_hand: false,
             needed: Some("4+".into()),
+            outcome: None,
             action: 3,
             typed: None,
         }
