@@ -10,6 +10,8 @@ mod builder;
 mod ui_support;
 
 use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use powderhorn::app::App;
 use powderhorn::rules::api::Decision;
 use powderhorn::rules::{Action, Event, Phase};
 use ui_support::{
@@ -20,6 +22,15 @@ use ui_support::{
 /// French heavy cavalry (Napoleonic French list).
 const FR_HEAVY: &str = "heavy-cavalry-05-06-13-15";
 
+/// Starts `scenario` with `choices` and ends the deployment and the French Initiative phase:
+/// the French Command phase.
+fn to_command(h: &mut Harness<'static, App>, scenario: &str, choices: &[&str]) {
+    start_with(h, scenario, choices);
+    end_phase(h); // deployment
+    end_phase(h); // initiative
+    assert_eq!(phase(h), Phase::Command, "{:?}", messages(h));
+}
+
 /// Full orders, hot-seat Ebelsberg: in the French Command phase the composer offers each
 /// command unit that may order; ticking a unit (a move) shows the engine's preview, and
 /// "Roll for the order" issues exactly that order: its 2D6 command roll is in the dice log
@@ -29,10 +40,7 @@ fn an_order_composed_in_the_window_is_rolled_and_logged_with_its_modifiers() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("order.sqlite");
     let mut h = harness(app_on(&db));
-    start_with(&mut h, EBELSBERG, &[HOTSEAT]);
-    end_phase(&mut h); // deployment
-    end_phase(&mut h); // French initiative
-    assert_eq!(phase(&h), Phase::Command, "{:?}", messages(&h));
+    to_command(&mut h, EBELSBERG, &[HOTSEAT]);
     let run = h.state().battle_run().expect("open");
     let battle = run.session.battle();
     // An order whose roll has at least one modifier (CMD-09 distance, CMD-10 …), so the
@@ -137,10 +145,7 @@ fn a_charge_in_hot_seat_hands_over_for_the_response_then_is_fought() {
         .unit(0, 1, FR_HEAVY, 3, 100.0, 94.0, 0.0)
         .scenario();
     let mut h = harness(app_with(&duel));
-    start_with(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
-    end_phase(&mut h); // deployment
-    end_phase(&mut h); // initiative
-    assert_eq!(phase(&h), Phase::Command, "{:?}", messages(&h));
+    to_command(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
     h.get_by_label("heavy-cavalry-05-06-13-15 1").click();
     h.run();
     h.get_by_label_contains("Charge line-infantry-07-15 1")
@@ -203,10 +208,7 @@ fn a_refused_manoeuvre_is_disabled_and_names_its_rule() {
         .unit(0, 1, FR_HEAVY, 3, 100.0, 60.0, 0.0)
         .scenario();
     let mut h = harness(app_with(&sc));
-    start_with(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
-    end_phase(&mut h);
-    end_phase(&mut h);
-    assert_eq!(phase(&h), Phase::Command);
+    to_command(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
     h.get_by_label("heavy-cavalry-05-06-13-15 1").click();
     h.run();
     h.get_by_label("Why not?").click_accesskit();
@@ -246,10 +248,7 @@ fn in_solo_the_computer_answers_a_charge_on_its_unit() {
         .scenario();
     let mut h = harness(app_with(&duel));
     h.state_mut().ui_state.pace_ms = 0;
-    start_with(&mut h, "Test", &[FULL_ORDERS, GO_AHEAD]);
-    end_phase(&mut h); // deployment
-    end_phase(&mut h); // initiative
-    assert_eq!(phase(&h), Phase::Command, "{:?}", messages(&h));
+    to_command(&mut h, "Test", &[FULL_ORDERS, GO_AHEAD]);
     h.get_by_label("heavy-cavalry-05-06-13-15 1").click();
     h.run();
     h.get_by_label_contains("Charge line-infantry-07-15 1")
@@ -301,10 +300,7 @@ fn the_manoeuvre_buttons_make_moves_the_engine_accepts() {
         .unit(0, 4, FR_LINE, 4, 160.0, 60.0, 0.0)
         .scenario();
     let mut h = harness(app_with(&sc));
-    start_with(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
-    end_phase(&mut h);
-    end_phase(&mut h);
-    assert_eq!(phase(&h), Phase::Command);
+    to_command(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
     for (unit, button, manoeuvre) in [
         ("line-infantry-08-12 1", "Wheel right 15°", Manoeuvre::Wheel),
         ("line-infantry-08-12 2", "About face", Manoeuvre::AboutFace),
