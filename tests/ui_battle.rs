@@ -12,8 +12,8 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use powderhorn::app::App;
 use ui_support::{
-    app_on, app_with, end_phase, entries, harness, messages, start_with, wait_for_opponent,
-    EBELSBERG, FULL_ORDERS, GO_AHEAD, HOTSEAT, PHYSICAL, REFEREE,
+    app_on, app_with, end_phase, entries, harness, messages, pad_problem, start_with,
+    wait_for_opponent, EBELSBERG, FULL_ORDERS, GO_AHEAD, HOTSEAT, PHYSICAL, REFEREE,
 };
 
 /// The sample, solo (the defaults), or as a referee with physical dice.
@@ -140,13 +140,7 @@ fn a_referee_battle_refuses_a_bad_die_and_changes_nothing() {
     h.run();
     h.key_press(Key::Enter);
     h.run();
-    let problem = h
-        .state()
-        .ui_state
-        .dice_pad
-        .problem
-        .clone()
-        .unwrap_or_default();
+    let problem = pad_problem(&h).unwrap_or_default();
     assert!(
         problem.starts_with("1 dice were entered but the action uses only 0"),
         "{problem}"

@@ -16,8 +16,8 @@ use egui_kittest::Harness;
 use powderhorn::app::App;
 use powderhorn::ui::Page;
 use ui_support::{
-    app_with, end_phase, entries, harness_sized, start_with, FULL_ORDERS, GO_AHEAD, HOTSEAT,
-    PHYSICAL, REFEREE,
+    app_with, end_phase, entries, harness_sized, pad_problem, start_with, FULL_ORDERS, GO_AHEAD,
+    HOTSEAT, PHYSICAL, REFEREE,
 };
 
 const FRENCH: &str = "line-infantry-08-12 1";
@@ -159,13 +159,7 @@ fn the_referee_enters_a_fires_dice_on_the_pad_a_bad_entry_is_refused_a_good_one_
     h.key_press(Key::Enter);
     h.run();
     assert_eq!(h.state().ui_state.dice_pad.dice, vec![1, 1]);
-    let problem = h
-        .state()
-        .ui_state
-        .dice_pad
-        .problem
-        .clone()
-        .expect("refused");
+    let problem = pad_problem(&h).expect("refused");
     assert!(problem.contains("2 were entered"), "{problem}");
     assert!(h.query_by_label(&problem).is_some(), "shown on the pad");
     assert_eq!(entries(&h), before);
@@ -176,13 +170,7 @@ fn the_referee_enters_a_fires_dice_on_the_pad_a_bad_entry_is_refused_a_good_one_
     }
     h.get_by_label("Roll them in").click();
     h.run();
-    let problem = h
-        .state()
-        .ui_state
-        .dice_pad
-        .problem
-        .clone()
-        .expect("refused");
+    let problem = pad_problem(&h).expect("refused");
     assert!(
         problem.starts_with("6 dice were entered but the action uses only 5"),
         "{problem}"

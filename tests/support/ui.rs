@@ -137,6 +137,11 @@ pub fn entries(h: &Harness<'static, App>) -> usize {
         .len()
 }
 
+/// What the referee's dice pad says is wrong with the dice entered, if anything.
+pub fn pad_problem(h: &Harness<'static, App>) -> Option<String> {
+    h.state().ui_state.dice_pad.problem.clone()
+}
+
 /// The texts of the app's messages.
 pub fn messages(h: &Harness<'static, App>) -> Vec<String> {
     h.state()
