@@ -1,14 +1,15 @@
 //! BAS-04 and BAS-06 in the scenario editor: the scenario settings show the book's advice on
 //! table size, stands a side and terrain cover — as quiet notes, not as problems.
 
+#[path = "support/ui.rs"]
+mod ui_support;
+
 use egui_kittest::kittest::Queryable;
-use egui_kittest::Harness;
-use powderhorn::app::App;
 use powderhorn::model::advice::scenario_advice;
 use powderhorn::model::army::shipped_lists;
 use powderhorn::model::samples;
 use powderhorn::model::validate::validate_scenario;
-use powderhorn::store::Store;
+use ui_support::{app_with, harness_sized, open_scenario_tab};
 
 #[test]
 fn bas_04_bas_06_the_scenario_settings_show_the_books_advice() {
@@ -27,20 +28,8 @@ fn bas_04_bas_06_the_scenario_settings_show_the_books_advice() {
         .expect("a table below the book's size is advised")
         .message
         .clone();
-    let mut store = Store::open_in_memory().expect("a store");
-    store.save_scenario(&scenario).expect("saved");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), App::new(store));
-    h.get_by_label("Orders of battle").click();
-    h.run();
-    h.get_all_by_label(&scenario.name)
-        .next()
-        .expect("the scenario is listed")
-        .click();
-    h.run();
-    h.get_by_label("Scenario settings").click();
-    h.run();
+    let mut h = harness_sized(app_with(&scenario), egui::vec2(1280.0, 800.0));
+    open_scenario_tab(&mut h, &scenario.name, "Scenario settings");
     h.get_by_label("TABLE AND GAME SIZE");
     h.get_by_label(&table);
     assert_eq!(

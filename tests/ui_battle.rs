@@ -4,49 +4,17 @@
 
 #[path = "support/builder.rs"]
 mod builder;
+#[path = "support/ui.rs"]
+mod ui_support;
 
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use powderhorn::app::App;
-use powderhorn::store::Store;
-use std::path::Path;
-
-const EBELSBERG: &str = "Ebelsberg, 3 May 1809";
-
-fn harness(app: App) -> Harness<'static, App> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
-}
-
-fn app_on(db: &Path) -> App {
-    App::with_store(Store::open(db).expect("store"), db.display().to_string())
-}
-
-/// Opens the Battles page, chooses `scenario` and clicks each of `choices` (radio buttons and
-/// checkboxes of the start form, by label) in turn, then Play.
-fn start_with(h: &mut Harness<'static, App>, scenario: &str, choices: &[&str]) {
-    h.run();
-    h.get_by_label("Battles").click();
-    h.run();
-    h.get_by_label("Scenario").click();
-    h.run();
-    h.get_by_label(scenario).click();
-    h.run();
-    for c in choices {
-        // One at a time: a choice can move the ones below it.
-        h.get_by_label(c).click();
-        h.run();
-    }
-    h.get_by_label("Play").click();
-    h.run();
-}
-
-const REFEREE: &str = "Referee of a real table";
-const PHYSICAL: &str = "Physical dice, typed in as they are rolled";
-const HOTSEAT: &str = "Hot-seat: two players at this screen";
-const FULL_ORDERS: &str = "Full orders (initiative, command rolls)";
+use ui_support::{
+    app_on, app_with, end_phase, entries, harness, messages, pad_problem, start_with,
+    wait_for_opponent, EBELSBERG, FULL_ORDERS, GO_AHEAD, HOTSEAT, PHYSICAL, REFEREE,
+};
 
 /// The sample, solo (the defaults), or as a referee with physical dice.
 fn start_battle(h: &mut Harness<'static, App>, referee_physical: bool) {
@@ -56,18 +24,6 @@ fn start_battle(h: &mut Harness<'static, App>, referee_physical: bool) {
         &[]
     };
     start_with(h, EBELSBERG, choices);
-}
-
-fn wait_for_opponent(h: &mut Harness<'static, App>) {
-    for _ in 0..20_000 {
-        h.step();
-        if !h.state().opponent_running() {
-            h.run_steps(3);
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    panic!("the computer did not hand back");
 }
 
 #[test]
@@ -86,8 +42,7 @@ fn a_solo_battle_is_started_played_undone_and_resumed_from_the_window() {
 
     // The person (the French) ends deployment and its four phases.
     for _ in 0..5 {
-        h.get_by_label("End phase").click();
-        h.run();
+        end_phase(&mut h);
     }
     let id = h.state().battle_run().expect("open").session.id();
     let turn = h
@@ -141,16 +96,7 @@ fn a_solo_battle_is_started_played_undone_and_resumed_from_the_window() {
     assert!(run.panel.can_redo);
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     h.run();
-    assert_eq!(
-        h.state()
-            .battle_run()
-            .expect("open")
-            .session
-            .battle()
-            .entries()
-            .len(),
-        5
-    );
+    assert_eq!(entries(&h), 5);
 }
 
 #[test]
@@ -168,8 +114,7 @@ fn a_referee_battle_refuses_a_bad_die_and_changes_nothing() {
             .dice,
         powderhorn::rules::DiceSource::Physical
     );
-    h.get_by_label("End phase").click();
-    h.run();
+    end_phase(&mut h);
     // Deployment ends without dice.
     let turn = h
         .state()
@@ -195,25 +140,12 @@ fn a_referee_battle_refuses_a_bad_die_and_changes_nothing() {
     h.run();
     h.key_press(Key::Enter);
     h.run();
-    let problem = h
-        .state()
-        .ui_state
-        .dice_pad
-        .problem
-        .clone()
-        .unwrap_or_default();
+    let problem = pad_problem(&h).unwrap_or_default();
     assert!(
         problem.starts_with("1 dice were entered but the action uses only 0"),
         "{problem}"
     );
-    let after = h
-        .state()
-        .battle_run()
-        .expect("open")
-        .session
-        .battle()
-        .entries()
-        .len();
+    let after = entries(&h);
     assert_eq!(after, 1, "nothing performed");
 }
 
@@ -228,8 +160,7 @@ fn dragging_a_unit_on_the_table_moves_it_by_the_drag_in_centimetres() {
     let mut h = harness(app_on(&db));
     // Hot-seat with free orders: any French unit may move in the Initiative phase.
     start_with(&mut h, EBELSBERG, &[HOTSEAT, FULL_ORDERS]);
-    h.get_by_label("End phase").click();
-    h.run();
+    end_phase(&mut h);
     // The French foot or horse nearest the front, 4 cm straight ahead.
     let run = h.state().battle_run().expect("open");
     let state = run.session.battle().state();
@@ -265,12 +196,7 @@ fn dragging_a_unit_on_the_table_moves_it_by_the_drag_in_centimetres() {
     h.drop_at(p.to_screen(to));
     h.run();
     let run = h.state().battle_run().expect("open");
-    let msgs: Vec<String> = h
-        .state()
-        .messages()
-        .iter()
-        .map(|m| m.text.clone())
-        .collect();
+    let msgs = messages(&h);
     let last = run.session.battle().entries().last().expect("an action");
     assert!(
         matches!(last.action, Action::Move { piece: p, .. } if p == piece),
@@ -296,14 +222,12 @@ fn dragging_a_unit_on_the_table_moves_it_by_the_drag_in_centimetres() {
 #[test]
 fn firing_from_the_unit_card_logs_the_roll_with_its_modifiers_and_undo_takes_it_back() {
     use builder::{Sc, AUS_LINE, FR_LINE};
-    let mut store = Store::open_in_memory().expect("store");
     // French line (4 stands) 5 cm from Austrian line (5 stands), face to face.
     let duel = Sc::nap()
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, FR_LINE, 4, 100.0, 95.0, 0.0)
         .scenario();
-    store.save_scenario(&duel).expect("saved");
-    let mut h = harness(App::new(store));
+    let mut h = harness(app_with(&duel));
     // A two-unit test table breaks the army-building rules: refused until asked to go ahead.
     start_with(&mut h, "Test", &[HOTSEAT, FULL_ORDERS]);
     assert!(h.query_by_label("End phase").is_none());
@@ -312,13 +236,11 @@ fn firing_from_the_unit_card_logs_the_roll_with_its_modifiers_and_undo_takes_it_
         .messages()
         .iter()
         .any(|m| m.text.contains("army-building rules")));
-    h.get_by_label("Start even if the army lists break the building rules")
-        .click();
+    h.get_by_label(GO_AHEAD).click();
     h.run();
     h.get_by_label("Play").click();
     h.run();
-    h.get_by_label("End phase").click();
-    h.run();
+    end_phase(&mut h);
     h.get_by_label("line-infantry-08-12 1").click();
     h.run();
     // The preview, worked out from the catalogue: 4 stands + 1 die within half range = 5

@@ -6,71 +6,29 @@
 
 #[path = "support/builder.rs"]
 mod builder;
+#[path = "support/ui.rs"]
+mod ui_support;
 
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use powderhorn::app::App;
 use powderhorn::rules::api::Decision;
 use powderhorn::rules::{Action, Event, Phase};
-use powderhorn::store::Store;
-use std::path::Path;
+use ui_support::{
+    app_on, app_with, end_phase, entries, harness, messages, phase, start_with, wait_for_opponent,
+    EBELSBERG, FULL_ORDERS, GO_AHEAD, HOTSEAT,
+};
 
-const EBELSBERG: &str = "Ebelsberg, 3 May 1809";
-const HOTSEAT: &str = "Hot-seat: two players at this screen";
-const FULL_ORDERS: &str = "Full orders (initiative, command rolls)";
 /// French heavy cavalry (Napoleonic French list).
 const FR_HEAVY: &str = "heavy-cavalry-05-06-13-15";
-const GO_AHEAD: &str = "Start even if the army lists break the building rules";
 
-fn harness(app: App) -> Harness<'static, App> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
-}
-
-fn app_on(db: &Path) -> App {
-    App::with_store(Store::open(db).expect("store"), db.display().to_string())
-}
-
-/// Opens the Battles page, chooses `scenario`, clicks each of `choices` then Play.
-fn start_with(h: &mut Harness<'static, App>, scenario: &str, choices: &[&str]) {
-    h.run();
-    h.get_by_label("Battles").click();
-    h.run();
-    h.get_by_label("Scenario").click();
-    h.run();
-    h.get_by_label(scenario).click();
-    h.run();
-    for c in choices {
-        h.get_by_label(c).click();
-        h.run();
-    }
-    h.get_by_label("Play").click();
-    h.run();
-}
-
-fn end_phase(h: &mut Harness<'static, App>) {
-    h.get_by_label("End phase").click();
-    h.run();
-}
-
-fn phase(h: &Harness<'static, App>) -> Phase {
-    h.state()
-        .battle_run()
-        .expect("open")
-        .session
-        .battle()
-        .state()
-        .turn
-        .phase
-}
-
-fn messages(h: &Harness<'static, App>) -> Vec<String> {
-    h.state()
-        .messages()
-        .iter()
-        .map(|m| m.text.clone())
-        .collect()
+/// Starts `scenario` with `choices` and ends the deployment and the French Initiative phase:
+/// the French Command phase.
+fn to_command(h: &mut Harness<'static, App>, scenario: &str, choices: &[&str]) {
+    start_with(h, scenario, choices);
+    end_phase(h); // deployment
+    end_phase(h); // initiative
+    assert_eq!(phase(h), Phase::Command, "{:?}", messages(h));
 }
 
 /// Full orders, hot-seat Ebelsberg: in the French Command phase the composer offers each
@@ -82,10 +40,7 @@ fn an_order_composed_in_the_window_is_rolled_and_logged_with_its_modifiers() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("order.sqlite");
     let mut h = harness(app_on(&db));
-    start_with(&mut h, EBELSBERG, &[HOTSEAT]);
-    end_phase(&mut h); // deployment
-    end_phase(&mut h); // French initiative
-    assert_eq!(phase(&h), Phase::Command, "{:?}", messages(&h));
+    to_command(&mut h, EBELSBERG, &[HOTSEAT]);
     let run = h.state().battle_run().expect("open");
     let battle = run.session.battle();
     // An order whose roll has at least one modifier (CMD-09 distance, CMD-10 …), so the
@@ -185,17 +140,12 @@ fn an_order_composed_in_the_window_is_rolled_and_logged_with_its_modifiers() {
 #[test]
 fn a_charge_in_hot_seat_hands_over_for_the_response_then_is_fought() {
     use builder::{Sc, AUS_LINE};
-    let mut store = Store::open_in_memory().expect("store");
     let duel = Sc::nap()
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, FR_HEAVY, 3, 100.0, 94.0, 0.0)
         .scenario();
-    store.save_scenario(&duel).expect("saved");
-    let mut h = harness(App::new(store));
-    start_with(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
-    end_phase(&mut h); // deployment
-    end_phase(&mut h); // initiative
-    assert_eq!(phase(&h), Phase::Command, "{:?}", messages(&h));
+    let mut h = harness(app_with(&duel));
+    to_command(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
     h.get_by_label("heavy-cavalry-05-06-13-15 1").click();
     h.run();
     h.get_by_label_contains("Charge line-infantry-07-15 1")
@@ -253,17 +203,12 @@ fn a_charge_in_hot_seat_hands_over_for_the_response_then_is_fought() {
 #[test]
 fn a_refused_manoeuvre_is_disabled_and_names_its_rule() {
     use builder::{Sc, AUS_LINE};
-    let mut store = Store::open_in_memory().expect("store");
     let sc = Sc::nap()
         .unit(1, 1, AUS_LINE, 5, 100.0, 150.0, 180.0)
         .unit(0, 1, FR_HEAVY, 3, 100.0, 60.0, 0.0)
         .scenario();
-    store.save_scenario(&sc).expect("saved");
-    let mut h = harness(App::new(store));
-    start_with(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
-    end_phase(&mut h);
-    end_phase(&mut h);
-    assert_eq!(phase(&h), Phase::Command);
+    let mut h = harness(app_with(&sc));
+    to_command(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
     h.get_by_label("heavy-cavalry-05-06-13-15 1").click();
     h.run();
     h.get_by_label("Why not?").click_accesskit();
@@ -273,14 +218,7 @@ fn a_refused_manoeuvre_is_disabled_and_names_its_rule() {
             .is_some(),
         "the refusal with its rule"
     );
-    let before = h
-        .state()
-        .battle_run()
-        .expect("open")
-        .session
-        .battle()
-        .entries()
-        .len();
+    let before = entries(&h);
     // A disabled button does nothing.
     h.get_by_label("Retire 5 cm").click_accesskit();
     h.run();
@@ -304,18 +242,13 @@ fn a_refused_manoeuvre_is_disabled_and_names_its_rule() {
 #[test]
 fn in_solo_the_computer_answers_a_charge_on_its_unit() {
     use builder::{Sc, AUS_LINE};
-    let mut store = Store::open_in_memory().expect("store");
     let duel = Sc::nap()
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, FR_HEAVY, 3, 100.0, 94.0, 0.0)
         .scenario();
-    store.save_scenario(&duel).expect("saved");
-    let mut h = harness(App::new(store));
+    let mut h = harness(app_with(&duel));
     h.state_mut().ui_state.pace_ms = 0;
-    start_with(&mut h, "Test", &[FULL_ORDERS, GO_AHEAD]);
-    end_phase(&mut h); // deployment
-    end_phase(&mut h); // initiative
-    assert_eq!(phase(&h), Phase::Command, "{:?}", messages(&h));
+    to_command(&mut h, "Test", &[FULL_ORDERS, GO_AHEAD]);
     h.get_by_label("heavy-cavalry-05-06-13-15 1").click();
     h.run();
     h.get_by_label_contains("Charge line-infantry-07-15 1")
@@ -330,14 +263,7 @@ fn in_solo_the_computer_answers_a_charge_on_its_unit() {
     );
     h.get_by_label("Let the computer answer").click_accesskit();
     h.step();
-    for _ in 0..20_000 {
-        h.step();
-        if !h.state().opponent_running() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    h.run_steps(3);
+    wait_for_opponent(&mut h);
     let run = h.state().battle_run().expect("open");
     let battle = run.session.battle();
     assert!(
@@ -366,7 +292,6 @@ fn in_solo_the_computer_answers_a_charge_on_its_unit() {
 fn the_manoeuvre_buttons_make_moves_the_engine_accepts() {
     use builder::{Sc, AUS_LINE, FR_LINE};
     use powderhorn::rules::Manoeuvre;
-    let mut store = Store::open_in_memory().expect("store");
     let sc = Sc::nap()
         .unit(1, 1, AUS_LINE, 5, 100.0, 170.0, 180.0)
         .unit(0, 1, FR_LINE, 4, 40.0, 60.0, 0.0)
@@ -374,12 +299,8 @@ fn the_manoeuvre_buttons_make_moves_the_engine_accepts() {
         .unit(0, 3, FR_LINE, 4, 120.0, 60.0, 0.0)
         .unit(0, 4, FR_LINE, 4, 160.0, 60.0, 0.0)
         .scenario();
-    store.save_scenario(&sc).expect("saved");
-    let mut h = harness(App::new(store));
-    start_with(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
-    end_phase(&mut h);
-    end_phase(&mut h);
-    assert_eq!(phase(&h), Phase::Command);
+    let mut h = harness(app_with(&sc));
+    to_command(&mut h, "Test", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
     for (unit, button, manoeuvre) in [
         ("line-infantry-08-12 1", "Wheel right 15°", Manoeuvre::Wheel),
         ("line-infantry-08-12 2", "About face", Manoeuvre::AboutFace),
@@ -392,14 +313,7 @@ fn the_manoeuvre_buttons_make_moves_the_engine_accepts() {
     ] {
         h.get_by_label(unit).click();
         h.run();
-        let before = h
-            .state()
-            .battle_run()
-            .expect("open")
-            .session
-            .battle()
-            .entries()
-            .len();
+        let before = entries(&h);
         h.get_by_label(button).click_accesskit();
         h.run();
         let run = h.state().battle_run().expect("open");

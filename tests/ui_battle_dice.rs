@@ -6,67 +6,40 @@
 
 #[path = "support/builder.rs"]
 mod builder;
+#[path = "support/ui.rs"]
+mod ui_support;
 
 use builder::{Sc, AUS_LINE, FR_LINE};
 use egui::Key;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use powderhorn::app::App;
-use powderhorn::store::Store;
 use powderhorn::ui::Page;
+use ui_support::{
+    app_with, end_phase, entries, harness_sized, pad_problem, start_with, FULL_ORDERS, GO_AHEAD,
+    HOTSEAT, PHYSICAL, REFEREE,
+};
 
-fn harness(app: App) -> Harness<'static, App> {
-    Harness::builder()
-        .with_size(egui::vec2(1500.0, 950.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
-}
-
-const REFEREE: &str = "Referee of a real table";
-const PHYSICAL: &str = "Physical dice, typed in as they are rolled";
-const HOTSEAT: &str = "Hot-seat: two players at this screen";
-const FULL_ORDERS: &str = "Full orders (initiative, command rolls)";
-const GO_AHEAD: &str = "Start even if the army lists break the building rules";
 const FRENCH: &str = "line-infantry-08-12 1";
 const FIRE: &str = "Fire at line-infantry-07-15 1";
 
 /// A French line 5 cm in front of an Austrian line, face to face, free orders; the
 /// deployment ended, so the French may fire. `choices`: the start form's extra choices.
 fn duel(choices: &[&str]) -> Harness<'static, App> {
-    let mut store = Store::open_in_memory().expect("store");
     let sc = Sc::nap()
         .unit(1, 1, AUS_LINE, 5, 100.0, 100.0, 180.0)
         .unit(0, 1, FR_LINE, 4, 100.0, 95.0, 0.0)
         .scenario();
-    store.save_scenario(&sc).expect("saved");
-    let mut h = harness(App::new(store));
-    h.run();
-    h.get_by_label("Battles").click();
-    h.run();
-    h.get_by_label("Scenario").click();
-    h.run();
-    h.get_by_label("Test").click();
-    h.run();
-    for c in choices.iter().chain([FULL_ORDERS, GO_AHEAD].iter()) {
-        h.get_by_label(c).click();
-        h.run();
-    }
-    h.get_by_label("Play").click();
-    h.run();
-    h.get_by_label("End phase").click();
-    h.run();
+    let mut h = harness_sized(app_with(&sc), egui::vec2(1500.0, 950.0));
+    start_with(
+        &mut h,
+        "Test",
+        &[choices, &[FULL_ORDERS, GO_AHEAD]].concat(),
+    );
+    end_phase(&mut h);
     h.get_by_label(FRENCH).click();
     h.run();
     h
-}
-
-fn entries(h: &Harness<'static, App>) -> usize {
-    h.state()
-        .battle_run()
-        .expect("open")
-        .session
-        .battle()
-        .entries()
-        .len()
 }
 
 #[test]
@@ -186,13 +159,7 @@ fn the_referee_enters_a_fires_dice_on_the_pad_a_bad_entry_is_refused_a_good_one_
     h.key_press(Key::Enter);
     h.run();
     assert_eq!(h.state().ui_state.dice_pad.dice, vec![1, 1]);
-    let problem = h
-        .state()
-        .ui_state
-        .dice_pad
-        .problem
-        .clone()
-        .expect("refused");
+    let problem = pad_problem(&h).expect("refused");
     assert!(problem.contains("2 were entered"), "{problem}");
     assert!(h.query_by_label(&problem).is_some(), "shown on the pad");
     assert_eq!(entries(&h), before);
@@ -203,13 +170,7 @@ fn the_referee_enters_a_fires_dice_on_the_pad_a_bad_entry_is_refused_a_good_one_
     }
     h.get_by_label("Roll them in").click();
     h.run();
-    let problem = h
-        .state()
-        .ui_state
-        .dice_pad
-        .problem
-        .clone()
-        .expect("refused");
+    let problem = pad_problem(&h).expect("refused");
     assert!(
         problem.starts_with("6 dice were entered but the action uses only 5"),
         "{problem}"

@@ -7,6 +7,8 @@
 
 #[path = "support/builder.rs"]
 mod builder;
+#[path = "support/ui.rs"]
+mod ui_support;
 
 use builder::{ring, Sc, AUS_LINE, FR_LINE};
 use egui::{Event, Modifiers};
@@ -17,14 +19,10 @@ use powderhorn::geom::Point;
 use powderhorn::model::UnitId;
 use powderhorn::rules::api::Options;
 use powderhorn::rules::{PieceId, Pose};
-use powderhorn::store::Store;
 use std::path::Path;
-
-fn harness(app: App) -> Harness<'static, App> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
-}
+use ui_support::{
+    app_on_with, end_phase, entries, harness, start_with, FULL_ORDERS, GO_AHEAD, HOTSEAT,
+};
 
 fn unit(side: usize, id: u32) -> PieceId {
     PieceId::Unit {
@@ -57,28 +55,8 @@ fn look_table() -> Sc {
 /// A hot-seat battle of the look table in free orders, ended phase by phase until unit 1 may
 /// move.
 fn start(db: &Path) -> Harness<'static, App> {
-    let mut store = Store::open(db).expect("store");
-    store
-        .save_scenario(&look_table().scenario())
-        .expect("save the test scenario");
-    let mut h = harness(App::with_store(store, db.display().to_string()));
-    h.run();
-    h.get_by_label("Battles").click();
-    h.run();
-    h.get_by_label("Scenario").click();
-    h.run();
-    h.get_by_label("Look table").click();
-    h.run();
-    for c in [
-        "Hot-seat: two players at this screen",
-        "Full orders (initiative, command rolls)",
-        "Start even if the army lists break the building rules",
-    ] {
-        h.get_by_label(c).click();
-        h.run();
-    }
-    h.get_by_label("Play").click();
-    h.run();
+    let mut h = harness(app_on_with(db, &look_table().scenario()));
+    start_with(&mut h, "Look table", &[HOTSEAT, FULL_ORDERS, GO_AHEAD]);
     for _ in 0..4 {
         if options(&h, unit(0, 1))
             .kinds
@@ -86,8 +64,7 @@ fn start(db: &Path) -> Harness<'static, App> {
         {
             return h;
         }
-        h.get_by_label("End phase").click();
-        h.run();
+        end_phase(&mut h);
     }
     panic!("unit 1 may never move");
 }
@@ -210,8 +187,7 @@ fn hovering_a_unit_shows_its_card_with_stats_orders_and_commander() {
         if !options(&h, unit(0, 5)).fire.is_empty() {
             break;
         }
-        h.get_by_label("End phase").click();
-        h.run();
+        end_phase(&mut h);
     }
     let shooter = on_unit(&h, unit(0, 5));
     click_at(&mut h, shooter);
@@ -264,14 +240,7 @@ fn dragging_a_unit_onto_an_enemy_shows_the_refusal_and_moves_nothing() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut h = start(&dir.path().join("refused.sqlite"));
     let before = pose(&h, unit(0, 1));
-    let entries = h
-        .state()
-        .battle_run()
-        .expect("open")
-        .session
-        .battle()
-        .entries()
-        .len();
+    let before_entries = entries(&h);
     let from = on_unit(&h, unit(0, 1));
     // 20 cm ahead: twice the French line's Move of 10 cm (MOVE-02).
     let far = Point::new(from.x, from.y + 20.0);
@@ -293,17 +262,7 @@ fn dragging_a_unit_onto_an_enemy_shows_the_refusal_and_moves_nothing() {
     h.run();
     h.run();
     assert_eq!(pose(&h, unit(0, 1)), before, "not moved");
-    assert_eq!(
-        h.state()
-            .battle_run()
-            .expect("open")
-            .session
-            .battle()
-            .entries()
-            .len(),
-        entries,
-        "nothing was sent"
-    );
+    assert_eq!(entries(&h), before_entries, "nothing was sent");
     let notice = labels_starting(&h, "Not moved — ");
     assert_eq!(notice.len(), 1, "the page says why");
     assert!(notice[0].contains(rule), "{notice:?}");

@@ -12,6 +12,8 @@
 
 #[path = "support/builder.rs"]
 mod builder;
+#[path = "support/ui.rs"]
+mod ui_support;
 
 use builder::{Sc, AUS_LINE, FR_LINE};
 use egui_kittest::kittest::Queryable;
@@ -24,10 +26,10 @@ use powderhorn::rules::event::KnockOutCause;
 use powderhorn::rules::file::{parse_battle_file, replay, ScenarioRef};
 use powderhorn::rules::report::ResultReport;
 use powderhorn::rules::PieceId;
-use powderhorn::store::Store;
 use powderhorn::ui::battle::StartRequest;
 use powderhorn::ui::AppCommand;
 use std::time::{Duration, Instant};
+use ui_support::{app_on_with, harness_sized, send};
 
 fn u(side: usize, id: u32) -> PieceId {
     PieceId::Unit {
@@ -36,17 +38,10 @@ fn u(side: usize, id: u32) -> PieceId {
     }
 }
 
-fn send(h: &mut Harness<'static, App>, command: AppCommand) {
-    let ctx = h.ctx.clone();
-    h.state_mut().apply(command, &ctx);
-    h.run();
-}
-
 /// A stored battle of the small scenario, played to its end by the referee's actions.
 fn finished_battle(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("result.sqlite");
-    let mut store = Store::open(&db).expect("store");
     let mut sc = Sc::nap()
         .set("id", serde_json::json!("result-test"))
         .set("name", serde_json::json!("Result test"))
@@ -66,11 +61,7 @@ fn finished_battle(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App
             180.0,
         );
     }
-    store.save_scenario(&sc.scenario()).expect("saved");
-    let app = App::with_store(store, db.display().to_string());
-    let mut h = Harness::builder()
-        .with_size(size)
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
+    let mut h = harness_sized(app_on_with(&db, &sc.scenario()), size);
     h.run();
     h.get_by_label("Battles").click();
     h.run();

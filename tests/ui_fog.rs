@@ -2,50 +2,19 @@
 //! battle of the sample asks for the player before showing each side's view, hides the enemies
 //! that side does not see (table, units list, dice log) and shows them again to the referee.
 
+#[path = "support/ui.rs"]
+mod ui_support;
+
 use egui_kittest::kittest::Queryable;
-use egui_kittest::Harness;
-use powderhorn::app::App;
 use powderhorn::rules::fog::FogMemory;
-use powderhorn::store::Store;
-use std::path::Path;
-
-const EBELSBERG: &str = "Ebelsberg, 3 May 1809";
-const HOTSEAT: &str = "Hot-seat: two players at this screen";
-const REFEREE: &str = "Referee of a real table";
-const FOG: &str = "Fog of war";
-
-fn harness(app: App) -> Harness<'static, App> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
-}
-
-fn app_on(db: &Path) -> App {
-    App::with_store(Store::open(db).expect("store"), db.display().to_string())
-}
-
-fn start_with(h: &mut Harness<'static, App>, choices: &[&str]) {
-    h.run();
-    h.get_by_label("Battles").click();
-    h.run();
-    h.get_by_label("Scenario").click();
-    h.run();
-    h.get_by_label(EBELSBERG).click();
-    h.run();
-    for c in choices {
-        h.get_by_label(c).click();
-        h.run();
-    }
-    h.get_by_label("Play").click();
-    h.run();
-}
+use ui_support::{app_on, end_phase, harness, start_with, EBELSBERG, FOG, HOTSEAT, REFEREE};
 
 #[test]
 fn hot_seat_fog_of_war_hands_the_screen_over_and_hides_unseen_enemies() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("fog.sqlite");
     let mut h = harness(app_on(&db));
-    start_with(&mut h, &[HOTSEAT, FOG]);
+    start_with(&mut h, EBELSBERG, &[HOTSEAT, FOG]);
     let run = h.state().battle_run().expect("a battle is open");
     assert!(run.session.record().fog, "stored with fog of war");
     // Nothing of the battle until the French player has the screen.
@@ -94,8 +63,7 @@ fn hot_seat_fog_of_war_hands_the_screen_over_and_hides_unseen_enemies() {
     // The French end deployment and their phases: then the screen goes to the Austrian player.
     let mut guard = 0;
     while h.query_by_label("Pass to the Austrian player").is_none() {
-        h.get_by_label("End phase").click();
-        h.run();
+        end_phase(&mut h);
         guard += 1;
         assert!(guard < 10, "the turn passes to the Austrians");
     }
@@ -128,7 +96,7 @@ fn a_referee_sees_everything_even_when_fog_was_asked_for() {
     let db = dir.path().join("ref.sqlite");
     let mut h = harness(app_on(&db));
     // The box is offered for solo and hot-seat: tick it there, then choose the referee.
-    start_with(&mut h, &[HOTSEAT, FOG, REFEREE]);
+    start_with(&mut h, EBELSBERG, &[HOTSEAT, FOG, REFEREE]);
     let run = h.state().battle_run().expect("open");
     assert!(!run.session.record().fog);
     assert!(run.panel.fog.is_none());

@@ -1,11 +1,12 @@
 //! BAS-01 in the scenario editor: the "Figure scale" combo box of the scenario settings sets
 //! the scenario's measure scale, which is saved at once.
 
+#[path = "support/ui.rs"]
+mod ui_support;
+
 use egui_kittest::kittest::Queryable;
-use egui_kittest::Harness;
-use powderhorn::app::App;
 use powderhorn::model::{samples, MeasureScale};
-use powderhorn::store::Store;
+use ui_support::{app_with, harness_sized, open_scenario_tab};
 
 #[test]
 fn bas_01_the_figure_scale_combo_sets_and_saves_the_measure_scale() {
@@ -14,20 +15,8 @@ fn bas_01_the_figure_scale_combo_sets_and_saves_the_measure_scale() {
         .into_iter()
         .next()
         .expect("a sample scenario");
-    let mut store = Store::open_in_memory().expect("a store");
-    store.save_scenario(&scenario).expect("saved");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), App::new(store));
-    h.get_by_label("Orders of battle").click();
-    h.run();
-    h.get_all_by_label(&scenario.name)
-        .next()
-        .expect("the scenario is listed")
-        .click();
-    h.run();
-    h.get_by_label("Scenario settings").click();
-    h.run();
+    let mut h = harness_sized(app_with(&scenario), egui::vec2(1280.0, 800.0));
+    open_scenario_tab(&mut h, &scenario.name, "Scenario settings");
     assert_eq!(
         h.state().open_scenario().map(|s| s.measure_scale),
         Some(MeasureScale::Printed)

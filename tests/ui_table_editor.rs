@@ -5,13 +5,16 @@
 //! The table is the Ebelsberg sample's (240 × 180 cm): the French deploy in y 0..50, the
 //! Austrians beyond the river (y 54..76); the ground at x 10..40, y 85..115 is open cloth.
 
+#[path = "support/ui.rs"]
+mod ui_support;
+
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use powderhorn::app::App;
 use powderhorn::geom::Point;
 use powderhorn::model::{samples, Geometry, Scenario, TerrainKind};
-use powderhorn::store::Store;
+use ui_support::{app_with, harness_sized, messages, open_scenario_tab};
 
 const SAMPLE: &str = "1809-ebelsberg";
 
@@ -25,21 +28,13 @@ fn sample() -> Scenario {
 
 /// The app on an in-memory store holding the sample, open on its Table view.
 fn editor() -> Harness<'static, App> {
-    let scenario = sample();
-    let mut store = Store::open_in_memory().expect("a store");
-    store.save_scenario(&scenario).expect("saved");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1500.0, 950.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), App::new(store));
-    h.get_by_label("Orders of battle").click();
-    h.run();
-    h.get_all_by_label(&scenario.name)
-        .next()
-        .expect("the scenario is listed")
-        .click();
-    h.run();
-    h.get_by_label("Table").click();
-    h.run();
+    editor_of(&sample())
+}
+
+/// The app on an in-memory store holding `scenario`, open on its Table view.
+fn editor_of(scenario: &Scenario) -> Harness<'static, App> {
+    let mut h = harness_sized(app_with(scenario), egui::vec2(1500.0, 950.0));
+    open_scenario_tab(&mut h, &scenario.name, "Table");
     h
 }
 
@@ -212,12 +207,7 @@ fn data_07_a_self_crossing_outline_is_refused_with_a_message_and_nothing_saved()
     h.run();
     assert_eq!(stored(&h), before, "nothing saved");
     assert_eq!(open(&h), before, "nothing changed");
-    let msgs: Vec<String> = h
-        .state()
-        .messages()
-        .iter()
-        .map(|m| m.text.clone())
-        .collect();
+    let msgs = messages(&h);
     assert!(
         msgs.iter()
             .any(|m| m.contains("DATA-07") && m.contains("crosses itself")),
@@ -351,20 +341,7 @@ fn deploy_this_side_puts_every_french_unit_inside_the_french_zone() {
     for u in &mut scenario.sides[0].units {
         u.position = None;
     }
-    let mut store = Store::open_in_memory().expect("a store");
-    store.save_scenario(&scenario).expect("saved");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1500.0, 950.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), App::new(store));
-    h.get_by_label("Orders of battle").click();
-    h.run();
-    h.get_all_by_label(&scenario.name)
-        .next()
-        .expect("listed")
-        .click();
-    h.run();
-    h.get_by_label("Table").click();
-    h.run();
+    let mut h = editor_of(&scenario);
     tool(&mut h, "Place units");
     h.get_all_by_label("Deploy this side")
         .next()

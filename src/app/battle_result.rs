@@ -8,16 +8,13 @@
 //! its "Wrote …" message, exactly like a roster.
 
 use super::files::{write_atomically, DialogOutcome};
-use super::jobs::{Job, Progress};
-use super::print::PrintOutcome;
-use super::{App, PrintRun};
-use crate::export::{result_pdf_with_progress, write_pdf_atomically, Paper};
+use super::jobs::Progress;
+use super::print::{lay_out_and_write, PrintOutcome};
+use super::App;
+use crate::export::{result_pdf_with_progress, Paper};
 use crate::rules::report::ResultReport;
 use crate::ui::AppCommand;
 use std::path::{Path, PathBuf};
-
-/// How much of the bar laying out the PDF takes; saving the file is the rest.
-const LAYOUT_SHARE: f32 = 0.9;
 
 impl App {
     /// Applies the result page's commands.
@@ -84,12 +81,8 @@ impl App {
     }
 
     fn print_result(&mut self, ctx: &egui::Context, paper: Paper, path: PathBuf) {
-        if let Some(run) = &self.printing {
-            let busy = format!(
-                "Still writing {}: wait for it to finish, then print again.",
-                run.path.display()
-            );
-            return self.fail(busy);
+        if self.print_busy() {
+            return;
         }
         let Some(run) = self.battle.as_ref() else {
             return self.fail("No battle is open, so there is no result to print.");
@@ -101,20 +94,9 @@ impl App {
         }
         let title = format!("the result of '{}'", report.title);
         let details = paper.label().to_string();
-        let what = format!("Writing {title} ({details}) to {}", path.display());
         let target = path.clone();
         let work = move |p: &Progress| print_result_to_file(&report, paper, &target, p);
-        match Job::spawn(ctx, what, work) {
-            Ok(job) => {
-                self.printing = Some(PrintRun {
-                    job,
-                    path,
-                    title,
-                    details,
-                });
-            }
-            Err(e) => self.fail(format!("Cannot start printing {title}: {e}")),
-        }
+        self.spawn_print(ctx, title, details, path, work);
     }
 }
 
@@ -125,22 +107,9 @@ pub fn print_result_to_file(
     path: &Path,
     progress: &Progress,
 ) -> PrintOutcome {
-    progress.note("Laying out the pages");
-    let bytes = match result_pdf_with_progress(report, paper, &|f| progress.set(f * LAYOUT_SHARE)) {
-        Ok(b) => b,
-        Err(e) => return PrintOutcome::Failed(e),
-    };
-    if progress.is_cancelled() {
-        return PrintOutcome::Cancelled;
-    }
-    progress.note("Saving the file");
-    match write_pdf_atomically(path, &bytes) {
-        Ok(()) => {
-            progress.set(1.0);
-            PrintOutcome::Written { bytes: bytes.len() }
-        }
-        Err(e) => PrintOutcome::Failed(e),
-    }
+    lay_out_and_write(path, progress, |set| {
+        result_pdf_with_progress(report, paper, set)
+    })
 }
 
 /// "1809-ebelsberg-battle-3": the scenario's id and the battle's number.

@@ -872,12 +872,8 @@ impl App {
         print: Print,
         path: PathBuf,
     ) {
-        if let Some(run) = &self.printing {
-            let busy = format!(
-                "Still writing {}: wait for it to finish, then print again.",
-                run.path.display()
-            );
-            return self.fail(busy);
+        if self.print_busy() {
+            return;
         }
         let scenario = match self.open.as_ref().filter(|s| &s.id == id) {
             Some(s) => s.clone(),
@@ -892,21 +888,10 @@ impl App {
         let lists = self.lists.clone();
         let title = print::describe(&print, &scenario.name);
         let details = print::details(&print);
-        let what = format!("Writing {title} ({details}) to {}", path.display());
         let target = path.clone();
         let work =
             move |p: &jobs::Progress| print::print_to_file(&scenario, &lists, &print, &target, p);
-        match Job::spawn(ctx, what, work) {
-            Ok(job) => {
-                self.printing = Some(PrintRun {
-                    job,
-                    path,
-                    title,
-                    details,
-                });
-            }
-            Err(e) => self.fail(format!("Cannot start printing {title}: {e}")),
-        }
+        self.spawn_print(ctx, title, details, path, work);
     }
 
     /// Takes in the print job's progress and, once it has ended, reports how.

@@ -7,7 +7,8 @@
 //! export's messages are meant for users (an empty order of battle, a missing troop type) and
 //! are shown as they are.
 
-use super::jobs::Progress;
+use super::jobs::{Job, Progress};
+use super::{App, PrintRun};
 use crate::export::{
     labels_pdf_with_progress, roster_pdf_with_progress, write_pdf_atomically, ExportError, Per,
 };
@@ -48,13 +49,22 @@ pub fn print_to_file(
     path: &Path,
     progress: &Progress,
 ) -> PrintOutcome {
+    lay_out_and_write(path, progress, |report| match print {
+        Print::Roster(opts) => roster_pdf_with_progress(scenario, lists, opts, report),
+        Print::Labels(opts) => labels_pdf_with_progress(scenario, lists, opts, report),
+    })
+}
+
+/// The body of every print job: lays the PDF out with `lay_out` (which reports its own progress
+/// through the function it is given, 0 to 1, shown as the first [`LAYOUT_SHARE`] of the bar),
+/// then writes it whole to `path` unless the job was cancelled.
+pub fn lay_out_and_write(
+    path: &Path,
+    progress: &Progress,
+    lay_out: impl FnOnce(&dyn Fn(f32)) -> Result<Vec<u8>, ExportError>,
+) -> PrintOutcome {
     progress.note("Laying out the pages");
-    let report = |f: f32| progress.set(f * LAYOUT_SHARE);
-    let bytes = match print {
-        Print::Roster(opts) => roster_pdf_with_progress(scenario, lists, opts, &report),
-        Print::Labels(opts) => labels_pdf_with_progress(scenario, lists, opts, &report),
-    };
-    let bytes = match bytes {
+    let bytes = match lay_out(&|f| progress.set(f * LAYOUT_SHARE)) {
         Ok(b) => b,
         Err(e) => return PrintOutcome::Failed(e),
     };
@@ -68,6 +78,45 @@ pub fn print_to_file(
             PrintOutcome::Written { bytes: bytes.len() }
         }
         Err(e) => PrintOutcome::Failed(e),
+    }
+}
+
+impl App {
+    /// While a print job is still writing, says so and returns true: one job at a time.
+    pub(super) fn print_busy(&mut self) -> bool {
+        let Some(run) = &self.printing else {
+            return false;
+        };
+        let busy = format!(
+            "Still writing {}: wait for it to finish, then print again.",
+            run.path.display()
+        );
+        self.fail(busy);
+        true
+    }
+
+    /// Starts `work` as the app's print job, writing `title` (`details`) to `path`; its
+    /// progress, Stop and outcome are taken in by `poll_print`.
+    pub(super) fn spawn_print(
+        &mut self,
+        ctx: &egui::Context,
+        title: String,
+        details: String,
+        path: PathBuf,
+        work: impl FnOnce(&Progress) -> PrintOutcome + Send + 'static,
+    ) {
+        let what = format!("Writing {title} ({details}) to {}", path.display());
+        match Job::spawn(ctx, what, work) {
+            Ok(job) => {
+                self.printing = Some(PrintRun {
+                    job,
+                    path,
+                    title,
+                    details,
+                });
+            }
+            Err(e) => self.fail(format!("Cannot start printing {title}: {e}")),
+        }
     }
 }
 

@@ -126,6 +126,15 @@ impl Doc {
         self.y += lead;
     }
 
+    /// A table's head: the column titles in bold, a light rule under them and a little space.
+    fn head(&mut self, cols: &[(f32, f32)], titles: &[String]) {
+        let cells: Vec<(Face, String)> =
+            titles.iter().map(|t| (Face::SansBold, t.clone())).collect();
+        self.row(cols, &cells, 9.0, BLACK);
+        self.rule(LIGHT, 0.5);
+        self.space(2.0);
+    }
+
     fn rule(&mut self, colour: Rgb, width: f32) {
         let y = self.y;
         self.push(Item::Line {
@@ -221,19 +230,15 @@ fn content(d: &mut Doc, r: &ResultReport) {
             GREY,
         );
         d.space(2.0);
-        d.row(
+        d.head(
             &cols,
             &[
-                (Face::SansBold, "Lost by the opponent".into()),
-                (Face::SansBold, "Turn".into()),
-                (Face::SansBold, "How".into()),
-                (Face::SansBold, "VPs".into()),
+                "Lost by the opponent".into(),
+                "Turn".into(),
+                "How".into(),
+                "VPs".into(),
             ],
-            9.0,
-            BLACK,
         );
-        d.rule(LIGHT, 0.5);
-        d.space(2.0);
         if s.items.is_empty() {
             d.row(&cols, &[(Face::Sans, "nothing".into())], 9.0, GREY);
         }
@@ -316,20 +321,16 @@ fn strength(d: &mut Doc, r: &ResultReport) {
         (w * 0.8, w * 0.2),
     ];
     let [a, b] = short_names(&r.side_names);
-    d.row(
+    d.head(
         &cols,
         &[
-            (Face::SansBold, "Game turn".into()),
-            (Face::SansBold, format!("{a}: stands")),
-            (Face::SansBold, format!("{b}: stands")),
-            (Face::SansBold, format!("{a}: points")),
-            (Face::SansBold, format!("{b}: points")),
+            "Game turn".into(),
+            format!("{a}: stands"),
+            format!("{b}: stands"),
+            format!("{a}: points"),
+            format!("{b}: points"),
         ],
-        9.0,
-        BLACK,
     );
-    d.rule(LIGHT, 0.5);
-    d.space(2.0);
     for p in &r.strength {
         let when = match (p.game_turn, p.complete) {
             (0, _) => "start".to_string(),
@@ -433,19 +434,15 @@ fn losses(d: &mut Doc, r: &ResultReport) {
         (w * 0.66, w * 0.14),
         (w * 0.81, w * 0.19),
     ];
-    d.row(
+    d.head(
         &cols,
         &[
-            (Face::SansBold, "Unit".into()),
-            (Face::SansBold, "Side".into()),
-            (Face::SansBold, "Stands lost".into()),
-            (Face::SansBold, "Knocked out".into()),
+            "Unit".into(),
+            "Side".into(),
+            "Stands lost".into(),
+            "Knocked out".into(),
         ],
-        9.0,
-        BLACK,
     );
-    d.rule(LIGHT, 0.5);
-    d.space(2.0);
     if r.losses.is_empty() {
         d.row(&cols, &[(Face::Sans, "no losses".into())], 9.0, GREY);
     }

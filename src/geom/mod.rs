@@ -88,6 +88,19 @@ pub fn polyline_length(line: &[Point]) -> Cm {
     Cm(line.windows(2).map(|w| w[0].distance(w[1]).0).sum())
 }
 
+/// Distance in centimetres from `p` to the nearest point of the segment `a`–`b` (to `a` when
+/// the segment has no length).
+pub fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let l2 = dx * dx + dy * dy;
+    let t = if l2 > 0.0 {
+        (((p.x - a.x) * dx + (p.y - a.y) * dy) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance(Point::new(a.x + dx * t, a.y + dy * t)).0
+}
+
 /// An axis-aligned rectangle given by two corners; used for tables and zones.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Rect {
@@ -104,6 +117,18 @@ impl Rect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn point_segment_distance_is_to_the_nearest_point_of_the_segment() {
+        let (a, b) = (Point::new(0.0, 0.0), Point::new(10.0, 0.0));
+        // Beside the segment: straight across to (3, 0).
+        assert_eq!(point_segment_distance(Point::new(3.0, 4.0), a, b), 4.0);
+        // Beyond its end: to (10, 0), a 3-4-5 triangle.
+        assert_eq!(point_segment_distance(Point::new(13.0, 4.0), a, b), 5.0);
+        // A segment of no length is its one point.
+        let c = Point::new(1.0, 1.0);
+        assert_eq!(point_segment_distance(Point::new(4.0, 5.0), c, c), 5.0);
+    }
 
     #[test]
     fn square_area_and_containment() {

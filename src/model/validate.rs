@@ -22,7 +22,7 @@ use super::ids::{DefenseId, FeatureId, HqId, UnitId};
 use super::oob::{Grade, Side};
 use super::points::side_points;
 use super::scenario::{find_list, DefensePosture, Scenario};
-use crate::geom::Point;
+use crate::geom::{point_segment_distance, Point};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -1084,16 +1084,6 @@ fn first_overlap(points: &[Point], closed: bool, width: f64) -> Option<Point> {
         let xj = sides.get(j).map_or(0.0, |x| x.min.x);
         xi.total_cmp(&xj)
     });
-    let to_side = |p: Point, a: Point, b: Point| -> f64 {
-        let (dx, dy) = (b.x - a.x, b.y - a.y);
-        let l2 = dx * dx + dy * dy;
-        let t = if l2 > 0.0 {
-            (((p.x - a.x) * dx + (p.y - a.y) * dy) / l2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        p.distance(Point::new(a.x + dx * t, a.y + dy * t)).0
-    };
     for (k, &i) in order.iter().enumerate() {
         let Some(u) = sides.get(i) else { continue };
         for &j in order.iter().skip(k + 1) {
@@ -1112,10 +1102,10 @@ fn first_overlap(points: &[Point], closed: bool, width: f64) -> Option<Point> {
             if gap <= 2.0 * width {
                 continue;
             }
-            let d = to_side(u.a, v.a, v.b)
-                .min(to_side(u.b, v.a, v.b))
-                .min(to_side(v.a, u.a, u.b))
-                .min(to_side(v.b, u.a, u.b));
+            let d = point_segment_distance(u.a, v.a, v.b)
+                .min(point_segment_distance(u.b, v.a, v.b))
+                .min(point_segment_distance(v.a, u.a, u.b))
+                .min(point_segment_distance(v.b, u.a, u.b));
             if d < width {
                 return Some(u.a);
             }

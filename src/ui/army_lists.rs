@@ -339,21 +339,27 @@ fn cell(ui: &mut Ui, text: String, corrections: &[&Correction], weak: bool) {
     ui.horizontal(|ui| {
         ui.spacing_mut().item_spacing.x = 2.0;
         ui.label(rich);
-        let tip = corrections
-            .iter()
-            .map(|c| {
-                format!(
-                    "printed {}, adopted {} ({})",
-                    c.printed,
-                    c.adopted,
-                    widgets::correction_words(&c.rule)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
-        ui.label(RichText::new("†").bold().color(palette::WARN))
-            .on_hover_text(tip);
+        correction_mark(ui, corrections);
     });
+}
+
+/// The † after a corrected value, its tooltip naming each correction: what was printed, what
+/// we adopted and on what ground.
+fn correction_mark(ui: &mut Ui, corrections: &[&Correction]) {
+    let tip = corrections
+        .iter()
+        .map(|c| {
+            format!(
+                "printed {}, adopted {} ({})",
+                c.printed,
+                c.adopted,
+                widgets::correction_words(&c.rule)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    ui.label(RichText::new("†").bold().color(palette::WARN))
+        .on_hover_text(tip);
 }
 
 fn troop_chart(ui: &mut Ui, view: &View<'_>, list: &ArmyList, out: &mut Emitter) {
@@ -503,20 +509,7 @@ fn notes_cell(ui: &mut Ui, list: &ArmyList, row: &TroopType) {
         ui.label(RichText::new(text).underline())
             .on_hover_text(gists);
         if !corrections.is_empty() {
-            let tip = corrections
-                .iter()
-                .map(|c| {
-                    format!(
-                        "printed {}, adopted {} ({})",
-                        c.printed,
-                        c.adopted,
-                        widgets::correction_words(&c.rule)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n");
-            ui.label(RichText::new("†").bold().color(palette::WARN))
-                .on_hover_text(tip);
+            correction_mark(ui, &corrections);
         }
     });
 }

@@ -28,7 +28,7 @@ use super::commands::{AppCommand, ReadyMade, ScenarioEdit, Selection, SideArea};
 use super::table::{Overlay, TableScene, TableView};
 use super::widgets::{palette, Emitter};
 use super::View;
-use crate::geom::{ring_contains, Point};
+use crate::geom::{point_segment_distance, ring_contains, Point};
 use crate::model::validate::{Subject, Violation};
 use crate::model::{
     ArmyList, FeatureId, Geometry, Placement, Scenario, TerrainFeature, TerrainKind,
@@ -370,19 +370,8 @@ fn on_ring(ring: &[Point], p: Point) -> bool {
         let (Some(a), Some(b)) = (ring.get(i), ring.get((i + 1) % n)) else {
             return false;
         };
-        segment_distance(p, *a, *b) < 1e-3
+        point_segment_distance(p, *a, *b) < 1e-3
     })
-}
-
-fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let l2 = dx * dx + dy * dy;
-    let t = if l2 > 0.0 {
-        (((p.x - a.x) * dx + (p.y - a.y) * dy) / l2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(Point::new(a.x + dx * t, a.y + dy * t)).0
 }
 
 /// Every placement problem of the scenario: the engine's (DATA-10..12) and the zones (SEQ-01).
@@ -800,7 +789,7 @@ fn edge_near(f: &TerrainFeature, p: Point, grab_cm: f64) -> Option<usize> {
         .filter_map(|i| {
             let a = pts.get(i)?;
             let b = pts.get((i + 1) % n)?;
-            Some((i, segment_distance(p, *a, *b)))
+            Some((i, point_segment_distance(p, *a, *b)))
         })
         .filter(|(_, d)| *d <= grab_cm)
         .min_by(|a, b| a.1.total_cmp(&b.1))

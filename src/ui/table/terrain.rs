@@ -10,7 +10,7 @@
 
 use super::projector::{rects_meet, Projector};
 use super::scene::SceneDefence;
-use crate::geom::{Point, Rect};
+use crate::geom::{point_segment_distance, Point, Rect};
 use crate::model::{DefenseKind, FeatureId, Geometry, TerrainFeature, TerrainKind};
 use egui::{Color32, Mesh, Shape, Stroke};
 use geo::TriangulateEarcut as _;
@@ -388,22 +388,10 @@ pub fn features_at(terrain: &[TerrainFeature], p: Point) -> Vec<&TerrainFeature>
                 let half = (width_cm.max(style(f.kind).line_cm) / 2.0).max(0.5);
                 points
                     .windows(2)
-                    .any(|w| segment_distance(p, w[0], w[1]) <= half)
+                    .any(|w| point_segment_distance(p, w[0], w[1]) <= half)
             }
         })
         .collect();
     hit.sort_by_key(|f| std::cmp::Reverse(layer(f.kind)));
     hit
-}
-
-fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let len2 = dx * dx + dy * dy;
-    let t = if len2 > 0.0 {
-        (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let (qx, qy) = (a.x + t * dx, a.y + t * dy);
-    ((p.x - qx).powi(2) + (p.y - qy).powi(2)).sqrt()
 }
