@@ -615,3 +615,41 @@ fn the_last_open_scenario_is_open_again_after_a_restart() {
     app.reopen_last_scenario();
     assert!(app.open_scenario().is_none());
 }
+
+/// #22 item 6: below ~1280 px the two side columns ran into each other and under the
+/// inspector. At 1024×640 the sides stack, and nothing of them reaches the inspector's fields.
+#[test]
+fn at_1024_by_640_the_sides_and_the_inspector_do_not_overlap() {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1024.0, 640.0))
+        .build_ui_state(
+            |ui, app: &mut App| app.ui(ui),
+            App::new(Store::open_in_memory().unwrap()),
+        );
+    h.run();
+    h.get_by_label("Orders of battle").click();
+    h.run();
+    h.get_by_label("Ebelsberg, 3 May 1809").click();
+    h.run();
+    h.run();
+    // A side's card heading: the leftmost node of that name (the inspector names them too).
+    let heading = |name: &str| {
+        h.query_all_by_label(name)
+            .map(|n| n.rect())
+            .min_by(|a, b| a.left().total_cmp(&b.left()))
+            .unwrap_or_else(|| panic!("no '{name}' on the page"))
+    };
+    let french = heading("French: Masséna's advance guard");
+    let austrian = heading("Austrian: Hiller's rearguard");
+    let name = h.get_by_label("Name").rect();
+    assert!(
+        !french.intersects(austrian),
+        "the side headings overlap: {french:?} {austrian:?}"
+    );
+    for (what, r) in [("French", french), ("Austrian", austrian)] {
+        assert!(
+            r.right() <= name.left(),
+            "the {what} heading ({r:?}) runs under the inspector's Name field ({name:?})"
+        );
+    }
+}

@@ -45,16 +45,20 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
                 .inner_margin(egui::Margin::symmetric(12, 8)),
         )
         .show(ui, |ui| header(ui, view, scn, state, out));
+    // The inspector gives way on small windows so the sides keep room (1024 px wide and up).
+    let inspector_width = (ui.available_width() * 0.42).clamp(320.0, 430.0);
     egui::Panel::right("inspector")
-        .default_size(410.0)
-        .size_range(320.0..=560.0)
+        .default_size(inspector_width)
+        .size_range(280.0..=560.0)
         .frame(
             egui::Frame::new()
                 .fill(palette::PANEL)
                 .inner_margin(egui::Margin::same(12)),
         )
         .show(ui, |ui| {
-            egui::ScrollArea::vertical()
+            // Both ways: a form wider than the panel scrolls inside it rather than spilling
+            // under the sides.
+            egui::ScrollArea::both()
                 .auto_shrink([false, false])
                 .show(ui, |ui| inspector(ui, view, scn, state, out));
         });
@@ -193,14 +197,26 @@ fn sides(ui: &mut Ui, view: &View<'_>, scn: &Scenario, state: &mut UiState) {
         return;
     }
     let n = scn.sides.len();
-    ui.columns(n, |cols| {
-        for (i, side) in scn.sides.iter().enumerate() {
-            if let Some(col) = cols.get_mut(i) {
-                col.push_id(("side", i), |ui| side_column(ui, view, scn, i, side, state));
+    // Side by side where each side gets a readable width; one above the other where it would
+    // not (below some 1,100 px of window the columns used to run into each other).
+    if ui.available_width() / n as f32 >= MIN_SIDE_COLUMN {
+        ui.columns(n, |cols| {
+            for (i, side) in scn.sides.iter().enumerate() {
+                if let Some(col) = cols.get_mut(i) {
+                    col.push_id(("side", i), |ui| side_column(ui, view, scn, i, side, state));
+                }
             }
+        });
+    } else {
+        for (i, side) in scn.sides.iter().enumerate() {
+            ui.push_id(("side", i), |ui| side_column(ui, view, scn, i, side, state));
+            ui.add_space(12.0);
         }
-    });
+    }
 }
+
+/// The narrowest a side's column may be beside the other's, px.
+const MIN_SIDE_COLUMN: f32 = 380.0;
 
 fn side_column(
     ui: &mut Ui,
