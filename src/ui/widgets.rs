@@ -470,7 +470,7 @@ pub fn combo<T: PartialEq + Clone>(
         .map_or_else(|| "—".to_string(), |(_, l)| l.clone());
     let mut picked = None;
     let resp = egui::ComboBox::from_id_salt(("combo", salt))
-        .selected_text(shown)
+        .selected_text(shown.clone())
         .width(width)
         .truncate()
         .show_ui(ui, |ui| {
@@ -480,7 +480,8 @@ pub fn combo<T: PartialEq + Clone>(
                 }
             }
         });
-    let _ = resp.response.named(name);
+    // The choice in full on hover, since a long one is cut to the box's width.
+    let _ = resp.response.named(name).on_hover_text(shown);
     picked
 }
 
