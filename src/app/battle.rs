@@ -364,7 +364,11 @@ pub fn panel_of_seen(session: &Session, fog: Option<(&FogMemory, bool)>) -> Batt
                             .map(|m| (m.rule.clone(), m.label.clone(), m.value))
                             .collect(),
                         by_hand: entry.hand_dice.is_some(),
-                        needed: needed_of(entry.events.get(k + 1..).unwrap_or_default()),
+                        needed: if purpose == "save" {
+                            crate::rules::casualty::save_needed(modifiers).map(|v| format!("{v}+"))
+                        } else {
+                            needed_of(entry.events.get(k + 1..).unwrap_or_default())
+                        },
                         outcome: outcome_of(entry.events.get(k + 1..).unwrap_or_default()),
                         action: n + 1,
                         typed: entry

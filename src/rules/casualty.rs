@@ -274,6 +274,29 @@ pub struct SaveSituation {
     pub ranged: bool,
 }
 
+/// The label [`save_plan`] gives a replacement save ("saves on 4+ instead").
+const REPLACED: &str = " instead";
+/// The label [`save_plan`] gives FIRE-19's flank or rear step.
+const FLANK_WORSE: &str = "flank or rear: save one worse";
+
+/// The score a logged save roll needed, read back from the modifiers [`save_plan`] logged with
+/// it (FIRE-17 the save, a replacement save, FIRE-19 one worse from the flank or rear), so the
+/// dice log can say "needs 5+" without a second copy of the save rules. `None` where the
+/// modifiers hold no save.
+pub fn save_needed(mods: &[Modifier]) -> Option<u8> {
+    let mut save: Option<i32> = None;
+    for md in mods {
+        if md.label.starts_with("saves on ")
+            && (md.rule == "FIRE-17" || md.label.ends_with(REPLACED))
+        {
+            save = Some(md.value);
+        } else if md.rule == "FIRE-19" && md.label == FLANK_WORSE {
+            save = save.map(|v| v + md.value);
+        }
+    }
+    save.and_then(|v| u8::try_from(v).ok())
+}
+
 /// The save roll to make: the score (None: no save) and the bonus dice.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SavePlan {
@@ -293,13 +316,13 @@ pub fn save_plan(s: &SaveSituation) -> SavePlan {
     }
     if let Some((r, rule)) = s.replacement {
         if save.is_none_or(|own| r < own) {
-            mods.push(m(rule, format!("saves on {r}+ instead"), i32::from(r)));
+            mods.push(m(rule, format!("saves on {r}+{REPLACED}"), i32::from(r)));
             save = Some(r);
         }
     }
     if s.flank_or_rear {
         if let Some(v) = save.filter(|v| *v < 6) {
-            mods.push(m("FIRE-19", "flank or rear: save one worse", 1));
+            mods.push(m("FIRE-19", FLANK_WORSE, 1));
             save = Some(v + 1);
         }
     }
@@ -700,4 +723,55 @@ pub fn resolve_attack_with(
     }
     out.events = ev;
     Ok(out)
+}
+
+#[cfg(test)]
+mod save_tests {
+    use super::*;
+
+    /// The log reads back exactly the score `save_plan` made, in every situation.
+    #[test]
+    fn fire_17_fire_19_save_needed_reads_back_the_planned_score() {
+        let formations = [
+            None,
+            Some(Formation::Line),
+            Some(Formation::AttackColumn),
+            Some(Formation::Square),
+            Some(Formation::MarchColumn),
+        ];
+        let mut checked = 0;
+        for save in [None, Some(2), Some(3), Some(4), Some(5), Some(6)] {
+            for replacement in [None, Some((4, "ART-07")), Some((6, "OPT-CONSTR-02"))] {
+                for flank_or_rear in [false, true] {
+                    for formation in formations {
+                        for ranged in [false, true] {
+                            let plan = save_plan(&SaveSituation {
+                                save,
+                                replacement,
+                                flank_or_rear,
+                                formation,
+                                ranged,
+                            });
+                            assert_eq!(
+                                save_needed(&plan.modifiers),
+                                plan.target,
+                                "{save:?} {replacement:?} {flank_or_rear} {formation:?} {ranged}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 6 * 3 * 2 * 5 * 2);
+        // Worked by hand: a 4+ save hit in the flank needs 5+ (FIRE-19).
+        let plan = save_plan(&SaveSituation {
+            save: Some(4),
+            replacement: None,
+            flank_or_rear: true,
+            formation: Some(Formation::Line),
+            ranged: true,
+        });
+        assert_eq!(save_needed(&plan.modifiers), Some(5));
+    }
 }
