@@ -278,3 +278,30 @@ fn firing_from_the_unit_card_logs_the_roll_with_its_modifiers_and_undo_takes_it_
         "the roll left the log with the undo"
     );
 }
+
+/// #17 item 1: the start form shows the chosen scenario's optional rules as they are set, and
+/// marks those the engine does not play yet.
+#[test]
+fn the_start_form_shows_the_scenarios_optional_rules_as_set() {
+    use powderhorn::model::scenario::OptionalRule;
+    let mut s = powderhorn::model::samples::scenarios()
+        .expect("samples")
+        .into_iter()
+        .next()
+        .expect("a sample");
+    s.optional_rules = vec![OptionalRule::Weather, OptionalRule::Prone];
+    let name = s.name.clone();
+    let mut h = ui_support::harness(ui_support::app_with(&s));
+    h.run();
+    h.get_by_label("Battles").click();
+    h.run();
+    h.get_by_label("Scenario").click();
+    h.run();
+    h.get_by_label(&name).click();
+    h.run();
+    assert!(
+        h.query_by_label("Optional rules: Weather, Prone (not yet played)")
+            .is_some(),
+        "the optional rules are not shown as set"
+    );
+}

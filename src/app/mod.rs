@@ -493,6 +493,7 @@ impl App {
                         name: s.name,
                         date: s.date,
                         points: s.points,
+                        optional_rules: s.optional_rules,
                     })
                     .collect();
             }

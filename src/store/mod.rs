@@ -79,6 +79,8 @@ pub struct ScenarioSummary {
     pub name: String,
     pub date: String,
     pub points: u32,
+    /// The optional rules the scenario is played with (shown before a battle starts).
+    pub optional_rules: Vec<crate::model::scenario::OptionalRule>,
 }
 
 /// One row of the campaign picker.

@@ -26,8 +26,9 @@ pub(crate) fn exists(conn: &Connection, id: &ScenarioId) -> Result<bool, StoreEr
 }
 
 pub(crate) fn summaries(conn: &Connection) -> Result<Vec<ScenarioSummary>, StoreError> {
-    let mut stmt =
-        conn.prepare_cached("SELECT id, name, date, points FROM scenarios ORDER BY name, id")?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, name, date, points, optional_rules_json FROM scenarios ORDER BY name, id",
+    )?;
     let mut rows = stmt.query([])?;
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
@@ -37,6 +38,7 @@ pub(crate) fn summaries(conn: &Connection) -> Result<Vec<ScenarioSummary>, Store
             name: c.text("name")?,
             date: c.text("date")?,
             points: c.int("points")?,
+            optional_rules: c.json("optional_rules_json")?,
         });
     }
     Ok(out)

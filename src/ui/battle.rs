@@ -270,6 +270,30 @@ fn start_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitt
                 ui.selectable_value(&mut f.scenario, Some(s.id.clone()), &s.name);
             }
         });
+    // The scenario's optional rules as they are set (changed in its settings, not here).
+    if let Some(row) = f
+        .scenario
+        .as_ref()
+        .and_then(|id| view.scenarios.iter().find(|s| &s.id == id))
+    {
+        let rules = if row.optional_rules.is_empty() {
+            "none".to_string()
+        } else {
+            row.optional_rules
+                .iter()
+                .map(|r| {
+                    if r.implemented() {
+                        r.label().to_string()
+                    } else {
+                        format!("{} (not yet played)", r.label())
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        ui.label(RichText::new(format!("Optional rules: {rules}")).color(palette::FAINT))
+            .on_hover_text("Set in the scenario's settings on the Orders of battle page");
+    }
     ui.add_space(6.0);
     ui.label(RichText::new("Who plays").bold());
     ui.radio_value(&mut f.mode, 0, "Solo against the computer");

@@ -86,6 +86,8 @@ pub struct ScenarioRow {
     pub name: String,
     pub date: String,
     pub points: u32,
+    /// The optional rules it is played with.
+    pub optional_rules: Vec<crate::model::scenario::OptionalRule>,
 }
 
 /// A message in the message area.
