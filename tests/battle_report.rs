@@ -10,7 +10,7 @@
 #[path = "support/builder.rs"]
 mod builder;
 
-use builder::{lists, Sc, AUS_LINE, FR_LINE};
+use builder::{four_against_five, lists};
 use powderhorn::model::{HqId, UnitId};
 use powderhorn::rules::action::Action;
 use powderhorn::rules::command::OrdersMode;
@@ -30,24 +30,7 @@ fn u(side: usize, id: u32) -> PieceId {
 /// French (side 0): units 1–4, 5 stands each; Austrians (side 1): units 1–5, 5 stands each;
 /// both brigade HQs (average, 55) on the table. Turn limit 2; free orders, so no command dice.
 fn battle() -> Battle {
-    let mut sc = Sc::nap()
-        .set("turn_limit", serde_json::json!(2))
-        .hq_at(0, 100.0, 10.0)
-        .hq_at(1, 100.0, 170.0);
-    for id in 1..=4 {
-        sc = sc.unit(0, id, FR_LINE, 5, 20.0 + 25.0 * f64::from(id), 20.0, 0.0);
-    }
-    for id in 1..=5 {
-        sc = sc.unit(
-            1,
-            id,
-            AUS_LINE,
-            5,
-            20.0 + 25.0 * f64::from(id),
-            160.0,
-            180.0,
-        );
-    }
+    let sc = four_against_five().set("turn_limit", serde_json::json!(2));
     let mut b = Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), 0)
         .map(|b| b.with_orders(OrdersMode::Free))
         .expect("the test battle sets up");

@@ -15,7 +15,7 @@ mod builder;
 #[path = "support/ui.rs"]
 mod ui_support;
 
-use builder::{Sc, AUS_LINE, FR_LINE};
+use builder::four_against_five;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use powderhorn::app::App;
@@ -42,25 +42,9 @@ fn u(side: usize, id: u32) -> PieceId {
 fn finished_battle(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("result.sqlite");
-    let mut sc = Sc::nap()
+    let sc = four_against_five()
         .set("id", serde_json::json!("result-test"))
-        .set("name", serde_json::json!("Result test"))
-        .hq_at(0, 100.0, 10.0)
-        .hq_at(1, 100.0, 170.0);
-    for id in 1..=4 {
-        sc = sc.unit(0, id, FR_LINE, 5, 20.0 + 25.0 * f64::from(id), 20.0, 0.0);
-    }
-    for id in 1..=5 {
-        sc = sc.unit(
-            1,
-            id,
-            AUS_LINE,
-            5,
-            20.0 + 25.0 * f64::from(id),
-            160.0,
-            180.0,
-        );
-    }
+        .set("name", serde_json::json!("Result test"));
     let mut h = harness_sized(app_on_with(&db, &sc.scenario()), size);
     h.run();
     h.get_by_label("Battles").click();

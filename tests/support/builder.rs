@@ -548,3 +548,25 @@ impl Sc {
         Sc::to_command(self.at_initiative(dice, orders, deploys))
     }
 }
+
+/// Four French line battalions against five Austrian, 5 stands each, 25 cm apart facing each
+/// other 140 cm away, both brigade HQs on the table: the small battle of the result tests
+/// (tests/battle_report.rs, tests/ui_battle_result.rs).
+pub fn four_against_five() -> Sc {
+    let mut sc = Sc::nap().hq_at(0, 100.0, 10.0).hq_at(1, 100.0, 170.0);
+    for id in 1..=4 {
+        sc = sc.unit(0, id, FR_LINE, 5, 20.0 + 25.0 * f64::from(id), 20.0, 0.0);
+    }
+    for id in 1..=5 {
+        sc = sc.unit(
+            1,
+            id,
+            AUS_LINE,
+            5,
+            20.0 + 25.0 * f64::from(id),
+            160.0,
+            180.0,
+        );
+    }
+    sc
+}
