@@ -365,6 +365,50 @@ struct PieceSight {
     stands: Vec<(Rect, Polygon<f64>)>,
 }
 
+/// What a piece's sight part says of it beyond its geometry.
+struct Flags {
+    blocks: bool,
+    gun: bool,
+    concealed: bool,
+    dug_in: bool,
+    revealed_by_proximity: bool,
+    has_fired: bool,
+}
+
+impl PieceSight {
+    /// A piece's sight part: its geometry from the footprint, the rest as `flags` say. One
+    /// constructor for the pieces on the table and the ruler's bare points.
+    fn new(source: PieceState, fp: Footprint, flags: Flags) -> PieceSight {
+        let outline = fp.outline().orient(Direction::Default);
+        PieceSight {
+            hull: super::movement::base_hull(&fp),
+            id: source.id,
+            name: source.name.clone(),
+            source,
+            rect: fp.bounding_rect(),
+            outline_turn: convex_turn(&outline.exterior().0),
+            outline,
+            arc: SightArc::of(&fp),
+            samples_hull: OnceLock::new(),
+            arc_hull: OnceLock::new(),
+            linear_contact: OnceLock::new(),
+            seen: OnceLock::new(),
+            blocks: flags.blocks,
+            gun: flags.gun,
+            concealed: flags.concealed,
+            dug_in: flags.dug_in,
+            revealed_by_proximity: flags.revealed_by_proximity,
+            has_fired: flags.has_fired,
+            stands: fp
+                .stands
+                .iter()
+                .map(|s| (s.bounding_rect(), s.polygon()))
+                .collect(),
+            footprint: fp,
+        }
+    }
+}
+
 /// A piece's part of the index that only its own sight questions read (as observer or
 /// target). It depends on the piece, the terrain and the parameters, as the rest of its part.
 #[derive(Debug, Clone)]
@@ -801,33 +845,18 @@ impl SightIndex {
             StandKind::Artillery => !p.limbered,
             StandKind::Transport => false,
         };
-        let outline = fp.outline().orient(Direction::Default);
-        Some(PieceSight {
-            source: p.clone(),
-            hull: super::movement::base_hull(&fp),
-            id: p.id,
-            name: p.name.clone(),
-            rect: fp.bounding_rect(),
-            outline_turn: convex_turn(&outline.exterior().0),
-            outline,
-            arc: SightArc::of(&fp),
-            samples_hull: OnceLock::new(),
-            arc_hull: OnceLock::new(),
-            linear_contact: OnceLock::new(),
-            seen: OnceLock::new(),
-            blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
-            gun,
-            concealed: unlimbered_gun || (lawful_dug_in && !revealed),
-            dug_in: lawful_dug_in && !revealed,
-            revealed_by_proximity: proximity_kind,
-            has_fired: p.has_fired,
-            stands: fp
-                .stands
-                .iter()
-                .map(|s| (s.bounding_rect(), s.polygon()))
-                .collect(),
-            footprint: fp,
-        })
+        Some(PieceSight::new(
+            p.clone(),
+            fp,
+            Flags {
+                blocks: !(command || unlimbered_gun || is_skirmisher(ctx, p)),
+                gun,
+                concealed: unlimbered_gun || (lawful_dug_in && !revealed),
+                dug_in: lawful_dug_in && !revealed,
+                revealed_by_proximity: proximity_kind,
+                has_fired: p.has_fired,
+            },
+        ))
     }
 
     /// The piece's [`Seen`] part, made on first use from this index's terrain and parameters
@@ -3238,33 +3267,18 @@ fn point_piece(id: PieceId, name: &str, at: Point) -> PieceSight {
         orders: Default::default(),
         flank: Default::default(),
     };
-    let outline = fp.outline().orient(Direction::Default);
-    PieceSight {
+    PieceSight::new(
         source,
-        hull: super::movement::base_hull(&fp),
-        id,
-        name: name.to_string(),
-        rect: fp.bounding_rect(),
-        outline_turn: convex_turn(&outline.exterior().0),
-        outline,
-        arc: SightArc::of(&fp),
-        samples_hull: OnceLock::new(),
-        arc_hull: OnceLock::new(),
-        linear_contact: OnceLock::new(),
-        seen: OnceLock::new(),
-        blocks: false,
-        gun: false,
-        concealed: false,
-        dug_in: false,
-        revealed_by_proximity: true,
-        has_fired: false,
-        stands: fp
-            .stands
-            .iter()
-            .map(|s| (s.bounding_rect(), s.polygon()))
-            .collect(),
-        footprint: fp,
-    }
+        fp,
+        Flags {
+            blocks: false,
+            gun: false,
+            concealed: false,
+            dug_in: false,
+            revealed_by_proximity: true,
+            has_fired: false,
+        },
+    )
 }
 
 #[cfg(test)]
