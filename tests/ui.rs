@@ -450,8 +450,13 @@ fn a_database_that_will_not_open_is_explained_in_the_window() {
 
 #[test]
 fn status_bar_counts_one_scenario_in_the_singular() {
-    // A fresh store holds the shipped sample: one scenario, one campaign.
-    let store = Store::open_in_memory().unwrap();
+    // A fresh store holds the shipped samples: three scenarios of one campaign. With the two
+    // Aspern-Essling days deleted, one scenario is left.
+    let mut store = Store::open_in_memory().unwrap();
+    assert_eq!(store.scenario_summaries().unwrap().len(), 3);
+    for id in ["1809-aspern-essling-1", "1809-aspern-essling-2"] {
+        store.delete_scenario(&ScenarioId(id.into())).unwrap();
+    }
     assert_eq!(store.scenario_summaries().unwrap().len(), 1);
     assert_eq!(store.campaign_summaries().unwrap().len(), 1);
     let lists = store.army_lists().unwrap().len();

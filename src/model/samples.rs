@@ -5,10 +5,20 @@ use super::campaign::Campaign;
 use super::scenario::Scenario;
 
 /// (file name, text) of each shipped scenario.
-pub const SAMPLE_SCENARIOS: [(&str, &str); 1] = [(
-    "campaigns/danube-1809/ebelsberg.json",
-    include_str!("../../campaigns/danube-1809/ebelsberg.json"),
-)];
+pub const SAMPLE_SCENARIOS: [(&str, &str); 3] = [
+    (
+        "campaigns/danube-1809/ebelsberg.json",
+        include_str!("../../campaigns/danube-1809/ebelsberg.json"),
+    ),
+    (
+        "campaigns/danube-1809/aspern-essling-1.json",
+        include_str!("../../campaigns/danube-1809/aspern-essling-1.json"),
+    ),
+    (
+        "campaigns/danube-1809/aspern-essling-2.json",
+        include_str!("../../campaigns/danube-1809/aspern-essling-2.json"),
+    ),
+];
 
 /// (file name, text) of each shipped campaign.
 pub const SAMPLE_CAMPAIGNS: [(&str, &str); 1] = [(

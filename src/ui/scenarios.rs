@@ -47,15 +47,17 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
             ui.label("No scenarios yet: create one on the right, or import a scenario file.");
             return;
         }
-        egui::ScrollArea::vertical()
+        // Both ways: at 1024 px a long name must not push the row's buttons under the panel on
+        // the right, where a click would land on the panel instead.
+        egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 egui::Grid::new("scenario-table")
                     .striped(true)
-                    .num_columns(5)
+                    .num_columns(4)
                     .spacing([18.0, 6.0])
                     .show(ui, |ui| {
-                        for h in ["Scenario", "Date", "Points", "Id", ""] {
+                        for h in ["Scenario", "Date", "Points", ""] {
                             ui.label(RichText::new(h).bold().color(palette::BLUE));
                         }
                         ui.end_row();
@@ -65,14 +67,13 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
                             if open {
                                 name = name.color(palette::BLUE);
                             }
-                            ui.label(name);
+                            ui.label(name).on_hover_text(format!(
+                                "{} (id {})",
+                                s.name,
+                                s.id.as_str()
+                            ));
                             ui.label(RichText::new(&s.date).color(palette::FAINT));
                             ui.label(thousands(i64::from(s.points)));
-                            ui.label(
-                                RichText::new(s.id.as_str())
-                                    .monospace()
-                                    .color(palette::FAINT),
-                            );
                             ui.push_id(s.id.as_str(), |ui| {
                                 ui.horizontal(|ui| {
                                     if ui
