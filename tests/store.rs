@@ -452,16 +452,19 @@ fn campaign_round_trips_with_ordered_battles() {
                 scenario: ScenarioId::new("b-landshut"),
                 note: "Day 1: Landshut".to_string(),
                 weather: None,
+                ..CampaignBattle::new(ScenarioId::new("b-landshut"))
             },
             CampaignBattle {
                 scenario: ScenarioId::new("a-eggmuehl"),
                 note: "Day 2".to_string(),
                 weather: Some(Weather::Extreme),
+                ..CampaignBattle::new(ScenarioId::new("a-eggmuehl"))
             },
             CampaignBattle {
                 scenario: ScenarioId::new("test-ebelsberg-rich"),
                 note: String::new(),
                 weather: Some(Weather::Night),
+                ..CampaignBattle::new(ScenarioId::new("test-ebelsberg-rich"))
             },
         ],
         carry_over: CarryOver {
@@ -470,6 +473,9 @@ fn campaign_round_trips_with_ordered_battles() {
             victory_points: true,
             weather: false,
         },
+        sides: Vec::new(),
+        rules: Default::default(),
+        victory: Default::default(),
     };
     {
         let mut store = Store::open(&db).expect("create");

@@ -8,6 +8,7 @@
 
 mod autoplay;
 mod battle;
+pub mod campaign;
 
 use crate::model::army::{shipped_lists, ArmyList};
 use crate::model::scenario::{parse_scenario, scenario_to_json, Scenario};
@@ -62,6 +63,11 @@ pub enum Command {
     Export {
         #[command(subcommand)]
         command: ExportCommand,
+    },
+    /// Linked campaigns: losses, commanders, VPs and weather carried between battles (docs/campaign.md).
+    Campaign {
+        #[command(subcommand)]
+        command: campaign::CampaignCommand,
     },
 }
 
@@ -296,6 +302,7 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
             command: BattleCommand::Session(command),
         } => battle::run(cli, command, out),
         Command::Export { command } => run_export(cli, command, out),
+        Command::Campaign { command } => campaign::run(cli, command, out),
     }
 }
 

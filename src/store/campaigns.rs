@@ -87,7 +87,12 @@ pub(crate) fn read(conn: &Connection, id: &CampaignId) -> Result<Option<Campaign
         id: CampaignId(c.text("id")?),
         name: c.text("name")?,
         description: c.text("description")?,
+        // Linked-campaign fields (sides, links, carry rules, victory) are not stored yet: the
+        // campaign runs migration will keep them; until then a stored campaign reads the defaults.
+        sides: Vec::new(),
         battles: Vec::new(),
+        rules: Default::default(),
+        victory: Default::default(),
         carry_over: CarryOver {
             losses: c.flag("carry_losses")?,
             commander_casualties: c.flag("carry_commander_casualties")?,
@@ -105,6 +110,8 @@ pub(crate) fn read(conn: &Connection, id: &CampaignId) -> Result<Option<Campaign
             scenario: ScenarioId(c.text("scenario_id")?),
             note: c.text("note")?,
             weather: c.opt_enum("weather")?,
+            sides: Vec::new(),
+            link: Default::default(),
         });
     }
     Ok(Some(camp))
