@@ -2,7 +2,7 @@
 //! order. Written whole inside the caller's transaction, like scenarios.
 
 use super::error::StoreError;
-use super::rows::{enum_text, pos, Cells};
+use super::rows::{enum_text, json_text, pos, Cells};
 use super::CampaignSummary;
 use crate::model::campaign::{Campaign, CampaignBattle, CarryOver};
 use crate::model::ids::{CampaignId, ScenarioId};
@@ -47,8 +47,8 @@ pub(crate) fn write(conn: &Connection, camp: &Campaign) -> Result<(), StoreError
     let k = &camp.carry_over;
     conn.prepare_cached(
         "INSERT INTO campaigns (id, name, description, carry_losses, carry_commander_casualties,
-             carry_victory_points, carry_weather)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             carry_victory_points, carry_weather, sides_json, rules_json, victory_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         camp.id.as_str(),
@@ -57,11 +57,15 @@ pub(crate) fn write(conn: &Connection, camp: &Campaign) -> Result<(), StoreError
         k.losses,
         k.commander_casualties,
         k.victory_points,
-        k.weather
+        k.weather,
+        json_text(&camp.sides, "the campaign's sides")?,
+        json_text(&camp.rules, "the campaign's carry rules")?,
+        json_text(&camp.victory, "the campaign's victory condition")?,
     ])?;
     let mut stmt = conn.prepare_cached(
-        "INSERT INTO campaign_battles (campaign_id, pos, scenario_id, note, weather)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO campaign_battles (campaign_id, pos, scenario_id, note, weather, sides_json,
+             link_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     for (i, b) in camp.battles.iter().enumerate() {
         stmt.execute(params![
@@ -69,7 +73,9 @@ pub(crate) fn write(conn: &Connection, camp: &Campaign) -> Result<(), StoreError
             pos(i),
             b.scenario.as_str(),
             b.note,
-            b.weather.map(|w| enum_text(&w)).transpose()?
+            b.weather.map(|w| enum_text(&w)).transpose()?,
+            json_text(&b.sides, "the battle's sides")?,
+            json_text(&b.link, "the battle's link")?,
         ])?;
     }
     Ok(())
@@ -87,12 +93,10 @@ pub(crate) fn read(conn: &Connection, id: &CampaignId) -> Result<Option<Campaign
         id: CampaignId(c.text("id")?),
         name: c.text("name")?,
         description: c.text("description")?,
-        // Linked-campaign fields (sides, links, carry rules, victory) are not stored yet: the
-        // campaign runs migration will keep them; until then a stored campaign reads the defaults.
-        sides: Vec::new(),
+        sides: c.json("sides_json")?,
         battles: Vec::new(),
-        rules: Default::default(),
-        victory: Default::default(),
+        rules: c.opt_json("rules_json")?.unwrap_or_default(),
+        victory: c.opt_json("victory_json")?.unwrap_or_default(),
         carry_over: CarryOver {
             losses: c.flag("carry_losses")?,
             commander_casualties: c.flag("carry_commander_casualties")?,
@@ -110,8 +114,8 @@ pub(crate) fn read(conn: &Connection, id: &CampaignId) -> Result<Option<Campaign
             scenario: ScenarioId(c.text("scenario_id")?),
             note: c.text("note")?,
             weather: c.opt_enum("weather")?,
-            sides: Vec::new(),
-            link: Default::default(),
+            sides: c.json("sides_json")?,
+            link: c.opt_json("link_json")?.unwrap_or_default(),
         });
     }
     Ok(Some(camp))

@@ -31,6 +31,7 @@
 //! Layering: `store` depends on `model` (and through it `geom`); `app` and `cli` depend on it.
 
 mod battles;
+mod campaign_runs;
 mod campaigns;
 mod error;
 mod lists;
@@ -42,6 +43,9 @@ mod schema;
 pub use battles::{
     fold_log, fold_log_with_actors, Actor, BattleProgress, BattleRecord, BattleSetup, BattleStatus,
     LogRecord, PlayMode,
+};
+pub use campaign_runs::{
+    CampaignRunRecord, NewRun, RunBattle, RunBattleEnd, RunBattleStart, RunStatus, RunSummary,
 };
 pub use error::StoreError;
 pub use open::lock_path;
@@ -614,6 +618,70 @@ impl Store {
         if tx.execute("DELETE FROM campaigns WHERE id = ?1", [id.as_str()])? == 0 {
             return Err(StoreError::NotFound(format!("campaign '{id}'")));
         }
+        tx.commit()?;
+        Ok(())
+    }
+
+    // ----- campaign runs ----------------------------------------------------------------------
+
+    /// Begins a run of a campaign with its first battle set up by the carry; returns its id.
+    pub fn create_campaign_run(&mut self, new: &NewRun<'_>) -> Result<i64, StoreError> {
+        let tx = self.write_tx()?;
+        let id = campaign_runs::create(&tx, new)?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// The runs of one campaign (or of every campaign), oldest first.
+    pub fn campaign_runs(
+        &self,
+        campaign: Option<&CampaignId>,
+    ) -> Result<Vec<RunSummary>, StoreError> {
+        campaign_runs::summaries(&self.conn, campaign)
+    }
+
+    pub fn load_campaign_run(&self, run: i64) -> Result<CampaignRunRecord, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        campaign_runs::read(&tx, run)?
+            .ok_or_else(|| StoreError::NotFound(format!("campaign run {run}")))
+    }
+
+    /// The run and battle position (0-based) a battle session plays, if it is a campaign's.
+    pub fn campaign_run_of_battle(&self, battle: i64) -> Result<Option<(i64, usize)>, StoreError> {
+        campaign_runs::of_battle(&self.conn, battle)
+    }
+
+    /// Ties battle `at` of `run` to the session `battle` that plays it.
+    pub fn link_campaign_battle(
+        &mut self,
+        run: i64,
+        at: usize,
+        battle: i64,
+    ) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        campaign_runs::link_battle(&tx, run, at, battle)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The end of battle `at` of `run` and the carry into the next, in one transaction: a crash
+    /// leaves the run before or after this step, never between.
+    pub fn finish_campaign_battle(
+        &mut self,
+        run: i64,
+        at: usize,
+        end: &RunBattleEnd,
+        next: Option<&RunBattleStart>,
+    ) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        campaign_runs::finish(&tx, run, at, end, next)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn delete_campaign_run(&mut self, run: i64) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        campaign_runs::delete(&tx, run)?;
         tx.commit()?;
         Ok(())
     }
