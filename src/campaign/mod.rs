@@ -27,6 +27,7 @@
 mod after;
 mod carry;
 mod forces;
+mod hand;
 pub mod play;
 mod report;
 mod tally;
@@ -37,6 +38,7 @@ pub use forces::{
     forces_from, validate, Absent, BattleRecord, CampaignProblem, CommanderForce, Fallen, Fate,
     Forces, SideForces, UnitForce, UnitStatus,
 };
+pub use hand::{HandResult, HandSide};
 pub use report::{CarryReport, CarryValue, Change, ChangeKind};
 pub use tally::{tally, Tally};
 
