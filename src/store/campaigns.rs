@@ -2,11 +2,36 @@
 //! order. Written whole inside the caller's transaction, like scenarios.
 
 use super::error::StoreError;
-use super::rows::{enum_text, pos, Cells};
+use super::rows::{enum_text, json_text, pos, Cells};
 use super::CampaignSummary;
-use crate::model::campaign::{Campaign, CampaignBattle, CarryOver};
+use crate::model::campaign::{
+    BattleLink, Campaign, CampaignBattle, CampaignSide, CarryOver, CarryRules, VictoryCondition,
+};
 use crate::model::ids::{CampaignId, ScenarioId};
 use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+/// What a linked campaign adds to the columns (schema 9, `campaigns.links`): its sides, carry
+/// rules, victory condition and, per battle in order, its side mapping and link.
+#[derive(Serialize, Deserialize, Default)]
+struct Links {
+    #[serde(default)]
+    sides: Vec<CampaignSide>,
+    #[serde(default)]
+    rules: CarryRules,
+    #[serde(default)]
+    victory: VictoryCondition,
+    #[serde(default)]
+    battles: Vec<BattleLinks>,
+}
+
+#[derive(Serialize, Deserialize, Default)]
+struct BattleLinks {
+    #[serde(default)]
+    sides: Vec<usize>,
+    #[serde(default)]
+    link: BattleLink,
+}
 
 pub(crate) fn exists(conn: &Connection, id: &CampaignId) -> Result<bool, StoreError> {
     Ok(conn
@@ -47,8 +72,8 @@ pub(crate) fn write(conn: &Connection, camp: &Campaign) -> Result<(), StoreError
     let k = &camp.carry_over;
     conn.prepare_cached(
         "INSERT INTO campaigns (id, name, description, carry_losses, carry_commander_casualties,
-             carry_victory_points, carry_weather)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             carry_victory_points, carry_weather, links)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         camp.id.as_str(),
@@ -57,7 +82,23 @@ pub(crate) fn write(conn: &Connection, camp: &Campaign) -> Result<(), StoreError
         k.losses,
         k.commander_casualties,
         k.victory_points,
-        k.weather
+        k.weather,
+        json_text(
+            &Links {
+                sides: camp.sides.clone(),
+                rules: camp.rules.clone(),
+                victory: camp.victory.clone(),
+                battles: camp
+                    .battles
+                    .iter()
+                    .map(|b| BattleLinks {
+                        sides: b.sides.clone(),
+                        link: b.link,
+                    })
+                    .collect(),
+            },
+            "campaign links"
+        )?
     ])?;
     let mut stmt = conn.prepare_cached(
         "INSERT INTO campaign_battles (campaign_id, pos, scenario_id, note, weather)
@@ -83,16 +124,15 @@ pub(crate) fn read(conn: &Connection, id: &CampaignId) -> Result<Option<Campaign
         return Ok(None);
     };
     let c = Cells::new("campaigns", row, &["id"]);
+    let links: Links = c.opt_json("links")?.unwrap_or_default();
     let mut camp = Campaign {
         id: CampaignId(c.text("id")?),
         name: c.text("name")?,
         description: c.text("description")?,
-        // Linked-campaign fields (sides, links, carry rules, victory) are not stored yet: the
-        // campaign runs migration will keep them; until then a stored campaign reads the defaults.
-        sides: Vec::new(),
+        sides: links.sides,
         battles: Vec::new(),
-        rules: Default::default(),
-        victory: Default::default(),
+        rules: links.rules,
+        victory: links.victory,
         carry_over: CarryOver {
             losses: c.flag("carry_losses")?,
             commander_casualties: c.flag("carry_commander_casualties")?,
@@ -111,8 +151,12 @@ pub(crate) fn read(conn: &Connection, id: &CampaignId) -> Result<Option<Campaign
             note: c.text("note")?,
             weather: c.opt_enum("weather")?,
             sides: Vec::new(),
-            link: Default::default(),
+            link: BattleLink::default(),
         });
+    }
+    for (b, l) in camp.battles.iter_mut().zip(links.battles) {
+        b.sides = l.sides;
+        b.link = l.link;
     }
     Ok(Some(camp))
 }

@@ -23,9 +23,11 @@ pub const MIGRATION_6_SQL: &str = include_str!("../../db/migrations/0006_hq_fao.
 pub const MIGRATION_7_SQL: &str = include_str!("../../db/migrations/0007_battle_sessions.sql");
 /// Version 8: fog of war on a battle.
 pub const MIGRATION_8_SQL: &str = include_str!("../../db/migrations/0008_fog.sql");
+/// Version 9: a campaign's links, sides, carry rules and victory condition (issue #19).
+pub const MIGRATION_9_SQL: &str = include_str!("../../db/migrations/0009_campaign_links.sql");
 
 /// Every migration as (file name, SQL), oldest first; version N is the state after the Nth.
-pub const MIGRATIONS_SQL: [(&str, &str); 8] = [
+pub const MIGRATIONS_SQL: [(&str, &str); 9] = [
     ("0001_core.sql", MIGRATION_1_SQL),
     ("0002_user_rows_and_battles.sql", MIGRATION_2_SQL),
     ("0003_unit_pikes.sql", MIGRATION_3_SQL),
@@ -34,6 +36,7 @@ pub const MIGRATIONS_SQL: [(&str, &str); 8] = [
     ("0006_hq_fao.sql", MIGRATION_6_SQL),
     ("0007_battle_sessions.sql", MIGRATION_7_SQL),
     ("0008_fog.sql", MIGRATION_8_SQL),
+    ("0009_campaign_links.sql", MIGRATION_9_SQL),
 ];
 
 /// The schema version this build writes (and the newest it can open).
@@ -51,6 +54,7 @@ const STEPS: &[M<'static>] = &[
     M::up(MIGRATION_6_SQL),
     M::up(MIGRATION_7_SQL),
     M::up(MIGRATION_8_SQL),
+    M::up(MIGRATION_9_SQL),
 ];
 
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(STEPS);
