@@ -451,6 +451,7 @@ fn vp_01_vps_and_results_go_into_the_tally() {
     let mut f = f1.clone();
     f.battles.push(powderhorn::campaign::BattleRecord {
         scenario: "day2".into(),
+        name: "Day two".into(),
         winner: Some(1),
         category: "Decisive Victory".into(),
         decisive: true,

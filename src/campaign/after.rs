@@ -250,6 +250,7 @@ pub fn after_battle(
     }
     next.battles.push(BattleRecord {
         scenario: scenario.id.as_str().to_string(),
+        name: scenario.name.clone(),
         winner,
         category,
         decisive,

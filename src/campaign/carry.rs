@@ -21,7 +21,7 @@ pub struct Carried {
     pub report: CarryReport,
 }
 
-fn share_of(n: u8, percent: u32) -> u8 {
+pub(super) fn share_of(n: u8, percent: u32) -> u8 {
     let v = (u32::from(n) * percent + 50) / 100;
     u8::try_from(v).unwrap_or(n)
 }
@@ -79,7 +79,13 @@ pub fn scenario_for_battle(
     let last = f
         .battles
         .last()
-        .map(|b| b.scenario.clone())
+        .map(|b| {
+            if b.name.is_empty() {
+                b.scenario.clone()
+            } else {
+                b.name.clone()
+            }
+        })
         .unwrap_or_default();
     let last_name = if last.is_empty() {
         "the last battle".to_string()
@@ -238,10 +244,11 @@ pub fn scenario_for_battle(
                             from: CarryValue::text("knocked out"),
                             to: CarryValue::from(back),
                             why: format!(
-                                "its side {} {last_name} and kept the field, so it rallies with {}% of its {} stands (at least one; campaign rule)",
+                                "its side {} {last_name} and kept the field, so it rallies with {}% of its {} stand{} (at least one; campaign rule)",
                                 result_words(won),
                                 rules.knocked_out.back_at,
-                                u.full_stands
+                                u.full_stands,
+                                plural(u.full_stands)
                             ),
                             dice: Vec::new(),
                         });

@@ -121,7 +121,11 @@ impl SideForces {
 /// One battle played, as the tally needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BattleRecord {
+    /// The scenario's id.
     pub scenario: String,
+    /// The scenario's name, for reports.
+    #[serde(default)]
+    pub name: String,
     /// The winning campaign side (`None`: a draw or no verdict).
     pub winner: Option<usize>,
     /// The winner's result on the OBJ-02 ladder ("Decisive Victory"), or "Draw".

@@ -31,6 +31,8 @@ mod hand;
 pub mod play;
 mod report;
 mod tally;
+#[cfg(test)]
+mod tests;
 
 pub use after::after_battle;
 pub use carry::{scenario_for_battle, Carried};
