@@ -112,3 +112,115 @@ fn two_runs_of_one_campaign_side_by_side_keep_their_own_forces() {
     store.delete_campaign_run(b).unwrap();
     assert_eq!(store.campaign_runs(None).unwrap().len(), 1);
 }
+
+/// The Ebelsberg result used below, as a club would enter it after a game on a real table:
+/// French (side 0): Tirailleurs du Pô (101: 4 stands of Light Infantry (08-12), 60 each) knocked
+/// out, 1 stand lost by unit 104, Coëhorn's brigade command (HQ 3: brigade, exceptional, 90 on
+/// the chart) knocked out. Austrian (side 1): IR 14 Klebek 1st battalion (201: 6 stands of Line
+/// Infantry (07-15), 55 each) knocked out, 2 stands lost by 202, breast works 1 (2 sections ×
+/// 25, DEF-03) lost; the Austrians hold the town and castle (their major objective).
+fn ebelsberg_by_hand() -> powderhorn::campaign::HandResult {
+    use powderhorn::campaign::{HandResult, HandSide};
+    use powderhorn::model::{DefenseId, HqId, UnitId, Weather};
+    use powderhorn::rules::victory::ObjectiveLevel;
+    HandResult {
+        sides: vec![
+            HandSide {
+                stands_lost: vec![(UnitId(104), 1)],
+                knocked_out: vec![UnitId(101)],
+                commands_out: vec![HqId(3)],
+                ..HandSide::default()
+            },
+            HandSide {
+                stands_lost: vec![(UnitId(202), 2)],
+                knocked_out: vec![UnitId(201)],
+                defences_lost: vec![DefenseId(1)],
+                objective: ObjectiveLevel::Major,
+                ..HandSide::default()
+            },
+        ],
+        end_weather: Some(Weather::Poor),
+    }
+}
+
+/// VP-01, OBJ-01, VP-03 on a result entered by hand (#19 item 4). Worked out from the rules:
+/// the French earn what the Austrians lost, 6 × 55 + 2 × 25 = 380; the Austrians earn what the
+/// French lost, 4 × 60 + 90 = 330 (stands lost by surviving units give none, VP-01 (b)). Major
+/// against none is a Decisive Victory to the Austrians (OBJ-01); 330 is not twice 380 nor 380
+/// twice 330, so no upgrade (VP-03).
+#[test]
+fn vp_01_obj_01_a_result_entered_by_hand_is_worked_out_and_carried_like_a_played_one() {
+    use powderhorn::campaign::{ChangeKind, UnitStatus};
+    use powderhorn::model::{DefenseId, UnitId, Weather};
+    let mut store = Store::open_in_memory().unwrap();
+    let lists = store.army_lists().unwrap();
+    let run = begin_run(&mut store, &danube(), 3, "").unwrap();
+    let rec =
+        powderhorn::session::campaign::enter_result(&mut store, run, &lists, &ebelsberg_by_hand())
+            .unwrap();
+    let end = rec.battles[0].end.as_ref().expect("battle 1 is over");
+    assert_eq!(end.result.winner, Some(1));
+    assert_eq!(end.result.category, "Decisive Victory");
+    assert!(end.result.decisive);
+    assert_eq!(end.result.vps, vec![380, 330]);
+    assert!(end.hand.is_some(), "what was entered is kept");
+    let fr = &end.end.sides[0];
+    let au = &end.end.sides[1];
+    assert_eq!(fr.unit(UnitId(101)).unwrap().status, UnitStatus::KnockedOut);
+    assert_eq!(fr.unit(UnitId(104)).unwrap().stands, 2);
+    assert_eq!(au.unit(UnitId(201)).unwrap().status, UnitStatus::KnockedOut);
+    assert_eq!(au.unit(UnitId(202)).unwrap().stands, 4);
+    assert_eq!(end.end.defences_lost, vec![(1, DefenseId(1))]);
+    assert_eq!(end.end.weather, Some(Weather::Poor));
+    // Coëhorn's fate was rolled with one die of the campaign's, and said so.
+    let fate: Vec<_> = end.after.about(ChangeKind::Commander, 0, 3).collect();
+    assert_eq!(fate.len(), 1);
+    assert_eq!(fate[0].dice.len(), 1);
+    assert!(fate[0].why.contains("CMD-28"), "{}", fate[0].why);
+    // Carried into Aspern like a played battle: the next battle is set up, the run moved on.
+    assert_eq!(rec.played, 1);
+    assert_eq!(rec.next().map(|b| b.pos), Some(1));
+    assert_eq!(rec.forces, rec.battles[1].start.start);
+}
+
+/// OBJ-01 ruling (b), VP-02, VP-03 (a): a side that withdrew counts no objective and cannot
+/// finish with more VPs than its opponent. French 380 capped to the Austrians' 330; neither side
+/// reached an objective that counts, so a draw, and 330 against 330 upgrades nobody.
+#[test]
+fn vp_02_a_side_that_withdrew_by_hand_is_capped_and_counts_no_objective() {
+    use powderhorn::rules::victory::{ObjectiveLevel, Outcome};
+    let store = Store::open_in_memory().unwrap();
+    let lists = store.army_lists().unwrap();
+    let scenario = store
+        .load_scenario(&powderhorn::model::ScenarioId("1809-ebelsberg".into()))
+        .unwrap();
+    let mut hand = ebelsberg_by_hand();
+    hand.sides[0].withdrew = true;
+    hand.sides[0].objective = ObjectiveLevel::Major;
+    hand.sides[1].objective = ObjectiveLevel::None;
+    let r = powderhorn::campaign::hand_verdict(&scenario, &lists, &hand);
+    assert_eq!(r.sides[0].vp_earned, 380);
+    assert_eq!(r.sides[0].vp, 330);
+    assert!(r.sides[0].capped);
+    assert_eq!(r.sides[1].vp, 330);
+    assert_eq!(r.winner, None);
+    assert_eq!(r.category, Outcome::Draw);
+}
+
+#[test]
+fn a_result_by_hand_that_does_not_fit_the_scenario_is_refused_and_changes_nothing() {
+    use powderhorn::model::UnitId;
+    let mut store = Store::open_in_memory().unwrap();
+    let lists = store.army_lists().unwrap();
+    let run = begin_run(&mut store, &danube(), 3, "").unwrap();
+    let before = store.load_campaign_run(run).unwrap();
+    let mut hand = ebelsberg_by_hand();
+    hand.sides[0].knocked_out.push(UnitId(999));
+    hand.sides[1].stands_lost.push((UnitId(203), 6));
+    let e = powderhorn::session::campaign::enter_result(&mut store, run, &lists, &hand)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("there is no unit 999"), "{e}");
+    assert!(e.contains("cannot lose 6"), "{e}");
+    assert_eq!(store.load_campaign_run(run).unwrap(), before);
+}

@@ -5,21 +5,23 @@
 use super::forces::{BattleRecord, Fallen, Fate, Forces, UnitStatus};
 use super::report::{CarryReport, CarryValue, Change, ChangeKind};
 use super::CarryError;
-use crate::model::{Campaign, CommanderRule, DefenseId, HqId, UnitId};
+use crate::model::{Campaign, CommanderRule, DefenseId, HqId, Scenario, UnitId, Weather};
 use crate::rules::dice::Dice;
 use crate::rules::event::Event;
 use crate::rules::victory::{BattleResult, Outcome};
 use crate::rules::{Battle, PieceId};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// What one battle's events say, per scenario side.
+/// What one battle did, per scenario side: read from its events, or entered by hand
+/// ([`super::hand`]).
 #[derive(Default)]
-struct Losses {
-    stands: BTreeMap<(usize, UnitId), u32>,
-    knocked_out: BTreeMap<(usize, UnitId), String>,
-    command_out: BTreeSet<(usize, HqId)>,
-    defences: Vec<(usize, DefenseId)>,
-    result: Option<BattleResult>,
+pub(super) struct Losses {
+    pub(super) stands: BTreeMap<(usize, UnitId), u32>,
+    /// With the rule that knocked each out.
+    pub(super) knocked_out: BTreeMap<(usize, UnitId), String>,
+    pub(super) command_out: BTreeSet<(usize, HqId)>,
+    pub(super) defences: Vec<(usize, DefenseId)>,
+    pub(super) result: Option<BattleResult>,
 }
 
 fn read_events<'a>(events: impl Iterator<Item = &'a Event>) -> Losses {
@@ -82,6 +84,22 @@ pub fn after_battle(
     battle: &Battle,
     dice: &mut dyn Dice,
 ) -> Result<(Forces, CarryReport), CarryError> {
+    let scenario = battle.scenario();
+    let losses = read_events(battle.events());
+    let weather = crate::rules::weather::underlying(scenario, battle.state());
+    after_losses(forces, campaign, index, scenario, &losses, weather, dice)
+}
+
+/// [`after_battle`] from what the battle did, however it is known.
+pub(super) fn after_losses(
+    forces: &Forces,
+    campaign: &Campaign,
+    index: usize,
+    scenario: &Scenario,
+    losses: &Losses,
+    end_weather: Weather,
+    dice: &mut dyn Dice,
+) -> Result<(Forces, CarryReport), CarryError> {
     let cb = campaign.battles.get(index).ok_or_else(|| {
         CarryError::Mismatch(format!(
             "the campaign has {} battles; there is no battle {}",
@@ -89,7 +107,6 @@ pub fn after_battle(
             index + 1
         ))
     })?;
-    let scenario = battle.scenario();
     if scenario.id != cb.scenario {
         return Err(CarryError::Mismatch(format!(
             "battle {} of the campaign is scenario '{}', but the battle given is '{}'",
@@ -98,7 +115,6 @@ pub fn after_battle(
             scenario.id
         )));
     }
-    let losses = read_events(battle.events());
     let mut next = forces.clone();
     let mut report = CarryReport::default();
     let at = &scenario.name;
@@ -256,7 +272,7 @@ pub fn after_battle(
         decisive,
         vps,
     });
-    next.weather = Some(crate::rules::weather::underlying(scenario, battle.state()));
+    next.weather = Some(end_weather);
     next.defences_lost = losses
         .defences
         .iter()

@@ -40,7 +40,7 @@ pub use forces::{
     forces_from, validate, Absent, BattleRecord, CampaignProblem, CommanderForce, Fallen, Fate,
     Forces, SideForces, UnitForce, UnitStatus,
 };
-pub use hand::{HandResult, HandSide};
+pub use hand::{after_hand, hand_problems, hand_verdict, HandResult, HandSide};
 pub use report::{CarryReport, CarryValue, Change, ChangeKind};
 pub use tally::{tally, Tally};
 

@@ -10,8 +10,8 @@
 use super::{NewBattle, Session, SessionError};
 use crate::ai::{AutoplayRun, Until};
 use crate::campaign::{
-    after_battle, battle_seed, carry_dice, forces_from, scenario_for_battle, BattleRecord,
-    CarryError, CarryReport, Forces,
+    after_battle, after_hand, battle_seed, carry_dice, forces_from, scenario_for_battle,
+    BattleRecord, CarryError, CarryReport, Forces, HandResult,
 };
 use crate::model::army::ArmyList;
 use crate::model::{Campaign, CampaignId, Scenario};
@@ -281,6 +281,54 @@ pub fn finish_battle(store: &mut Store, run: i64) -> Result<CampaignRunRecord, C
     }
     let at = next.pos;
     let (end, following) = step_after(&rec, at, session.battle())?;
+    store.finish_campaign_battle(run, at, &end, following.as_ref())?;
+    Ok(store.load_campaign_run(run)?)
+}
+
+/// Writes the result of the run's next battle as a person entered it (a battle fought on a
+/// real table without the app), worked out and carried like a battle played in the app, with
+/// the carry into the battle after it, in one transaction. Refused when the battle was fought
+/// to its end in the app (carry that instead) or when the result does not fit its scenario.
+pub fn enter_result(
+    store: &mut Store,
+    run: i64,
+    lists: &[ArmyList],
+    hand: &HandResult,
+) -> Result<CampaignRunRecord, CampaignError> {
+    let rec = store.load_campaign_run(run)?;
+    let Some(next) = rec.next() else {
+        return Err(CampaignError::NotNow(format!(
+            "campaign run '{}' is over: there is no battle to enter",
+            rec.name
+        )));
+    };
+    if let Some(id) = next.battle_id {
+        if Session::resume(store, id)?.result().is_some() {
+            return Err(CampaignError::NotNow(format!(
+                "battle {} ({}) was fought to its end in the app: carry its result instead",
+                next.pos + 1,
+                next.start.scenario.name
+            )));
+        }
+    }
+    let problems = crate::campaign::hand_problems(&next.start.scenario, hand);
+    if !problems.is_empty() {
+        return Err(CampaignError::Problems(problems));
+    }
+    let at = next.pos;
+    let mut dice = carry_dice(rec.seed, at + 1);
+    let (end, after) = after_hand(
+        &next.start.start,
+        &rec.campaign,
+        at,
+        &next.start.scenario,
+        lists,
+        hand,
+        &mut dice,
+    )?;
+    let value = serde_json::to_value(hand)
+        .map_err(|e| CampaignError::NotNow(format!("the result entered cannot be kept: {e}")))?;
+    let (end, following) = finish_step(&rec, at, end, after, Some(value), &mut dice)?;
     store.finish_campaign_battle(run, at, &end, following.as_ref())?;
     Ok(store.load_campaign_run(run)?)
 }
