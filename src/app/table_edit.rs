@@ -14,9 +14,10 @@
 
 use super::edit::EditError;
 use crate::geom::Point;
-use crate::model::validate::geometry_violations;
+use crate::model::validate::{geometry_violations, Subject};
 use crate::model::{
-    ArmyList, FeatureId, HqId, Placement, Scenario, Table, TerrainFeature, UnitId, SCENARIO_FORMAT,
+    next_defense_id, purchase_refusal, ArmyList, DefenseId, FeatureId, FieldDefense, HqId,
+    Placement, Scenario, Table, TerrainFeature, UnitId, SCENARIO_FORMAT,
 };
 use crate::rules::geometry::footprint_of;
 use crate::rules::{BattleState, Ctx, PieceId};
@@ -444,6 +445,127 @@ pub fn deploy_side(s: &mut Scenario, lists: &[ArmyList], side: usize) -> Result<
             PieceId::Unit { unit, .. } => place_unit(s, side, unit, Some(p))?,
             PieceId::Hq { hq, .. } => place_hq(s, side, hq, Some(p))?,
         }
+    }
+    Ok(())
+}
+
+/// The first reason the defence `d` of `side` cannot stand on the table: a corner off the
+/// table's edge ([`OFF_TABLE`]), then the boundary checks of `geometry_violations` (DATA-05,
+/// DATA-06, DATA-09) on it. An unplaced defence (no points) has nothing to check.
+fn check_defense_shape(s: &Scenario, side: usize, d: &FieldDefense) -> Result<(), EditError> {
+    let t = s.table;
+    let name = format!("{} {}", d.kind.label(), d.id);
+    if let Some(p) =
+        d.at.iter()
+            .find(|p| p.x < 0.0 || p.y < 0.0 || p.x > t.width_cm || p.y > t.depth_cm)
+    {
+        return Err(EditError::Shape {
+            rule: OFF_TABLE,
+            message: format!(
+                "{name} has a point at ({:.1}, {:.1}) cm, off the {} × {} cm table: put it on the \
+                 cloth",
+                p.x, p.y, t.width_cm, t.depth_cm
+            ),
+        });
+    }
+    let mut probe = s.clone();
+    if let Some(d0) = probe.sides.get_mut(side) {
+        d0.field_defenses = vec![d.clone()];
+    }
+    let bad = geometry_violations(&probe)
+        .into_iter()
+        .find(|v| v.subject == Subject::Defense(side, d.id));
+    match bad {
+        Some(v) => Err(EditError::Shape {
+            rule: v.rule,
+            message: v.message,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// DEF-01..03: the purchase refused with the validator's own words, if it breaks them.
+fn check_purchase(
+    s: &Scenario,
+    lists: &[ArmyList],
+    side: usize,
+    d: &FieldDefense,
+) -> Result<(), EditError> {
+    match purchase_refusal(s, lists, side, d) {
+        Some(v) => Err(EditError::Shape {
+            rule: v.rule,
+            message: format!("not bought: {}", v.message),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Buys a field defence for `side` and puts it where its points say, under a fresh id (the one
+/// it came with is ignored). Refused when the purchase breaks DEF-01..03 or the outline is not a
+/// usable shape; placed outside the zone or longer than its sections (DEF-05) it is kept and
+/// reported by the validator.
+pub fn add_defense(
+    s: &mut Scenario,
+    lists: &[ArmyList],
+    side: usize,
+    d: &FieldDefense,
+) -> Result<DefenseId, EditError> {
+    if side >= s.sides.len() {
+        return Err(EditError::NoSide(side));
+    }
+    let mut d = d.clone();
+    d.id = next_defense_id(s);
+    d.sections = d.sections.max(1);
+    check_defense_shape(s, side, &d)?;
+    check_purchase(s, lists, side, &d)?;
+    let id = d.id;
+    if let Some(slot) = s.sides.get_mut(side) {
+        slot.field_defenses.push(d);
+    }
+    Ok(id)
+}
+
+/// Replaces the side's defence with `d`'s id (moved, more or fewer sections, another
+/// occupant). The purchase is checked again only when it changes kind or costs more, so a
+/// defence already over the budget can still be moved or cut down.
+pub fn set_defense(
+    s: &mut Scenario,
+    lists: &[ArmyList],
+    side: usize,
+    d: &FieldDefense,
+) -> Result<(), EditError> {
+    let old = s
+        .sides
+        .get(side)
+        .ok_or(EditError::NoSide(side))?
+        .field_defenses
+        .iter()
+        .find(|x| x.id == d.id)
+        .cloned()
+        .ok_or(EditError::NoDefense(d.id))?;
+    let mut d = d.clone();
+    d.sections = d.sections.max(1);
+    check_defense_shape(s, side, &d)?;
+    if d.kind != old.kind || d.cost() > old.cost() {
+        check_purchase(s, lists, side, &d)?;
+    }
+    if let Some(slot) = s
+        .sides
+        .get_mut(side)
+        .and_then(|x| x.field_defenses.iter_mut().find(|x| x.id == d.id))
+    {
+        *slot = d;
+    }
+    Ok(())
+}
+
+/// Sells a bought defence back: it leaves the table and its points the budget.
+pub fn delete_defense(s: &mut Scenario, side: usize, id: DefenseId) -> Result<(), EditError> {
+    let d = s.sides.get_mut(side).ok_or(EditError::NoSide(side))?;
+    let before = d.field_defenses.len();
+    d.field_defenses.retain(|x| x.id != id);
+    if d.field_defenses.len() == before {
+        return Err(EditError::NoDefense(id));
     }
     Ok(())
 }
