@@ -799,4 +799,96 @@ mod tests {
             .collect();
         assert!(bad.is_empty(), "{bad:?}");
     }
+
+    fn stakes(x: f64, y: f64, len: f64, sections: u32) -> FieldDefense {
+        FieldDefense {
+            id: DefenseId(0),
+            kind: crate::model::DefenseKind::Stakes,
+            sections,
+            at: vec![Point::new(x, y), Point::new(x + len, y)],
+            occupant: None,
+        }
+    }
+
+    /// Ebelsberg: hasty, 4,500 points, budget 450, 285 spent by the Austrians (side 1).
+    #[test]
+    fn def_02_a_purchase_past_the_budget_is_refused_and_one_within_it_added() {
+        let lists = shipped_lists().expect("lists");
+        let mut s = ebelsberg();
+        let before = s.clone();
+        // 7 sections of Stakes: 175 > 165 left.
+        match add_defense(&mut s, &lists, 1, &stakes(20.0, 130.0, 20.0, 7)) {
+            Err(EditError::Shape { rule, message }) => {
+                assert_eq!(rule, "DEF-02");
+                assert!(
+                    message.contains("460") && message.contains("450"),
+                    "{message}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(s, before);
+        // The French are not the defender: refused whatever the cost.
+        assert!(matches!(
+            add_defense(&mut s, &lists, 0, &stakes(20.0, 30.0, 10.0, 1)),
+            Err(EditError::Shape { rule: "DEF-02", .. })
+        ));
+        let id = add_defense(&mut s, &lists, 1, &stakes(20.0, 130.0, 20.0, 6)).expect("150 fits");
+        assert_eq!(id, DefenseId(8), "the next id after the sample's seven");
+        assert_eq!(crate::model::defense_spent(&s.sides[1]), 435);
+    }
+
+    #[test]
+    fn def_02_a_defence_over_the_budget_may_be_moved_or_cut_but_not_grown() {
+        let lists = shipped_lists().expect("lists");
+        let mut s = ebelsberg();
+        s.points = 2000; // hasty budget 200 < 285 spent
+        let mut d = s.sides[1]
+            .field_defenses
+            .iter()
+            .find(|d| d.id == DefenseId(2))
+            .cloned()
+            .expect("the sample's stakes");
+        for p in &mut d.at {
+            p.y += 10.0;
+        }
+        set_defense(&mut s, &lists, 1, &d).expect("a move costs nothing");
+        d.sections = 1;
+        d.at = crate::model::cut_line_to_length(&d.at, 10.0);
+        set_defense(&mut s, &lists, 1, &d).expect("fewer sections cost less");
+        d.sections = 3;
+        assert!(matches!(
+            set_defense(&mut s, &lists, 1, &d),
+            Err(EditError::Shape { rule: "DEF-02", .. })
+        ));
+        delete_defense(&mut s, 1, DefenseId(2)).expect("sold back");
+        assert_eq!(
+            delete_defense(&mut s, 1, DefenseId(2)),
+            Err(EditError::NoDefense(DefenseId(2)))
+        );
+    }
+
+    #[test]
+    fn data_05_a_defence_off_the_table_or_of_one_point_is_refused() {
+        let lists = shipped_lists().expect("lists");
+        let mut s = ebelsberg();
+        let before = s.clone();
+        assert!(matches!(
+            add_defense(&mut s, &lists, 1, &stakes(235.0, 130.0, 10.0, 1)),
+            Err(EditError::Shape {
+                rule: OFF_TABLE,
+                ..
+            })
+        ));
+        let mut one = stakes(20.0, 130.0, 0.0, 1);
+        one.at.truncate(1);
+        assert!(matches!(
+            add_defense(&mut s, &lists, 1, &one),
+            Err(EditError::Shape {
+                rule: "DATA-05",
+                ..
+            })
+        ));
+        assert_eq!(s, before);
+    }
 }

@@ -336,3 +336,111 @@ pub fn purchase_refusal(
             }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::army::shipped_lists;
+    use crate::model::{samples, DefensePosture, Scenario};
+
+    fn ebelsberg() -> Scenario {
+        samples::scenarios()
+            .expect("the samples parse")
+            .into_iter()
+            .find(|s| s.id.as_str() == "1809-ebelsberg")
+            .expect("the sample")
+    }
+
+    fn item(id: u32, kind: DefenseKind, sections: u32) -> FieldDefense {
+        FieldDefense {
+            id: DefenseId(id),
+            kind,
+            sections,
+            at: Vec::new(),
+            occupant: None,
+        }
+    }
+
+    #[test]
+    fn def_05_a_line_is_cut_back_to_what_its_sections_reach() {
+        // Two segments of 10 and 20 cm: 25 cm keeps the corner and half of the second leg.
+        let l = [
+            Point::new(0.0, 0.0),
+            Point::new(10.0, 0.0),
+            Point::new(10.0, 20.0),
+        ];
+        assert_eq!(
+            cut_line_to_length(&l, 25.0),
+            vec![
+                Point::new(0.0, 0.0),
+                Point::new(10.0, 0.0),
+                Point::new(10.0, 15.0)
+            ]
+        );
+        // Short enough already: unchanged.
+        assert_eq!(cut_line_to_length(&l, 30.0), l.to_vec());
+        assert_eq!(max_length_cm(3), 30.0);
+    }
+
+    #[test]
+    fn def_03_what_a_hasty_and_a_fixed_defence_may_buy() {
+        let hasty: Vec<DefenseKind> = DefenseKind::ALL
+            .into_iter()
+            .filter(|k| k.available(DefensePosture::Hasty))
+            .collect();
+        assert_eq!(
+            hasty,
+            vec![
+                DefenseKind::Trench,
+                DefenseKind::Stakes,
+                DefenseKind::BreastWorks
+            ]
+        );
+        assert!(DefenseKind::ALL
+            .iter()
+            .all(|k| k.available(DefensePosture::Fixed)));
+        assert!(DefenseKind::ALL
+            .iter()
+            .all(|k| !k.available(DefensePosture::None)));
+        assert!(DefenseKind::Trench.shelters() && DefenseKind::DugOut.shelters());
+        assert!(!DefenseKind::Wire.shelters());
+    }
+
+    /// WE-15, hasty defence of 1,500 points: cap 150. 2 Trench (10) + 3 Stakes (75) + 2 Breast
+    /// Works (50) = 135 is legal; a fourth section of Stakes makes 160 and is refused.
+    #[test]
+    fn def_02_we_15_the_hasty_purchase_over_150_is_refused() {
+        let lists = shipped_lists().expect("lists");
+        let mut s = ebelsberg();
+        s.points = 1500;
+        s.defense = DefensePosture::Hasty;
+        let side = s.defender.expect("the sample has a defender");
+        s.sides[side].field_defenses = vec![
+            item(1, DefenseKind::Trench, 2),
+            item(2, DefenseKind::BreastWorks, 2),
+        ];
+        assert_eq!(defense_spent(&s.sides[side]), 60);
+        let stakes3 = item(3, DefenseKind::Stakes, 3);
+        assert_eq!(purchase_refusal(&s, &lists, side, &stakes3), None);
+        let stakes4 = item(3, DefenseKind::Stakes, 4);
+        let v = purchase_refusal(&s, &lists, side, &stakes4).expect("over the cap");
+        assert_eq!(v.rule, "DEF-02");
+        assert!(
+            v.message.contains("160") && v.message.contains("150"),
+            "{v}"
+        );
+        // Log Works are a fixed-defence item, whatever the cost (WE-15).
+        let logs = item(3, DefenseKind::LogWorks, 1);
+        assert_eq!(
+            purchase_refusal(&s, &lists, side, &logs).map(|v| v.rule),
+            Some("DEF-03")
+        );
+        // The attacker may buy nothing (DEF-02 ruling).
+        let other = 1 - side;
+        assert_eq!(
+            purchase_refusal(&s, &lists, other, &item(9, DefenseKind::Trench, 1)).map(|v| v.rule),
+            Some("DEF-02")
+        );
+        assert_eq!(next_defense_id(&s), DefenseId(3));
+    }
+}

@@ -672,7 +672,9 @@ fn selected_panel(
             "Sections"
         });
         let mut n = d.sections;
-        let r = ui.add(egui::DragValue::new(&mut n).range(1..=40));
+        let r = ui
+            .add(egui::DragValue::new(&mut n).range(1..=40))
+            .accessible_name("Sections of the selected defence");
         if r.changed() && n != d.sections {
             let mut g = d.clone();
             g.sections = n;
@@ -767,7 +769,11 @@ fn buy_panel(
             "Sections"
         });
         let mut n = ed.sections();
-        if ui.add(egui::DragValue::new(&mut n).range(1..=40)).changed() {
+        if ui
+            .add(egui::DragValue::new(&mut n).range(1..=40))
+            .accessible_name("Sections to buy")
+            .changed()
+        {
             ed.sections = n;
             ed.refusal = None;
         }
