@@ -133,15 +133,6 @@ pub fn effect_words(kind: DefenseKind) -> &'static str {
     }
 }
 
-/// "line, 10 cm a section" or "one spot, the size of its unit" (DEF-05).
-pub fn shape_words(kind: DefenseKind) -> &'static str {
-    if kind.shelters() {
-        "a spot the size of its unit"
-    } else {
-        "a line, 10 cm a section"
-    }
-}
-
 /// The width (along its front) and depth of a unit's bases as the engine lays them out in its
 /// starting formation, cm: the size of the Trench or Dug-Out it occupies (DEF-05).
 pub fn occupant_size(
@@ -230,6 +221,12 @@ fn defence<'a>(scn: &'a Scenario, at: (usize, DefenseId)) -> Option<&'a FieldDef
         .field_defenses
         .iter()
         .find(|d| d.id == at.1)
+}
+
+/// The side's points with its defences (ARMY-02), if its list is installed.
+fn side_total(view: &View<'_>, side: &crate::model::Side) -> Option<i64> {
+    let list = view.list(&side.army_list)?;
+    Some(crate::model::points::side_points(side, list).total())
 }
 
 fn edit(e: ScenarioEdit) -> AppCommand {
@@ -544,19 +541,33 @@ pub fn panel(
             } else {
                 (spent as f32 / budget as f32).min(1.0)
             };
+            ui.label(
+                RichText::new(format!(
+                    "Spent {spent} of {budget} points. Left to spend: {} points",
+                    budget.saturating_sub(spent)
+                ))
+                .color(if over { palette::ERROR } else { palette::INK }),
+            );
             ui.add(
                 egui::ProgressBar::new(frac)
                     .desired_width(220.0)
-                    .fill(if over { palette::ERROR } else { palette::OK })
-                    .text(format!("Spent {spent} of {budget} points")),
+                    .desired_height(6.0)
+                    .fill(if over { palette::ERROR } else { palette::OK }),
             );
-            ui.label(
-                RichText::new(format!(
-                    "Left to spend: {} points",
-                    budget.saturating_sub(spent)
-                ))
-                .color(if over { palette::ERROR } else { palette::FAINT }),
-            );
+            if let Some(total) = side_total(view, side) {
+                ui.label(
+                    RichText::new(format!(
+                        "The side with its defences: {total} of {} points (DEF-02 counts them \
+                         inside the total).",
+                        scn.points
+                    ))
+                    .color(if total > i64::from(scn.points) {
+                        palette::ERROR
+                    } else {
+                        palette::FAINT
+                    }),
+                );
+            }
         }
     }
     // Every DEF problem of the scenario, as the validator has it.
@@ -751,12 +762,23 @@ fn buy_panel(
                     ed.refusal = None;
                 }
                 ui.label(format!("{} pts", spec.cost));
-                let note = match (offered, spec.hasty) {
-                    (true, _) => shape_words(k).to_string(),
-                    (false, false) => "fixed defence only".to_string(),
-                    (false, true) => "needs a defence posture".to_string(),
+                let (note, why) = match (offered, spec.hasty) {
+                    (true, _) if k.shelters() => (
+                        "spot",
+                        "Put down at one spot, the size of its unit (DEF-05)",
+                    ),
+                    (true, _) => (
+                        "line",
+                        "A line of 10 cm sections, put down by its two ends (DEF-05)",
+                    ),
+                    (false, false) => ("fixed only", "Only a fixed defence may buy it (DEF-03)"),
+                    (false, true) => (
+                        "no posture",
+                        "Nobody may buy field defences without a defence posture (DEF-01)",
+                    ),
                 };
-                ui.label(RichText::new(note).small().color(palette::FAINT));
+                ui.label(RichText::new(note).small().color(palette::FAINT))
+                    .on_hover_text(why);
                 ui.end_row();
             }
         });
@@ -800,6 +822,33 @@ fn buy_panel(
         }
     }
     let side = defender.unwrap_or(0);
+    if let Some(d) = defender.and_then(|d| scn.sides.get(d)) {
+        let cost = spec.cost * ed.sections();
+        let spent = defense_spent(d) + cost;
+        let budget = defense_budget(scn.points, scn.defense);
+        ui.label(
+            RichText::new(format!(
+                "After buying: {spent} of {budget} points on defences."
+            ))
+            .color(if spent > budget {
+                palette::ERROR
+            } else {
+                palette::FAINT
+            }),
+        );
+        if let Some(total) = side_total(view, d).map(|t| t + i64::from(cost)) {
+            if total > i64::from(scn.points) {
+                ui.label(
+                    RichText::new(format!(
+                        "The side would cost {total} of {} points (ARMY-02): allowed here, \
+                         shown as a problem in the order of battle until troops are cut.",
+                        scn.points
+                    ))
+                    .color(palette::WARN),
+                );
+            }
+        }
+    }
     if ui
         .button("Buy and place")
         .on_hover_text("Check the purchase against the budget, then put it on the table")
