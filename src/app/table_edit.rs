@@ -10,6 +10,10 @@
 //! words. The editor also refuses corners off the table's edge ([`OFF_TABLE`]), which the format
 //! allows for a river leaving the table but a designer clicking on the cloth never means.
 //!
+//! Field defences (`add_defense`, `set_defense`, `delete_defense`) are checked the same way for
+//! their shape, and their purchase against DEF-01..03 (`model::purchase_refusal`): over the
+//! budget is refused; placed outside the defender's zone (DEF-05) is kept and reported.
+//!
 //! No store and no egui.
 
 use super::edit::EditError;

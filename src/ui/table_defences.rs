@@ -215,7 +215,7 @@ pub fn defence_at(scn: &Scenario, p: Point, grab_cm: f64) -> Option<(usize, Defe
     best.map(|(id, _)| id)
 }
 
-fn defence<'a>(scn: &'a Scenario, at: (usize, DefenseId)) -> Option<&'a FieldDefense> {
+fn defence(scn: &Scenario, at: (usize, DefenseId)) -> Option<&FieldDefense> {
     scn.sides
         .get(at.0)?
         .field_defenses

@@ -15,6 +15,8 @@
 //!   (`Shift+R` back) or the wheel turns it by 15°; a click places it. What would be wrong with
 //!   it there is listed live with the rule (DATA-10..12 from `rules::state::placement_violations`,
 //!   and outside its side's deployment zone, SEQ-01). "Deploy this side" lays a whole side out.
+//! * **Defences** — buy field defences within the posture's budget and place them
+//!   (`table_defences`, DEF-01..05).
 //! * **Ruler** — drag to measure.
 //!
 //! Every finished stroke or drag is one [`ScenarioEdit`]: the app checks it (shapes against the
