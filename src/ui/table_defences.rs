@@ -61,6 +61,8 @@ pub struct DefenceTool {
     pub selected: Option<(usize, DefenseId)>,
     /// Why the last "Buy" was refused (DEF-01..03).
     pub refusal: Option<Violation>,
+    /// The size of the Trench or Dug-Out being placed, cm (worked out when it was bought).
+    shelter_size: (f64, f64),
     /// Where the item being placed would go and what would be wrong with it there.
     ghost: Option<Ghost>,
     /// A selected defence being dragged: from, to.
@@ -233,24 +235,27 @@ fn edit(e: ScenarioEdit) -> AppCommand {
     AppCommand::Edit(e)
 }
 
-/// The outline the item being placed would have with the pointer at `p`.
-fn ghost_points(
-    view: &View<'_>,
+/// The size of a Trench or Dug-Out bought as `d` for `side` (DEF-05): its occupant's bases,
+/// or [`SHELTER_DEFAULT_CM`] a unit dug in when nobody is named.
+pub fn shelter_size(
     scn: &Scenario,
+    lists: &[ArmyList],
     side: usize,
     d: &FieldDefense,
-    first: Option<Point>,
-    p: Point,
-) -> Vec<Point> {
+) -> (f64, f64) {
+    d.occupant
+        .and_then(|u| occupant_size(scn, lists, side, u))
+        .unwrap_or((
+            SHELTER_DEFAULT_CM.0 * f64::from(d.sections.max(1)),
+            SHELTER_DEFAULT_CM.1,
+        ))
+}
+
+/// The outline the item being placed would have with the pointer at `p` (`size`: a Trench's
+/// or Dug-Out's, worked out once when it was bought).
+fn ghost_points(d: &FieldDefense, size: (f64, f64), first: Option<Point>, p: Point) -> Vec<Point> {
     if d.kind.shelters() {
-        let (w, dp) = d
-            .occupant
-            .and_then(|u| occupant_size(scn, view.lists, side, u))
-            .unwrap_or((
-                SHELTER_DEFAULT_CM.0 * f64::from(d.sections.max(1)),
-                SHELTER_DEFAULT_CM.1,
-            ));
-        shelter_outline(p, w, dp)
+        shelter_outline(p, size.0, size.1)
     } else {
         match first {
             Some(a) => vec![a, line_end(a, p, d.sections)],
@@ -312,7 +317,7 @@ pub fn table_input(
 ) {
     if let Some((side, d)) = ed.placing.clone() {
         if let Some(p) = r.pointer.or(r.clicked_point) {
-            let points = ghost_points(view, scn, side, &d, ed.first_end, p);
+            let points = ghost_points(&d, ed.shelter_size, ed.first_end, p);
             let stale = ed.ghost.as_ref().is_none_or(|g| {
                 g.points.len() != points.len()
                     || g.points
@@ -331,7 +336,7 @@ pub fn table_input(
         }
         let Some(p) = r.clicked_point else { return };
         let points = if d.kind.shelters() {
-            Some(ghost_points(view, scn, side, &d, None, p))
+            Some(ghost_points(&d, ed.shelter_size, None, p))
         } else {
             match ed.first_end {
                 None => {
@@ -872,6 +877,7 @@ fn buy_panel(
             }
             None => {
                 ed.refusal = None;
+                ed.shelter_size = shelter_size(scn, view.lists, side, &d);
                 ed.placing = Some((side, d));
                 ed.first_end = None;
                 ed.ghost = None;
@@ -883,5 +889,80 @@ fn buy_panel(
         ui.label(
             RichText::new(format!("Not bought. {}: {}", v.rule, v.message)).color(palette::ERROR),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::army::shipped_lists;
+    use crate::model::samples;
+
+    fn ebelsberg() -> Scenario {
+        samples::scenarios()
+            .expect("the samples parse")
+            .into_iter()
+            .find(|s| s.id.as_str() == "1809-ebelsberg")
+            .expect("the sample")
+    }
+
+    #[test]
+    fn def_05_a_line_end_stops_at_ten_cm_a_section() {
+        let a = Point::new(20.0, 130.0);
+        // 3-4-5: 50 cm away, two sections reach 20 cm along the same direction.
+        assert_eq!(
+            line_end(a, Point::new(50.0, 170.0), 2),
+            Point::new(32.0, 146.0)
+        );
+        // Nearer than the sections reach: where clicked.
+        assert_eq!(
+            line_end(a, Point::new(25.0, 130.0), 2),
+            Point::new(25.0, 130.0)
+        );
+    }
+
+    #[test]
+    fn def_05_a_click_takes_the_nearest_defence_on_its_line_or_inside_a_trench() {
+        let s = ebelsberg();
+        // Breast Works 1 runs (112, 84) → (132, 84); 1 cm off its line is within 2 cm.
+        assert_eq!(
+            defence_at(&s, Point::new(120.0, 85.0), 2.0),
+            Some((1, DefenseId(1)))
+        );
+        // Trench 6 is the rectangle (74..86, 84..88): its middle is inside it.
+        assert_eq!(
+            defence_at(&s, Point::new(80.0, 86.0), 0.5),
+            Some((1, DefenseId(6)))
+        );
+        assert_eq!(defence_at(&s, Point::new(30.0, 100.0), 2.0), None);
+    }
+
+    #[test]
+    fn def_05_a_trench_takes_its_occupants_size_or_twelve_by_four() {
+        let lists = shipped_lists().expect("lists");
+        let s = ebelsberg();
+        let mut d = FieldDefense {
+            id: DefenseId(99),
+            kind: DefenseKind::Trench,
+            sections: 2,
+            at: Vec::new(),
+            occupant: None,
+        };
+        assert_eq!(shelter_size(&s, &lists, 1, &d), (24.0, 4.0));
+        // Named: the engine's own footprint of the unit (the sample's Trench 6 shelters the
+        // k.k. Jäger battalion); wider than deep, and not the default.
+        d.occupant = s.sides[1]
+            .field_defenses
+            .iter()
+            .find(|x| x.id == DefenseId(6))
+            .and_then(|x| x.occupant);
+        let unit = d.occupant.expect("the sample names one");
+        let (w, dp) = shelter_size(&s, &lists, 1, &d);
+        assert_eq!(
+            Some((w, dp)),
+            occupant_size(&s, &lists, 1, unit),
+            "the occupant's footprint"
+        );
+        assert!(w > dp && dp > 0.0, "{w} × {dp}");
     }
 }
