@@ -28,6 +28,8 @@ pub enum EditError {
     Cycle { hq: String, parent: String },
     #[error("terrain feature {0} does not exist")]
     NoFeature(crate::model::FeatureId),
+    #[error("field defence {0} does not exist on this side")]
+    NoDefense(crate::model::DefenseId),
     /// A shape or placement the table editor refuses (`table_edit`), with the rule.
     #[error("{rule}: {message}")]
     Shape { rule: &'static str, message: String },
@@ -456,6 +458,18 @@ pub fn apply(
         }
         ScenarioEdit::AddPiece { piece, at } => {
             super::table_edit::add_piece(s, *piece, *at)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::AddDefense { side, defense } => {
+            super::table_edit::add_defense(s, lists, *side, defense)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::SetDefense { side, defense } => {
+            super::table_edit::set_defense(s, lists, *side, defense)?;
+            Ok(Created::Nothing)
+        }
+        ScenarioEdit::DeleteDefense { side, id } => {
+            super::table_edit::delete_defense(s, *side, *id)?;
             Ok(Created::Nothing)
         }
         ScenarioEdit::SetObjectiveText {

@@ -10,13 +10,18 @@
 //! words. The editor also refuses corners off the table's edge ([`OFF_TABLE`]), which the format
 //! allows for a river leaving the table but a designer clicking on the cloth never means.
 //!
+//! Field defences (`add_defense`, `set_defense`, `delete_defense`) are checked the same way for
+//! their shape, and their purchase against DEF-01..03 (`model::purchase_refusal`): over the
+//! budget is refused; placed outside the defender's zone (DEF-05) is kept and reported.
+//!
 //! No store and no egui.
 
 use super::edit::EditError;
 use crate::geom::Point;
-use crate::model::validate::geometry_violations;
+use crate::model::validate::{geometry_violations, Subject};
 use crate::model::{
-    ArmyList, FeatureId, HqId, Placement, Scenario, Table, TerrainFeature, UnitId, SCENARIO_FORMAT,
+    next_defense_id, purchase_refusal, ArmyList, DefenseId, FeatureId, FieldDefense, HqId,
+    Placement, Scenario, Table, TerrainFeature, UnitId, SCENARIO_FORMAT,
 };
 use crate::rules::geometry::footprint_of;
 use crate::rules::{BattleState, Ctx, PieceId};
@@ -448,6 +453,127 @@ pub fn deploy_side(s: &mut Scenario, lists: &[ArmyList], side: usize) -> Result<
     Ok(())
 }
 
+/// The first reason the defence `d` of `side` cannot stand on the table: a corner off the
+/// table's edge ([`OFF_TABLE`]), then the boundary checks of `geometry_violations` (DATA-05,
+/// DATA-06, DATA-09) on it. An unplaced defence (no points) has nothing to check.
+fn check_defense_shape(s: &Scenario, side: usize, d: &FieldDefense) -> Result<(), EditError> {
+    let t = s.table;
+    let name = format!("{} {}", d.kind.label(), d.id);
+    if let Some(p) =
+        d.at.iter()
+            .find(|p| p.x < 0.0 || p.y < 0.0 || p.x > t.width_cm || p.y > t.depth_cm)
+    {
+        return Err(EditError::Shape {
+            rule: OFF_TABLE,
+            message: format!(
+                "{name} has a point at ({:.1}, {:.1}) cm, off the {} × {} cm table: put it on the \
+                 cloth",
+                p.x, p.y, t.width_cm, t.depth_cm
+            ),
+        });
+    }
+    let mut probe = s.clone();
+    if let Some(d0) = probe.sides.get_mut(side) {
+        d0.field_defenses = vec![d.clone()];
+    }
+    let bad = geometry_violations(&probe)
+        .into_iter()
+        .find(|v| v.subject == Subject::Defense(side, d.id));
+    match bad {
+        Some(v) => Err(EditError::Shape {
+            rule: v.rule,
+            message: v.message,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// DEF-01..03: the purchase refused with the validator's own words, if it breaks them.
+fn check_purchase(
+    s: &Scenario,
+    lists: &[ArmyList],
+    side: usize,
+    d: &FieldDefense,
+) -> Result<(), EditError> {
+    match purchase_refusal(s, lists, side, d) {
+        Some(v) => Err(EditError::Shape {
+            rule: v.rule,
+            message: format!("not bought: {}", v.message),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Buys a field defence for `side` and puts it where its points say, under a fresh id (the one
+/// it came with is ignored). Refused when the purchase breaks DEF-01..03 or the outline is not a
+/// usable shape; placed outside the zone or longer than its sections (DEF-05) it is kept and
+/// reported by the validator.
+pub fn add_defense(
+    s: &mut Scenario,
+    lists: &[ArmyList],
+    side: usize,
+    d: &FieldDefense,
+) -> Result<DefenseId, EditError> {
+    if side >= s.sides.len() {
+        return Err(EditError::NoSide(side));
+    }
+    let mut d = d.clone();
+    d.id = next_defense_id(s);
+    d.sections = d.sections.max(1);
+    check_defense_shape(s, side, &d)?;
+    check_purchase(s, lists, side, &d)?;
+    let id = d.id;
+    if let Some(slot) = s.sides.get_mut(side) {
+        slot.field_defenses.push(d);
+    }
+    Ok(id)
+}
+
+/// Replaces the side's defence with `d`'s id (moved, more or fewer sections, another
+/// occupant). The purchase is checked again only when it changes kind or costs more, so a
+/// defence already over the budget can still be moved or cut down.
+pub fn set_defense(
+    s: &mut Scenario,
+    lists: &[ArmyList],
+    side: usize,
+    d: &FieldDefense,
+) -> Result<(), EditError> {
+    let old = s
+        .sides
+        .get(side)
+        .ok_or(EditError::NoSide(side))?
+        .field_defenses
+        .iter()
+        .find(|x| x.id == d.id)
+        .cloned()
+        .ok_or(EditError::NoDefense(d.id))?;
+    let mut d = d.clone();
+    d.sections = d.sections.max(1);
+    check_defense_shape(s, side, &d)?;
+    if d.kind != old.kind || d.cost() > old.cost() {
+        check_purchase(s, lists, side, &d)?;
+    }
+    if let Some(slot) = s
+        .sides
+        .get_mut(side)
+        .and_then(|x| x.field_defenses.iter_mut().find(|x| x.id == d.id))
+    {
+        *slot = d;
+    }
+    Ok(())
+}
+
+/// Sells a bought defence back: it leaves the table and its points the budget.
+pub fn delete_defense(s: &mut Scenario, side: usize, id: DefenseId) -> Result<(), EditError> {
+    let d = s.sides.get_mut(side).ok_or(EditError::NoSide(side))?;
+    let before = d.field_defenses.len();
+    d.field_defenses.retain(|x| x.id != id);
+    if d.field_defenses.len() == before {
+        return Err(EditError::NoDefense(id));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -676,5 +802,97 @@ mod tests {
             })
             .collect();
         assert!(bad.is_empty(), "{bad:?}");
+    }
+
+    fn stakes(x: f64, y: f64, len: f64, sections: u32) -> FieldDefense {
+        FieldDefense {
+            id: DefenseId(0),
+            kind: crate::model::DefenseKind::Stakes,
+            sections,
+            at: vec![Point::new(x, y), Point::new(x + len, y)],
+            occupant: None,
+        }
+    }
+
+    /// Ebelsberg: hasty, 4,500 points, budget 450, 285 spent by the Austrians (side 1).
+    #[test]
+    fn def_02_a_purchase_past_the_budget_is_refused_and_one_within_it_added() {
+        let lists = shipped_lists().expect("lists");
+        let mut s = ebelsberg();
+        let before = s.clone();
+        // 7 sections of Stakes: 175 > 165 left.
+        match add_defense(&mut s, &lists, 1, &stakes(20.0, 130.0, 20.0, 7)) {
+            Err(EditError::Shape { rule, message }) => {
+                assert_eq!(rule, "DEF-02");
+                assert!(
+                    message.contains("460") && message.contains("450"),
+                    "{message}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(s, before);
+        // The French are not the defender: refused whatever the cost.
+        assert!(matches!(
+            add_defense(&mut s, &lists, 0, &stakes(20.0, 30.0, 10.0, 1)),
+            Err(EditError::Shape { rule: "DEF-02", .. })
+        ));
+        let id = add_defense(&mut s, &lists, 1, &stakes(20.0, 130.0, 20.0, 6)).expect("150 fits");
+        assert_eq!(id, DefenseId(8), "the next id after the sample's seven");
+        assert_eq!(crate::model::defense_spent(&s.sides[1]), 435);
+    }
+
+    #[test]
+    fn def_02_a_defence_over_the_budget_may_be_moved_or_cut_but_not_grown() {
+        let lists = shipped_lists().expect("lists");
+        let mut s = ebelsberg();
+        s.points = 2000; // hasty budget 200 < 285 spent
+        let mut d = s.sides[1]
+            .field_defenses
+            .iter()
+            .find(|d| d.id == DefenseId(2))
+            .cloned()
+            .expect("the sample's stakes");
+        for p in &mut d.at {
+            p.y += 10.0;
+        }
+        set_defense(&mut s, &lists, 1, &d).expect("a move costs nothing");
+        d.sections = 1;
+        d.at = crate::model::cut_line_to_length(&d.at, 10.0);
+        set_defense(&mut s, &lists, 1, &d).expect("fewer sections cost less");
+        d.sections = 3;
+        assert!(matches!(
+            set_defense(&mut s, &lists, 1, &d),
+            Err(EditError::Shape { rule: "DEF-02", .. })
+        ));
+        delete_defense(&mut s, 1, DefenseId(2)).expect("sold back");
+        assert_eq!(
+            delete_defense(&mut s, 1, DefenseId(2)),
+            Err(EditError::NoDefense(DefenseId(2)))
+        );
+    }
+
+    #[test]
+    fn data_05_a_defence_off_the_table_or_of_one_point_is_refused() {
+        let lists = shipped_lists().expect("lists");
+        let mut s = ebelsberg();
+        let before = s.clone();
+        assert!(matches!(
+            add_defense(&mut s, &lists, 1, &stakes(235.0, 130.0, 10.0, 1)),
+            Err(EditError::Shape {
+                rule: OFF_TABLE,
+                ..
+            })
+        ));
+        let mut one = stakes(20.0, 130.0, 0.0, 1);
+        one.at.truncate(1);
+        assert!(matches!(
+            add_defense(&mut s, &lists, 1, &one),
+            Err(EditError::Shape {
+                rule: "DATA-05",
+                ..
+            })
+        ));
+        assert_eq!(s, before);
     }
 }

@@ -222,3 +222,225 @@ impl FieldDefense {
         out
     }
 }
+
+impl DefenseKind {
+    /// DEF-05: a Trench or Dug-Out is the size of the unit it shelters, so it is put down at a
+    /// spot; every other item is a line of 10 cm sections.
+    pub fn shelters(self) -> bool {
+        matches!(self, DefenseKind::Trench | DefenseKind::DugOut)
+    }
+
+    /// DEF-03: may a defender of this posture buy it? Nothing is available without one.
+    pub fn available(self, posture: super::scenario::DefensePosture) -> bool {
+        let spec = self.spec();
+        match posture {
+            super::scenario::DefensePosture::None => false,
+            super::scenario::DefensePosture::Hasty => spec.hasty,
+            super::scenario::DefensePosture::Fixed => spec.fixed,
+        }
+    }
+}
+
+/// DEF-05: the longest a line of `sections` sections may be drawn, cm.
+pub fn max_length_cm(sections: u32) -> f64 {
+    SECTION_LENGTH_CM * f64::from(sections)
+}
+
+/// DEF-05: the polyline `points` cut back to at most `max_cm` along its length: the points up
+/// to that length kept, the one beyond it moved back along its segment. A line already short
+/// enough comes back as it is.
+///
+/// ```
+/// use powderhorn::geom::Point;
+/// use powderhorn::model::defense::cut_line_to_length;
+/// let l = cut_line_to_length(&[Point::new(0.0, 0.0), Point::new(30.0, 40.0)], 20.0);
+/// assert_eq!(l, vec![Point::new(0.0, 0.0), Point::new(12.0, 16.0)]);
+/// ```
+pub fn cut_line_to_length(points: &[Point], max_cm: f64) -> Vec<Point> {
+    let mut out: Vec<Point> = Vec::new();
+    let mut left = max_cm.max(0.0);
+    for p in points {
+        let Some(last) = out.last().copied() else {
+            out.push(*p);
+            continue;
+        };
+        let d = last.distance(*p).0;
+        if d <= left {
+            out.push(*p);
+            left -= d;
+        } else {
+            if left > 1e-9 && d > 0.0 {
+                let t = left / d;
+                out.push(Point::new(
+                    last.x + (p.x - last.x) * t,
+                    last.y + (p.y - last.y) * t,
+                ));
+            }
+            break;
+        }
+    }
+    out
+}
+
+/// The next field-defence id: the largest on any side plus one.
+pub fn next_defense_id(s: &super::Scenario) -> DefenseId {
+    DefenseId(
+        s.sides
+            .iter()
+            .flat_map(|d| d.field_defenses.iter())
+            .map(|d| d.id.0)
+            .max()
+            .map_or(1, |m| m + 1),
+    )
+}
+
+/// DEF-02: the points a side has spent on field defences.
+pub fn defense_spent(side: &super::Side) -> u32 {
+    side.field_defenses.iter().map(FieldDefense::cost).sum()
+}
+
+/// DEF-01..03: why the side may not buy `d` (or `d` in place of its defence of the same id):
+/// the first DEF-01, DEF-02 or DEF-03 violation that `validate_scenario` finds with it bought —
+/// no defender or posture, not the defender, an item the posture does not offer, the budget
+/// overspent. `None`: the purchase is within the rules. Placement (DEF-05) is not a reason to
+/// refuse: it is shown, like every other placement problem.
+pub fn purchase_refusal(
+    s: &super::Scenario,
+    lists: &[super::ArmyList],
+    side: usize,
+    d: &FieldDefense,
+) -> Option<super::validate::Violation> {
+    use super::validate::{validate_scenario, Subject, Violation};
+    let mut probe = s.clone();
+    let Some(slot) = probe.sides.get_mut(side) else {
+        return Some(Violation {
+            rule: "DEF-01",
+            subject: Subject::Scenario,
+            message: format!(
+                "side {} does not exist: field defences are bought by the defender",
+                side + 1
+            ),
+        });
+    };
+    match slot.field_defenses.iter_mut().find(|x| x.id == d.id) {
+        Some(x) => *x = d.clone(),
+        None => slot.field_defenses.push(d.clone()),
+    }
+    validate_scenario(&probe, lists).into_iter().find(|v| {
+        matches!(v.rule, "DEF-01" | "DEF-02" | "DEF-03")
+            && match v.subject {
+                Subject::Scenario => true,
+                Subject::Side(i) => i == side,
+                Subject::Defense(i, id) => i == side && id == d.id,
+                _ => false,
+            }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::army::shipped_lists;
+    use crate::model::{samples, DefensePosture, Scenario};
+
+    fn ebelsberg() -> Scenario {
+        samples::scenarios()
+            .expect("the samples parse")
+            .into_iter()
+            .find(|s| s.id.as_str() == "1809-ebelsberg")
+            .expect("the sample")
+    }
+
+    fn item(id: u32, kind: DefenseKind, sections: u32) -> FieldDefense {
+        FieldDefense {
+            id: DefenseId(id),
+            kind,
+            sections,
+            at: Vec::new(),
+            occupant: None,
+        }
+    }
+
+    #[test]
+    fn def_05_a_line_is_cut_back_to_what_its_sections_reach() {
+        // Two segments of 10 and 20 cm: 25 cm keeps the corner and half of the second leg.
+        let l = [
+            Point::new(0.0, 0.0),
+            Point::new(10.0, 0.0),
+            Point::new(10.0, 20.0),
+        ];
+        assert_eq!(
+            cut_line_to_length(&l, 25.0),
+            vec![
+                Point::new(0.0, 0.0),
+                Point::new(10.0, 0.0),
+                Point::new(10.0, 15.0)
+            ]
+        );
+        // Short enough already: unchanged.
+        assert_eq!(cut_line_to_length(&l, 30.0), l.to_vec());
+        assert_eq!(max_length_cm(3), 30.0);
+    }
+
+    #[test]
+    fn def_03_what_a_hasty_and_a_fixed_defence_may_buy() {
+        let hasty: Vec<DefenseKind> = DefenseKind::ALL
+            .into_iter()
+            .filter(|k| k.available(DefensePosture::Hasty))
+            .collect();
+        assert_eq!(
+            hasty,
+            vec![
+                DefenseKind::Trench,
+                DefenseKind::Stakes,
+                DefenseKind::BreastWorks
+            ]
+        );
+        assert!(DefenseKind::ALL
+            .iter()
+            .all(|k| k.available(DefensePosture::Fixed)));
+        assert!(DefenseKind::ALL
+            .iter()
+            .all(|k| !k.available(DefensePosture::None)));
+        assert!(DefenseKind::Trench.shelters() && DefenseKind::DugOut.shelters());
+        assert!(!DefenseKind::Wire.shelters());
+    }
+
+    /// WE-15, hasty defence of 1,500 points: cap 150. 2 Trench (10) + 3 Stakes (75) + 2 Breast
+    /// Works (50) = 135 is legal; a fourth section of Stakes makes 160 and is refused.
+    #[test]
+    fn def_02_we_15_the_hasty_purchase_over_150_is_refused() {
+        let lists = shipped_lists().expect("lists");
+        let mut s = ebelsberg();
+        s.points = 1500;
+        s.defense = DefensePosture::Hasty;
+        let side = s.defender.expect("the sample has a defender");
+        s.sides[side].field_defenses = vec![
+            item(1, DefenseKind::Trench, 2),
+            item(2, DefenseKind::BreastWorks, 2),
+        ];
+        assert_eq!(defense_spent(&s.sides[side]), 60);
+        let stakes3 = item(3, DefenseKind::Stakes, 3);
+        assert_eq!(purchase_refusal(&s, &lists, side, &stakes3), None);
+        let stakes4 = item(3, DefenseKind::Stakes, 4);
+        let v = purchase_refusal(&s, &lists, side, &stakes4).expect("over the cap");
+        assert_eq!(v.rule, "DEF-02");
+        assert!(
+            v.message.contains("160") && v.message.contains("150"),
+            "{v}"
+        );
+        // Log Works are a fixed-defence item, whatever the cost (WE-15).
+        let logs = item(3, DefenseKind::LogWorks, 1);
+        assert_eq!(
+            purchase_refusal(&s, &lists, side, &logs).map(|v| v.rule),
+            Some("DEF-03")
+        );
+        // The attacker may buy nothing (DEF-02 ruling).
+        let other = 1 - side;
+        assert_eq!(
+            purchase_refusal(&s, &lists, other, &item(9, DefenseKind::Trench, 1)).map(|v| v.rule),
+            Some("DEF-02")
+        );
+        assert_eq!(next_defense_id(&s), DefenseId(3));
+    }
+}

@@ -203,6 +203,25 @@ pub enum ScenarioEdit {
         piece: ReadyMade,
         at: crate::geom::Point,
     },
+    /// The table editor's Defences tool: a field defence bought and placed for `side` (its id
+    /// is replaced by the next free one). Refused when the purchase breaks DEF-01..03 (not the
+    /// defender, an item the posture does not offer, over the budget) or its outline is not a
+    /// usable shape on the table; placement problems (DEF-05) are allowed and shown.
+    AddDefense {
+        side: usize,
+        defense: Box<crate::model::FieldDefense>,
+    },
+    /// Replace the side's defence with this id (moved, more or fewer sections, an occupant);
+    /// checked the same way, the budget only when it costs more.
+    SetDefense {
+        side: usize,
+        defense: Box<crate::model::FieldDefense>,
+    },
+    /// Sell a bought defence back (its points return to the budget).
+    DeleteDefense {
+        side: usize,
+        id: crate::model::DefenseId,
+    },
     /// What a side's major (or minor) objective asks, in words (OBJ-01).
     SetObjectiveText {
         side: usize,

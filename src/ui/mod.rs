@@ -30,6 +30,7 @@ pub mod print;
 pub mod rules_ref;
 pub mod scenarios;
 pub mod table;
+pub mod table_defences;
 pub mod table_editor;
 pub mod widgets;
 

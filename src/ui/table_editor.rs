@@ -15,6 +15,8 @@
 //!   (`Shift+R` back) or the wheel turns it by 15°; a click places it. What would be wrong with
 //!   it there is listed live with the rule (DATA-10..12 from `rules::state::placement_violations`,
 //!   and outside its side's deployment zone, SEQ-01). "Deploy this side" lays a whole side out.
+//! * **Defences** — buy field defences within the posture's budget and place them
+//!   (`table_defences`, DEF-01..05).
 //! * **Ruler** — drag to measure.
 //!
 //! Every finished stroke or drag is one [`ScenarioEdit`]: the app checks it (shapes against the
@@ -53,17 +55,19 @@ pub enum Tool {
     Pieces,
     Zones,
     Units,
+    Defences,
     Ruler,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 7] = [
+    pub const ALL: [Tool; 8] = [
         Tool::Select,
         Tool::Area,
         Tool::Line,
         Tool::Pieces,
         Tool::Zones,
         Tool::Units,
+        Tool::Defences,
         Tool::Ruler,
     ];
 
@@ -75,6 +79,7 @@ impl Tool {
             Tool::Pieces => "Ready-made",
             Tool::Zones => "Zones & objectives",
             Tool::Units => "Place units",
+            Tool::Defences => "Defences",
             Tool::Ruler => "Ruler",
         }
     }
@@ -107,6 +112,7 @@ impl Tool {
                 "Pick a unit in the list, then click the table to put it there. R or the wheel \
                  turns it (Shift+R the other way)."
             }
+            Tool::Defences => super::table_defences::HINT,
             Tool::Ruler => "Drag across the table to measure.",
         }
     }
@@ -149,6 +155,8 @@ pub struct TableEditor {
     /// The scenario the cached scene and violations were built from.
     cache: Option<Cache>,
     ghost: Option<Ghost>,
+    /// The Defences tool's own state (src/ui/table_defences.rs).
+    pub defences: super::table_defences::DefenceTool,
 }
 
 #[derive(Debug)]
@@ -531,6 +539,7 @@ fn side_panel(
         }
         Tool::Zones => zones_panel(ui, scn, ed, out),
         Tool::Units => units_list(ui, scn, ed, out),
+        Tool::Defences => super::table_defences::panel(ui, view, scn, &mut ed.defences, out),
         Tool::Ruler => {
             ui.label(RichText::new("Ruler").strong());
             match ed.ruler {
@@ -917,6 +926,7 @@ fn table_area(
                     ed.piece = None;
                 }
             }
+            Tool::Defences => super::table_defences::keys(ui, &mut ed.defences, out),
             Tool::Ruler => {}
         }
     }
@@ -931,6 +941,9 @@ fn table_area(
         Selection::Scenario | Selection::Side(_) => None,
     };
     decorate(&mut scene, scn, ed, grab_cm);
+    if ed.tool == Tool::Defences {
+        super::table_defences::decorate(&mut scene, view, scn, &ed.defences, grab_cm);
+    }
     let r = table.show(ui, &scene);
     ed.pointer = r.pointer;
 
@@ -993,6 +1006,9 @@ fn table_area(
                 ed.placing = next_unplaced(scn, piece);
                 ed.ghost = None;
             }
+        }
+        Tool::Defences => {
+            super::table_defences::table_input(view, scn, &mut ed.defences, &r, grab_cm, out)
         }
         Tool::Ruler => {
             if let Some(d) = r.drag {
