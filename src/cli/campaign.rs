@@ -230,7 +230,10 @@ fn show(
     }
     if let Some(f) = &forces {
         let t = tally(c, f);
-        w(out, format!("victory: {:?} ({})", c.victory, t.why))?;
+        w(
+            out,
+            format!("victory: {}; so far {}", c.victory.describe(), t.why),
+        )?;
     }
     for p in &problems {
         w(out, format!("problem: {p}"))?;

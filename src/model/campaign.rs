@@ -276,14 +276,35 @@ impl CarryRules {
         } else {
             "Knocked-out units are gone for the rest of the campaign.".to_string()
         });
+        let span = |a: u8, b: u8| {
+            if a >= b {
+                format!("{b}")
+            } else {
+                format!("{a}–{b}")
+            }
+        };
+        let mut fates = Vec::new();
+        if c.killed_up_to >= 1 {
+            fates.push(format!("{} killed", span(1, c.killed_up_to.min(6))));
+        }
+        if c.captured_up_to > c.killed_up_to && c.killed_up_to < 6 {
+            fates.push(format!(
+                "{} captured",
+                span(c.killed_up_to + 1, c.captured_up_to.min(6))
+            ));
+        }
+        let wounded_from = c.killed_up_to.max(c.captured_up_to).saturating_add(1);
+        if wounded_from <= 6 {
+            fates.push(format!(
+                "{} wounded (out for {} battle{})",
+                span(wounded_from, 6),
+                c.wounded_out_for,
+                if c.wounded_out_for == 1 { "" } else { "s" }
+            ));
+        }
         out.push(format!(
-            "A commander whose command unit was knocked out rolls a die: 1–{} killed, {}–{} captured, {}–6 wounded (back after {} battle{}).",
-            c.killed_up_to,
-            c.killed_up_to.saturating_add(1),
-            c.captured_up_to,
-            c.captured_up_to.saturating_add(1),
-            c.wounded_out_for,
-            if c.wounded_out_for == 1 { "" } else { "s" }
+            "A commander whose command unit was knocked out rolls a die for his fate: {}.",
+            fates.join(", ")
         ));
         out.push(format!(
             "His place is taken by a named replacement, or else by the senior officer of his staff, with a command value {} lower (CMD-28).",
@@ -311,6 +332,21 @@ pub enum VictoryCondition {
         /// The campaign side holding it when the campaign opens.
         holder: usize,
     },
+}
+
+impl VictoryCondition {
+    /// The condition in words.
+    pub fn describe(&self) -> String {
+        match self {
+            VictoryCondition::MostVps => {
+                "the side with the most victory points over all battles wins".to_string()
+            }
+            VictoryCondition::DecisiveDouble => "the side with the most battles won wins, a decisive victory counting twice; a tie goes to victory points".to_string(),
+            VictoryCondition::ObjectiveHeldAtEnd { objective, .. } => format!(
+                "the side holding {objective} at the end wins: the winner of the last decided battle takes it"
+            ),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
