@@ -6,12 +6,14 @@
 use super::{lists_for_validation, read_text, w, Cli, Failure};
 use crate::ai::Limits;
 use crate::campaign::play::{autoplay, CampaignRun, Snapshot};
+use crate::campaign::HandResult;
 use crate::campaign::{forces_from, tally, validate, Change};
 use crate::model::army::ArmyList;
 use crate::model::ids::{CampaignId, ScenarioId};
 use crate::model::scenario::{parse_scenario, Scenario};
 use crate::model::Campaign;
-use crate::store::Store;
+use crate::session::campaign::{autoplay_next, begin_run, enter_result};
+use crate::store::{RunStatus, Store};
 use clap::Subcommand;
 use serde::Serialize;
 use std::io::Write;
@@ -27,6 +29,36 @@ pub enum CampaignCommand {
         /// A campaign.json file (its scenarios are the JSON files beside it), or the id of a
         /// stored campaign.
         campaign: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Begin a run of a stored campaign (one play-through; several may run side by side): its
+    /// forces from its scenarios, its first battle set up. Prints the run's id.
+    New {
+        /// The id of a stored campaign.
+        campaign: String,
+        /// The run's dice seed (each battle's and each carry's dice come from it).
+        #[arg(long)]
+        seed: u64,
+        /// A name for the run (default: the campaign's name and the seed).
+        #[arg(long, default_value = "")]
+        name: String,
+    },
+    /// The stored runs (of one campaign, or all): id, name, battles played, status.
+    Runs {
+        /// Only the runs of this stored campaign.
+        campaign: Option<String>,
+    },
+    /// Fight the next battle of a stored run and carry into the one after it, in one step: the
+    /// solo opponent plays both sides, or, with --result, the result of a battle fought on a
+    /// real table is entered from a file (docs/campaign.md). Prints the result and the reports.
+    Next {
+        /// The run's id (see `campaign runs`).
+        run: i64,
+        /// A result entered by hand: a JSON file (`campaign::HandResult`).
+        #[arg(long)]
+        result: Option<std::path::PathBuf>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -126,6 +158,67 @@ pub fn run(cli: &Cli, command: &CampaignCommand, out: &mut dyn Write) -> Result<
                 )?;
             }
             Ok(0)
+        }
+        CampaignCommand::New {
+            campaign,
+            seed,
+            name,
+        } => {
+            let mut store = Store::open(&cli.db)?;
+            let id = begin_run(&mut store, &CampaignId::new(campaign), *seed, name)
+                .map_err(|e| Failure::input(format!("cannot begin a run of '{campaign}': {e}")))?;
+            let rec = store.load_campaign_run(id)?;
+            w(out, format!("run {id}: {}", rec.name))?;
+            if let Some(next) = rec.next() {
+                w(
+                    out,
+                    format!(
+                        "battle 1 of {} is next: {}",
+                        rec.campaign.battles.len(),
+                        next.start.scenario.name
+                    ),
+                )?;
+                print_changes(
+                    "carried in",
+                    &next.start.carry_in.changes,
+                    &rec.forces.side_names(),
+                    out,
+                )?;
+            }
+            Ok(0)
+        }
+        CampaignCommand::Runs { campaign } => {
+            let store = Store::open_read(&cli.db)?;
+            let id = campaign.as_deref().map(CampaignId::new);
+            let rows = store.campaign_runs(id.as_ref())?;
+            w(
+                out,
+                format!(
+                    "{:>5} {:<36} {:<20} {:>7} {:<11}",
+                    "RUN", "NAME", "CAMPAIGN", "PLAYED", "STATUS"
+                ),
+            )?;
+            for r in rows {
+                w(
+                    out,
+                    format!(
+                        "{:>5} {:<36} {:<20} {:>3} of {:<2} {}",
+                        r.id,
+                        r.name,
+                        r.campaign.as_str(),
+                        r.played,
+                        r.battles,
+                        match r.status {
+                            RunStatus::InProgress => "in progress",
+                            RunStatus::Ended => "ended",
+                        }
+                    ),
+                )?;
+            }
+            Ok(0)
+        }
+        CampaignCommand::Next { run, result, json } => {
+            next(cli, *run, result.as_deref(), *json, out)
         }
         CampaignCommand::Show { campaign, json } => {
             let (c, scenarios, _) = load(cli, campaign)?;
@@ -355,6 +448,139 @@ fn print_run(run: &CampaignRun, out: &mut dyn Write) -> Result<(), Failure> {
     )?;
     if let Some(s) = &run.stopped {
         w(out, format!("stopped: {s}"))?;
+    }
+    Ok(())
+}
+
+/// `campaign next`: fight (or enter) the run's next battle and carry into the one after it.
+fn next(
+    cli: &Cli,
+    run: i64,
+    result: Option<&Path>,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<u8, Failure> {
+    let mut store = Store::open(&cli.db)?;
+    let lists = store.army_lists()?;
+    let before = store.load_campaign_run(run)?;
+    let Some(at) = before.next().map(|b| b.pos) else {
+        return Err(Failure::input(format!(
+            "run {run} ('{}') is over: every battle has been fought",
+            before.name
+        )));
+    };
+    let rec = match result {
+        Some(path) => {
+            let name = path.display().to_string();
+            let text = read_text(path)?;
+            let hand: HandResult = serde_json::from_str(&text).map_err(|e| {
+                Failure::input(format!(
+                    "{name}:{}:{}: not a battle result: {e}",
+                    e.line(),
+                    e.column()
+                ))
+            })?;
+            enter_result(&mut store, run, &lists, &hand)
+                .map_err(|e| Failure::input(format!("{name}: {e}")))?
+        }
+        None => {
+            autoplay_next(&mut store, run, &lists, &mut |_| true)
+                .map_err(|e| Failure::input(format!("run {run}: {e}")))?
+                .1
+        }
+    };
+    let Some(done) = rec.battles.get(at) else {
+        return Err(Failure::input(format!(
+            "run {run}: battle {} was not kept",
+            at + 1
+        )));
+    };
+    let Some(end) = &done.end else {
+        return Err(Failure::input(format!(
+            "run {run}: battle {} is not over",
+            at + 1
+        )));
+    };
+    if json {
+        #[derive(Serialize)]
+        struct Step<'a> {
+            run: i64,
+            battle: usize,
+            scenario: &'a str,
+            result: &'a crate::campaign::BattleRecord,
+            outcome: &'a [Change],
+            carry_into_next: Option<&'a [Change]>,
+            tally: crate::campaign::Tally,
+        }
+        let step = Step {
+            run,
+            battle: at + 1,
+            scenario: done.scenario_id.as_str(),
+            result: &end.result,
+            outcome: &end.after.changes,
+            carry_into_next: rec.next().map(|b| b.start.carry_in.changes.as_slice()),
+            tally: tally(&rec.campaign, &rec.forces),
+        };
+        let text = serde_json::to_string_pretty(&step)
+            .map_err(|e| Failure::input(format!("cannot write JSON: {e}")))?;
+        w(out, text)?;
+        return Ok(0);
+    }
+    let names = rec.forces.side_names();
+    let winner = end
+        .result
+        .winner
+        .and_then(|k| names.get(k).cloned())
+        .unwrap_or_else(|| "nobody".to_string());
+    w(
+        out,
+        format!(
+            "battle {} of {}: {} — {} ({}), VPs {}",
+            at + 1,
+            rec.campaign.battles.len(),
+            done.start.scenario.name,
+            if end.result.winner.is_some() {
+                format!("{winner} wins")
+            } else {
+                "a draw".to_string()
+            },
+            end.result.category,
+            names
+                .iter()
+                .zip(&end.result.vps)
+                .map(|(n, v)| format!("{n} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )?;
+    print_changes("what the battle did", &end.after.changes, &names, out)?;
+    match rec.next() {
+        Some(b) => {
+            w(
+                out,
+                format!("next: battle {}, {}", b.pos + 1, b.start.scenario.name),
+            )?;
+            print_changes("carried in", &b.start.carry_in.changes, &names, out)?;
+        }
+        None => w(out, "the campaign is over".to_string())?,
+    }
+    let t = tally(&rec.campaign, &rec.forces);
+    w(out, format!("tally: {}", t.why))?;
+    Ok(0)
+}
+
+fn print_changes(
+    title: &str,
+    changes: &[Change],
+    names: &[String],
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    w(out, format!("  {title}:"))?;
+    if changes.is_empty() {
+        w(out, "    (nothing changed)".to_string())?;
+    }
+    for c in changes {
+        w(out, format!("    - {}", c.line(names)))?;
     }
     Ok(())
 }
