@@ -1327,11 +1327,12 @@ fn table_area(
                     }
                 }
                 let mut turn = 0.0;
-                if key(ui, Key::R) {
-                    turn += TURN_DEG;
-                }
+                // Shift+R first: egui's plain R matches it too (it ignores Shift).
                 if ui.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::R)) {
                     turn -= TURN_DEG;
+                }
+                if key(ui, Key::R) {
+                    turn += TURN_DEG;
                 }
                 if let (Some(f), true) = (selected, turn != 0.0) {
                     out.send(edit(ScenarioEdit::SetFeature(Box::new(rotated(f, turn)))));
@@ -1347,11 +1348,12 @@ fn table_area(
             Tool::Units => {
                 if ed.placing.is_some() {
                     let mut turn = 0.0;
-                    if key(ui, Key::R) {
-                        turn += TURN_DEG;
-                    }
+                    // Shift+R first: egui's plain R matches it too (it ignores Shift).
                     if ui.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::R)) {
                         turn -= TURN_DEG;
+                    }
+                    if key(ui, Key::R) {
+                        turn += TURN_DEG;
                     }
                     if over_table {
                         // The wheel turns the piece instead of zooming (+ and - still zoom).
