@@ -96,7 +96,12 @@ fn edited(s: &Scenario, id: FeatureId) -> TerrainFeature {
         .clone();
     if let Geometry::Polygon(ring) = &mut f.geometry {
         let p = &mut ring[CORNER];
-        p.x += 2.0 * if p.x > s.table.width_cm / 2.0 { -1.0 } else { 1.0 };
+        p.x += 2.0
+            * if p.x > s.table.width_cm / 2.0 {
+                -1.0
+            } else {
+                1.0
+            };
     }
     f
 }
@@ -177,7 +182,7 @@ fn bench_table_edit(c: &mut Criterion) {
         b.iter(|| {
             // Alternate the two shapes, so every call re-triangulates.
             k += 1;
-            other.geometry = if k % 2 == 0 {
+            other.geometry = if k.is_multiple_of(2) {
                 moved.geometry.clone()
             } else {
                 original.geometry.clone()
