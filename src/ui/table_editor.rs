@@ -663,11 +663,19 @@ pub fn page(
 fn refresh(ed: &mut TableEditor, view: &View<'_>, scn: &Scenario) {
     if ed.cache.as_ref().is_none_or(|c| c.scenario != *scn) {
         let (scene, violations) = placement_problems(scn, view.lists);
+        // The cover (a union of every feature, some milliseconds on a big table) is worked out
+        // again only when the terrain or the table changed, not for a unit placed.
+        let cover = match &ed.cache {
+            Some(c) if c.scenario.terrain == scn.terrain && c.scenario.table == scn.table => {
+                c.cover
+            }
+            _ => crate::model::advice::terrain_cover(scn),
+        };
         ed.cache = Some(Cache {
             scenario: scn.clone(),
             scene,
             violations,
-            cover: crate::model::advice::terrain_cover(scn),
+            cover,
         });
         ed.ghost = None;
     }
