@@ -452,6 +452,10 @@ pub fn apply(
             super::table_edit::deploy_side(s, lists, *side)?;
             Ok(Created::Nothing)
         }
+        ScenarioEdit::DeployHq { side, hq } => {
+            super::table_edit::deploy_hq(s, lists, *side, *hq)?;
+            Ok(Created::Nothing)
+        }
         ScenarioEdit::SetArea { side, area, ring } => {
             super::table_edit::set_area(s, *side, *area, ring)?;
             Ok(Created::Nothing)

@@ -368,8 +368,71 @@ fn deploy_box(s: &Scenario, side: usize) -> (Point, Point) {
 /// keep their order of battle order. Each unit's width and depth are the engine's own footprint
 /// in its starting formation. Units that do not fit in the zone's box are left where they were.
 pub fn deploy_side(s: &mut Scenario, lists: &[ArmyList], side: usize) -> Result<(), EditError> {
+    deploy_pieces(s, lists, side, None)
+}
+
+/// "Deploy this HQ": the HQ, its units and everything under it (sub-HQs and their units), laid
+/// out in line in the side's zone as [`deploy_side`] does, in the first room along the ranks
+/// that the side's other placed pieces leave free. The side's other pieces stay where they are.
+pub fn deploy_hq(
+    s: &mut Scenario,
+    lists: &[ArmyList],
+    side: usize,
+    hq: HqId,
+) -> Result<(), EditError> {
+    let d = s.sides.get(side).ok_or(EditError::NoSide(side))?;
+    if d.hq(hq).is_none() {
+        return Err(EditError::NoHq(hq));
+    }
+    // The HQ and every HQ beneath it (a parent chain is never a loop: MoveHq refuses one).
+    let mut hqs = vec![hq];
+    let mut i = 0;
+    while let Some(h) = hqs.get(i).copied() {
+        for sub in d.hqs.iter().filter(|x| x.parent == Some(h)) {
+            if !hqs.contains(&sub.id) {
+                hqs.push(sub.id);
+            }
+        }
+        i += 1;
+    }
+    let mut chosen: Vec<PieceId> = d
+        .units
+        .iter()
+        .filter(|u| hqs.contains(&u.hq))
+        .map(|u| PieceId::Unit { side, unit: u.id })
+        .collect();
+    chosen.extend(hqs.iter().map(|&h| PieceId::Hq { side, hq: h }));
+    deploy_pieces(s, lists, side, Some(&chosen))
+}
+
+/// Lays the side's pieces out in line (all of them, or only `chosen`), keeping clear of the
+/// side's placed pieces that are not being laid out.
+fn deploy_pieces(
+    s: &mut Scenario,
+    lists: &[ArmyList],
+    side: usize,
+    chosen: Option<&[PieceId]>,
+) -> Result<(), EditError> {
     if side >= s.sides.len() {
         return Err(EditError::NoSide(side));
+    }
+    let wanted = |id: PieceId| chosen.is_none_or(|c| c.contains(&id));
+    // The ground the side's other placed pieces already stand on.
+    let mut taken: Vec<crate::geom::Rect> = Vec::new();
+    if chosen.is_some() {
+        if let Ok(state) = BattleState::lay_out(s, lists, 0) {
+            let ctx = Ctx::new(s, lists, &state);
+            for p in state.pieces.values() {
+                if p.id.side() != side || wanted(p.id) {
+                    continue;
+                }
+                if let Some(fp) = footprint_of(&ctx, p) {
+                    taken.push(crate::geom::footprint::rect_of(
+                        fp.stands.iter().flat_map(|st| st.corners()),
+                    ));
+                }
+            }
+        }
     }
     let facing = if side == 0 { 0.0 } else { 180.0 };
     // Measure every piece of the side at the origin, facing 0.
@@ -405,12 +468,18 @@ pub fn deploy_side(s: &mut Scenario, lists: &[ArmyList], side: usize) -> Result<
     let mut order: Vec<(PieceId, f64, f64)> = Vec::new();
     for u in &d.units {
         let id = PieceId::Unit { side, unit: u.id };
+        if !wanted(id) {
+            continue;
+        }
         if let Some((w, dp)) = size(id) {
             order.push((id, w, dp));
         }
     }
     for h in &d.hqs {
         let id = PieceId::Hq { side, hq: h.id };
+        if !wanted(id) {
+            continue;
+        }
         if let Some((w, dp)) = size(id) {
             order.push((id, w, dp));
         }
@@ -422,14 +491,48 @@ pub fn deploy_side(s: &mut Scenario, lists: &[ArmyList], side: usize) -> Result<
     let mut back = margin;
     let mut rank_depth: f64 = 0.0;
     let mut placements: Vec<(PieceId, Placement)> = Vec::new();
-    for (id, w, dp) in order {
-        if x + w > hi.x - margin && x > lo.x + margin {
-            x = lo.x + margin;
-            back += rank_depth + DEPLOY_GAP_CM;
-            rank_depth = 0.0;
+    // The box a piece of width `w` and depth `dp` covers with its front edge's left end at `x`.
+    let span = |x: f64, back: f64, w: f64, dp: f64| {
+        let (y0, y1) = if side == 0 {
+            (hi.y - back - dp, hi.y - back)
+        } else {
+            (lo.y + back, lo.y + back + dp)
+        };
+        crate::geom::Rect {
+            min: Point::new(x, y0),
+            max: Point::new(x + w, y1),
         }
-        if back + dp > (hi.y - lo.y) - margin || x + w > hi.x - margin {
-            continue; // no room left in the zone's box
+    };
+    let meets = |a: &crate::geom::Rect, b: &crate::geom::Rect| {
+        a.min.x < b.max.x + DEPLOY_GAP_CM / 2.0
+            && b.min.x < a.max.x + DEPLOY_GAP_CM / 2.0
+            && a.min.y < b.max.y
+            && b.min.y < a.max.y
+    };
+    for (id, w, dp) in order {
+        // Step past the ground already taken and on to the next rank when a rank is full; a
+        // bounded number of steps (each one moves right or back a rank).
+        let mut fits = false;
+        for _ in 0..(4 * taken.len() + 64) {
+            if x + w > hi.x - margin && x > lo.x + margin {
+                x = lo.x + margin;
+                back += rank_depth + DEPLOY_GAP_CM;
+                rank_depth = 0.0;
+            }
+            if back + dp > (hi.y - lo.y) - margin || x + w > hi.x - margin {
+                break; // no room left in the zone's box
+            }
+            let here = span(x, back, w, dp);
+            match taken.iter().find(|t| meets(&here, t)) {
+                Some(t) => x = t.max.x + DEPLOY_GAP_CM,
+                None => {
+                    fits = true;
+                    break;
+                }
+            }
+        }
+        if !fits {
+            continue;
         }
         let front_y = if side == 0 { hi.y - back } else { lo.y + back };
         // The pose is the centre of the front edge; side 1 faces 180°, mirroring left and right.

@@ -190,6 +190,12 @@ pub enum ScenarioEdit {
     },
     /// Lay every unit and HQ of the side out in line in its deployment zone.
     DeploySide(usize),
+    /// Lay an HQ, its units and everything under it out in line in the side's zone, clear of
+    /// the side's other placed pieces.
+    DeployHq {
+        side: usize,
+        hq: HqId,
+    },
     /// A side's deployment zone or an objective's area (an empty ring clears it). Refused when
     /// the ring is not a usable area on the table (DATA-05..07).
     SetArea {

@@ -19,6 +19,18 @@
 //!   (`table_defences`, DEF-01..05).
 //! * **Ruler** — drag to measure.
 //!
+//! Also (issue #18 items 2, 6, 7): **snapping** (`S`, or the tool bar's box) puts a corner being
+//! drawn or dragged onto another feature's corner, else onto its edge, else onto the table's
+//! edge, when within a few screen points ([`snap_point`]; a pink ring marks the target). `R` /
+//! `Shift+R` turn the selected feature by 15° about the middle of its corners ([`rotated`]),
+//! one edit each. A clicked corner is picked: `Delete` or a right-click takes it out
+//! ([`without_corner`]: an area keeps three, a line two, DATA-05). A deep-water river lists its
+//! crossings, the roads bridging it (the model has no crossing of its own: a road across deep
+//! water is the way over, TERR-07), and adds one ([`bridge_across`]). The Units list is the
+//! order-of-battle tree; each row can be dragged onto the table (egui drag and drop) and each HQ
+//! deployed on its own ("Deploy", `ScenarioEdit::DeployHq`). The panel states the book's table
+//! advice, size (BAS-04) and terrain cover (BAS-06), worked out again after every edit.
+//!
 //! Every finished stroke or drag is one [`ScenarioEdit`]: the app checks it (shapes against the
 //! DATA-05..09 boundary checks), saves it and keeps one undo step for it. A drawing the app
 //! refuses stays on the table with the app's message above, so it can be mended; nothing
@@ -44,6 +56,9 @@ use egui::{Color32, Key, Modifiers, RichText, Stroke, Ui};
 const GRAB_PX: f32 = 9.0;
 /// One press of R, or one notch of the wheel, turns a unit being placed by this much.
 const TURN_DEG: f64 = 15.0;
+/// How near (screen points) a corner must come to another feature's corner or edge, or to the
+/// table's edge, to snap to it.
+const SNAP_PX: f32 = 12.0;
 
 /// What a click on the table does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -88,8 +103,9 @@ impl Tool {
         match self {
             Tool::Select => {
                 "Click a feature or unit to select it. Drag a corner handle, the feature or a \
-                 unit to move it; double-click an edge for a new corner; Delete removes the \
-                 selected feature."
+                 unit to move it; double-click an edge for a new corner; click a corner and \
+                 press Delete (or right-click it) to take it out; R / Shift+R turns the \
+                 feature by 15°; Delete removes the selected feature."
             }
             Tool::Area => {
                 "Click each corner. Enter or double-click closes the area, Backspace takes back \
@@ -157,6 +173,13 @@ pub struct TableEditor {
     ghost: Option<Ghost>,
     /// The Defences tool's own state (src/ui/table_defences.rs).
     pub defences: super::table_defences::DefenceTool,
+    /// Snapping on (S): corners drawn and dragged go to other features' corners and edges and
+    /// to the table's edge when near them.
+    pub snap: bool,
+    /// The corner of the selected feature picked with a click (Delete deletes it).
+    pub selected_corner: Option<usize>,
+    /// Where the pointer would snap to this frame (drawn as a marker).
+    snap_mark: Option<Point>,
 }
 
 #[derive(Debug)]
@@ -164,6 +187,8 @@ struct Cache {
     scenario: Scenario,
     scene: TableScene,
     violations: Vec<Violation>,
+    /// BAS-06: the share of the table under terrain.
+    cover: f64,
 }
 
 /// The piece being placed at one spot: its stands and what would be wrong with it there.
@@ -198,6 +223,212 @@ impl TableEditor {
     pub fn ghost_problems(&self) -> &[Violation] {
         self.ghost.as_ref().map_or(&[], |g| g.violations.as_slice())
     }
+
+    /// Where the pointer snapped to last frame, if it did.
+    pub fn snap_mark(&self) -> Option<Point> {
+        self.snap_mark
+    }
+}
+
+/// Snapping (issue #18 item 2): where `p` goes with snapping on. The nearest corner of another
+/// feature within `tol` cm comes first, then the nearest point on another feature's edge, then
+/// the table's edge (each of x and y within `tol` of it goes onto it, so a corner near the
+/// table's corner goes onto that corner). `skip` is the feature being reshaped. `None`: nothing
+/// is near, `p` stays where it is.
+pub fn snap_point(scn: &Scenario, p: Point, tol: f64, skip: Option<FeatureId>) -> Option<Point> {
+    let others = || scn.terrain.iter().filter(move |f| Some(f.id) != skip);
+    let nearest = |cands: &mut dyn Iterator<Item = Point>| {
+        cands
+            .map(|c| (c.distance(p).0, c))
+            .filter(|(d, _)| *d <= tol)
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, c)| c)
+    };
+    let mut corners = others().flat_map(|f| f.geometry.points().iter().copied());
+    if let Some(c) = nearest(&mut corners) {
+        return Some(c);
+    }
+    let mut feet = others().flat_map(|f| {
+        let pts = f.geometry.points();
+        let n = pts.len();
+        let count = match f.geometry {
+            Geometry::Polygon(_) => n,
+            Geometry::Polyline { .. } => n.saturating_sub(1),
+        };
+        (0..count).filter_map(move |i| {
+            let (a, b) = (*pts.get(i)?, *pts.get((i + 1) % n)?);
+            Some(foot(p, a, b))
+        })
+    });
+    if let Some(c) = nearest(&mut feet) {
+        return Some(c);
+    }
+    let t = scn.table;
+    let axis = |v: f64, max: f64| {
+        if v.abs() <= tol {
+            Some(0.0)
+        } else if (max - v).abs() <= tol {
+            Some(max)
+        } else {
+            None
+        }
+    };
+    match (axis(p.x, t.width_cm), axis(p.y, t.depth_cm)) {
+        (None, None) => None,
+        (x, y) => Some(Point::new(x.unwrap_or(p.x), y.unwrap_or(p.y))),
+    }
+}
+
+/// The point of segment `a`–`b` nearest to `p`.
+fn foot(p: Point, a: Point, b: Point) -> Point {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let l2 = dx * dx + dy * dy;
+    let t = if l2 > 0.0 {
+        (((p.x - a.x) * dx + (p.y - a.y) * dy) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    Point::new(a.x + dx * t, a.y + dy * t)
+}
+
+/// The feature turned by `deg` degrees about the middle of its corners (the mean point).
+pub fn rotated(f: &TerrainFeature, deg: f64) -> TerrainFeature {
+    let pts = f.geometry.points();
+    let n = pts.len().max(1) as f64;
+    let c = Point::new(
+        pts.iter().map(|p| p.x).sum::<f64>() / n,
+        pts.iter().map(|p| p.y).sum::<f64>() / n,
+    );
+    let (sin, cos) = deg.to_radians().sin_cos();
+    let turn = |p: &mut Point| {
+        let (x, y) = (p.x - c.x, p.y - c.y);
+        *p = Point::new(c.x + x * cos - y * sin, c.y + x * sin + y * cos);
+    };
+    let mut g = f.clone();
+    match &mut g.geometry {
+        Geometry::Polygon(p) => p.iter_mut().for_each(turn),
+        Geometry::Polyline { points, .. } => points.iter_mut().for_each(turn),
+    }
+    g
+}
+
+/// The feature without its corner `index`, or why not: an area keeps at least three corners
+/// and a line two (DATA-05).
+pub fn without_corner(f: &TerrainFeature, index: usize) -> Result<TerrainFeature, String> {
+    let (least, what) = match f.geometry {
+        Geometry::Polygon(_) => (3, "an area"),
+        Geometry::Polyline { .. } => (2, "a line"),
+    };
+    let n = f.geometry.points().len();
+    if n <= least {
+        return Err(format!(
+            "'{}' has only {n} corners and {what} needs at least {least} (DATA-05): the corner \
+             stays. To take the feature away, click away from its corners and press Delete.",
+            f.name
+        ));
+    }
+    let mut g = f.clone();
+    match &mut g.geometry {
+        Geometry::Polygon(p) if index < p.len() => {
+            p.remove(index);
+        }
+        Geometry::Polyline { points, .. } if index < points.len() => {
+            points.remove(index);
+        }
+        _ => return Err(format!("'{}' has no corner {}", f.name, index + 1)),
+    }
+    Ok(g)
+}
+
+/// A river's crossing (issue #18 item 2): the model has no crossing of its own; a road across
+/// deep water cuts its way through it (the TERR-07 ruling `rules::terrain` applies: the road
+/// marks the bridge). This is a bridge 4 cm wide across `river` at the point of its outline
+/// nearest `near`, square to that edge and long enough to reach the far bank (the river's
+/// width there, measured along the crossing, plus 3 cm each side); kept on the table.
+pub fn bridge_across(
+    river: &TerrainFeature,
+    near: Point,
+    table: crate::model::Table,
+) -> Option<TerrainFeature> {
+    let pts = river.geometry.points();
+    let n = pts.len();
+    // The nearest edge and the foot on it.
+    let (a, b, at) = (0..n)
+        .filter_map(|i| {
+            let (a, b) = (*pts.get(i)?, *pts.get((i + 1) % n)?);
+            let f = foot(near, a, b);
+            Some((a, b, f, f.distance(near).0))
+        })
+        .min_by(|x, y| x.3.total_cmp(&y.3))
+        .map(|(a, b, f, _)| (a, b, f))?;
+    let len = a.distance(b).0;
+    if len <= 0.0 {
+        return None;
+    }
+    // Square to the bank, pointing into the water.
+    let (mut nx, mut ny) = (-(b.y - a.y) / len, (b.x - a.x) / len);
+    if !ring_contains(pts, Point::new(at.x + nx * 0.5, at.y + ny * 0.5)) {
+        nx = -nx;
+        ny = -ny;
+    }
+    // Walk across to the far bank (1 cm steps, at most the table's diagonal).
+    let reach = table.width_cm.hypot(table.depth_cm);
+    let mut w = 0.5;
+    while w < reach && ring_contains(pts, Point::new(at.x + nx * w, at.y + ny * w)) {
+        w += 0.5;
+    }
+    let clamp = |p: Point| {
+        Point::new(
+            p.x.clamp(0.0, table.width_cm),
+            p.y.clamp(0.0, table.depth_cm),
+        )
+    };
+    let from = clamp(Point::new(at.x - nx * 3.0, at.y - ny * 3.0));
+    let to = clamp(Point::new(at.x + nx * (w + 3.0), at.y + ny * (w + 3.0)));
+    Some(TerrainFeature {
+        id: FeatureId(0),
+        name: format!("Bridge over {}", river.name),
+        kind: TerrainKind::Road,
+        geometry: Geometry::Polyline {
+            points: vec![from, to],
+            width_cm: 4.0,
+        },
+        dense: false,
+        frozen: false,
+    })
+}
+
+/// The roads that cross `river` (its bridges): those with a point inside it or a segment
+/// that meets its outline.
+pub fn crossings_of<'a>(scn: &'a Scenario, river: &TerrainFeature) -> Vec<&'a TerrainFeature> {
+    let ring = river.geometry.points();
+    scn.terrain
+        .iter()
+        .filter(|f| f.kind == TerrainKind::Road && f.id != river.id)
+        .filter(|f| {
+            let pts = f.geometry.points();
+            pts.iter().any(|p| ring_contains(ring, *p))
+                || pts.windows(2).any(|w| {
+                    let [a, b] = *w else {
+                        return false;
+                    };
+                    (0..ring.len()).any(|i| {
+                        let (Some(c), Some(d)) = (ring.get(i), ring.get((i + 1) % ring.len()))
+                        else {
+                            return false;
+                        };
+                        segments_cross(a, b, *c, *d)
+                    })
+                })
+        })
+        .collect()
+}
+
+fn segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool {
+    let side = |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+    let (d1, d2) = (side(c, d, a), side(c, d, b));
+    let (d3, d4) = (side(a, b, c), side(a, b, d));
+    d1 * d2 < 0.0 && d3 * d4 < 0.0
 }
 
 /// The kinds drawn as areas and as lines: together the twelve of `TerrainKind::ALL`.
@@ -440,10 +671,19 @@ pub fn page(
 fn refresh(ed: &mut TableEditor, view: &View<'_>, scn: &Scenario) {
     if ed.cache.as_ref().is_none_or(|c| c.scenario != *scn) {
         let (scene, violations) = placement_problems(scn, view.lists);
+        // The cover (a union of every feature, some milliseconds on a big table) is worked out
+        // again only when the terrain or the table changed, not for a unit placed.
+        let cover = match &ed.cache {
+            Some(c) if c.scenario.terrain == scn.terrain && c.scenario.table == scn.table => {
+                c.cover
+            }
+            _ => crate::model::advice::terrain_cover(scn),
+        };
         ed.cache = Some(Cache {
             scenario: scn.clone(),
             scene,
             violations,
+            cover,
         });
         ed.ghost = None;
     }
@@ -483,6 +723,13 @@ fn refresh(ed: &mut TableEditor, view: &View<'_>, scn: &Scenario) {
     {
         ed.selected_feature = None;
     }
+    let corners = ed
+        .selected_feature
+        .and_then(|id| scn.terrain.iter().find(|f| f.id == id))
+        .map_or(0, |f| f.geometry.points().len());
+    if ed.selected_corner.is_some_and(|i| i >= corners) {
+        ed.selected_corner = None;
+    }
 }
 
 fn tool_bar(ui: &mut Ui, ed: &mut TableEditor) {
@@ -504,6 +751,11 @@ fn tool_bar(ui: &mut Ui, ed: &mut TableEditor) {
                 ed.area_target = None;
             }
         }
+        ui.separator();
+        ui.checkbox(&mut ed.snap, "Snap (S)").on_hover_text(
+            "Corners you draw or drag go onto other features' corners and edges and onto the \
+             table's edge when near them",
+        );
         ui.separator();
         ui.label(RichText::new(ed.tool.hint()).color(palette::FAINT));
     });
@@ -560,10 +812,50 @@ fn side_panel(
             ui.label(RichText::new(format!("{}: {}", v.rule, v.message)).color(palette::WARN));
         }
     }
+    table_advice(ui, scn, ed);
     if !view.advice.is_empty() {
         ui.add_space(10.0);
         super::widgets::advice_box(ui, view.advice);
     }
+}
+
+/// The book's advice on the table, live as the designer draws (issue #18 item 7): the table's
+/// size against BAS-04 and the share under terrain against BAS-06, worked out again after every
+/// edit (the cover with the feature being dragged where it would go is not shown: see
+/// docs/benchmarks.md for what one working out costs).
+fn table_advice(ui: &mut Ui, scn: &Scenario, ed: &TableEditor) {
+    use crate::model::advice::{COVER_RANGE, MIN_TABLE_CM};
+    ui.add_space(10.0);
+    ui.label(RichText::new("Table advice").strong());
+    let k = scn.measure_scale.factor();
+    let (short, long) = (MIN_TABLE_CM.0 * k, MIN_TABLE_CM.1 * k);
+    let (w, d) = (scn.table.width_cm, scn.table.depth_cm);
+    let big_enough = w.min(d) >= short && w.max(d) >= long;
+    let size = format!(
+        "Table {w} × {d} cm: {} (BAS-04 asks at least {short} × {long} cm at this scale).",
+        if big_enough { "big enough" } else { "small" }
+    );
+    ui.label(RichText::new(size).color(if big_enough {
+        palette::OK
+    } else {
+        palette::WARN
+    }));
+    let cover = ed.cache.as_ref().map_or(0.0, |c| c.cover);
+    let pct = (cover * 100.0).round();
+    let (lo, hi) = COVER_RANGE;
+    let (verdict, good) = if cover < lo {
+        ("too open: add woods, villages or hills", false)
+    } else if cover > hi + 1e-9 {
+        ("crowded: take some away", false)
+    } else {
+        ("within the book's range", true)
+    };
+    ui.label(
+        RichText::new(format!(
+            "Terrain covers {pct}% of the table: {verdict} (BAS-06 advises a third to a half)."
+        ))
+        .color(if good { palette::OK } else { palette::WARN }),
+    );
 }
 
 fn kind_picker(ui: &mut Ui, ed: &mut TableEditor) {
@@ -659,17 +951,116 @@ fn selected_feature(ui: &mut Ui, scn: &Scenario, ed: &mut TableEditor, out: &mut
     for line in effects(f.kind) {
         ui.label(RichText::new(line).color(palette::FAINT));
     }
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Turn");
+        for (text, deg, hint) in [
+            ("⟲ 15°", -TURN_DEG, "Turn it 15° one way (Shift+R)"),
+            ("⟳ 15°", TURN_DEG, "Turn it 15° the other way (R)"),
+        ] {
+            if ui.button(text).on_hover_text(hint).clicked() {
+                out.send(edit(ScenarioEdit::SetFeature(Box::new(rotated(f, deg)))));
+            }
+        }
+    });
+    if let Some(i) = ed.selected_corner {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!("Corner {} picked", i + 1));
+            if ui
+                .button("Delete corner")
+                .on_hover_text("Take this corner out (Delete, or right-click the corner)")
+                .clicked()
+            {
+                delete_corner(f, i, ed, out);
+            }
+        });
+    }
     if ui
         .button("Delete feature")
-        .on_hover_text("Remove it from the table (Delete)")
+        .on_hover_text("Remove it from the table (Delete, with no corner picked)")
         .clicked()
     {
         out.send(edit(ScenarioEdit::DeleteFeature(f.id)));
     }
+    if f.kind == TerrainKind::DeepWet {
+        crossings_panel(ui, scn, f, ed, out);
+    }
 }
 
+/// A river's crossing points: its bridges listed, one added where the pointer last was over
+/// it (or at its middle), each one selected to move it or deleted here.
+fn crossings_panel(
+    ui: &mut Ui,
+    scn: &Scenario,
+    river: &TerrainFeature,
+    ed: &mut TableEditor,
+    out: &mut Emitter,
+) {
+    ui.add_space(8.0);
+    ui.label(RichText::new("Crossings").strong());
+    ui.label(
+        RichText::new(
+            "Deep water is crossed only where a road bridges it (TERR-07): each bridge is a \
+             road across the river. Select one to drag it along the bank.",
+        )
+        .color(palette::FAINT),
+    );
+    let bridges = crossings_of(scn, river);
+    if bridges.is_empty() {
+        ui.label("No crossing yet.");
+    }
+    for b in bridges {
+        ui.horizontal(|ui| {
+            if ui.selectable_label(false, &b.name).clicked() {
+                ed.selected_feature = Some(b.id);
+                ed.selected_corner = None;
+            }
+            if ui
+                .small_button("Delete")
+                .on_hover_text(format!("Take '{}' away", b.name))
+                .clicked()
+            {
+                out.send(edit(ScenarioEdit::DeleteFeature(b.id)));
+            }
+        });
+    }
+    if ui
+        .button("Add a bridge")
+        .on_hover_text("A road 4 cm wide across the river, near the middle of its outline")
+        .clicked()
+    {
+        let pts = river.geometry.points();
+        let n = pts.len().max(1) as f64;
+        let mid = Point::new(
+            pts.iter().map(|p| p.x).sum::<f64>() / n,
+            pts.iter().map(|p| p.y).sum::<f64>() / n,
+        );
+        if let Some(b) = bridge_across(river, mid, scn.table) {
+            out.send(edit(ScenarioEdit::AddFeature(Box::new(b))));
+        }
+    }
+}
+
+/// Deletes corner `i` of `f`, or says why it stays.
+fn delete_corner(f: &TerrainFeature, i: usize, ed: &mut TableEditor, out: &mut Emitter) {
+    match without_corner(f, i) {
+        Ok(g) => {
+            out.send(edit(ScenarioEdit::SetFeature(Box::new(g))));
+            ed.selected_corner = None;
+            ed.note = None;
+        }
+        Err(why) => ed.note = Some(why),
+    }
+}
+
+/// The order of battle as a tree beside the table: each HQ with its units beneath it and its
+/// sub-HQs further in. Each row is picked with a click (then the table is clicked) or dragged
+/// straight onto the table; each HQ can be deployed on its own, each side as a whole.
 fn units_list(ui: &mut Ui, scn: &Scenario, ed: &mut TableEditor, out: &mut Emitter) {
     ui.label(RichText::new("Units to place").strong());
+    ui.label(
+        RichText::new("Drag a unit or HQ onto the table, or pick it and click the table.")
+            .color(palette::FAINT),
+    );
     if let Some(g) = &ed.ghost {
         if g.violations.is_empty() {
             ui.label(RichText::new("Fits here.").color(palette::OK));
@@ -690,34 +1081,92 @@ fn units_list(ui: &mut Ui, scn: &Scenario, ed: &mut TableEditor, out: &mut Emitt
         {
             out.send(edit(ScenarioEdit::DeploySide(si)));
         }
-        let mut row = |ui: &mut Ui, piece: PieceId, name: &str, placed: bool| {
+        let mut row = |ui: &mut Ui, depth: usize, piece: PieceId, name: &str, placed: bool| {
             let mark = if placed { "●" } else { "○" };
             let on = ed.placing == Some(piece);
-            if ui
-                .selectable_label(on, format!("{mark} {name}"))
-                .on_hover_text(if placed {
-                    "On the table: pick it to move it"
-                } else {
-                    "Not on the table yet: pick it, then click the table"
-                })
-                .clicked()
-            {
-                ed.placing = Some(piece);
-                ed.facing_deg = None;
-                ed.ghost = None;
-            }
+            ui.horizontal(|ui| {
+                ui.add_space(14.0 * depth as f32);
+                let r = ui
+                    .selectable_label(on, format!("{mark} {name}"))
+                    .interact(egui::Sense::drag())
+                    .on_hover_text(if placed {
+                        "On the table: drag it or pick it to move it"
+                    } else {
+                        "Not on the table yet: drag it onto the table, or pick it and click"
+                    });
+                r.dnd_set_drag_payload(piece);
+                if r.clicked() {
+                    ed.placing = Some(piece);
+                    ed.facing_deg = None;
+                    ed.ghost = None;
+                }
+                if let PieceId::Hq { side, hq } = piece {
+                    if ui
+                        .small_button("Deploy")
+                        .accessible_name(format!("Deploy this HQ: {name}"))
+                        .on_hover_text(
+                            "Lay this HQ, its units and the HQs under it out in line in the \
+                             zone, clear of what is already placed",
+                        )
+                        .clicked()
+                    {
+                        out.send(edit(ScenarioEdit::DeployHq { side, hq }));
+                    }
+                }
+            });
         };
-        for h in &side.hqs {
+        // Depth first from the commanding officers, each HQ's units beneath it.
+        let mut stack: Vec<(usize, crate::model::HqId)> = side
+            .hqs
+            .iter()
+            .filter(|h| h.parent.is_none_or(|p| side.hq(p).is_none()))
+            .rev()
+            .map(|h| (0, h.id))
+            .collect();
+        let mut shown: Vec<crate::model::HqId> = Vec::new();
+        while let Some((depth, id)) = stack.pop() {
+            let Some(h) = side.hq(id) else { continue };
+            if shown.contains(&id) {
+                continue;
+            }
+            shown.push(id);
             row(
                 ui,
+                depth,
+                PieceId::Hq { side: si, hq: h.id },
+                &h.name,
+                h.position.is_some(),
+            );
+            for u in side.units.iter().filter(|u| u.hq == id) {
+                row(
+                    ui,
+                    depth + 1,
+                    PieceId::Unit {
+                        side: si,
+                        unit: u.id,
+                    },
+                    &u.name,
+                    u.position.is_some(),
+                );
+            }
+            for sub in side.hqs.iter().rev().filter(|x| x.parent == Some(id)) {
+                stack.push((depth + 1, sub.id));
+            }
+        }
+        // Anything the tree did not reach (an HQ in a loop, a unit of no HQ).
+        for h in side.hqs.iter().filter(|h| !shown.contains(&h.id)) {
+            row(
+                ui,
+                0,
                 PieceId::Hq { side: si, hq: h.id },
                 &h.name,
                 h.position.is_some(),
             );
         }
-        for u in &side.units {
+        for u in side.units.iter().filter(|u| !shown.contains(&u.hq)) {
             row(
                 ui,
+                0,
                 PieceId::Unit {
                     side: si,
                     unit: u.id,
@@ -862,10 +1311,14 @@ fn table_area(
     let over_table = last.is_some_and(|p| ui.rect_contains_pointer(p.view));
     let zoom = last.map_or(4.0, |p| p.len(1.0).max(0.01) as f64);
     let grab_cm = f64::from(GRAB_PX) / zoom;
+    let snap_cm = f64::from(SNAP_PX) / zoom;
 
     // Keys and the wheel, before the table view reads them.
     if !typing {
         let key = |ui: &Ui, k: Key| ui.input_mut(|i| i.consume_key(Modifiers::NONE, k));
+        if key(ui, Key::S) {
+            ed.snap = !ed.snap;
+        }
         match ed.tool {
             Tool::Area | Tool::Line | Tool::Zones => {
                 if key(ui, Key::Enter) && !ed.draft.is_empty() {
@@ -880,23 +1333,44 @@ fn table_area(
                 }
             }
             Tool::Select => {
+                let selected = ed
+                    .selected_feature
+                    .and_then(|id| scn.terrain.iter().find(|f| f.id == id));
                 if key(ui, Key::Delete) {
-                    if let Some(id) = ed.selected_feature {
-                        out.send(edit(ScenarioEdit::DeleteFeature(id)));
+                    match (selected, ed.selected_corner) {
+                        (Some(f), Some(i)) => delete_corner(f, i, ed, out),
+                        (Some(f), None) => out.send(edit(ScenarioEdit::DeleteFeature(f.id))),
+                        (None, _) => {}
                     }
                 }
+                let mut turn = 0.0;
+                // Shift+R first: egui's plain R matches it too (it ignores Shift).
+                if ui.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::R)) {
+                    turn -= TURN_DEG;
+                }
+                if key(ui, Key::R) {
+                    turn += TURN_DEG;
+                }
+                if let (Some(f), true) = (selected, turn != 0.0) {
+                    out.send(edit(ScenarioEdit::SetFeature(Box::new(rotated(f, turn)))));
+                }
                 if key(ui, Key::Escape) {
-                    ed.selected_feature = None;
+                    if ed.selected_corner.is_some() {
+                        ed.selected_corner = None;
+                    } else {
+                        ed.selected_feature = None;
+                    }
                 }
             }
             Tool::Units => {
                 if ed.placing.is_some() {
                     let mut turn = 0.0;
-                    if key(ui, Key::R) {
-                        turn += TURN_DEG;
-                    }
+                    // Shift+R first: egui's plain R matches it too (it ignores Shift).
                     if ui.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::R)) {
                         turn -= TURN_DEG;
+                    }
+                    if key(ui, Key::R) {
+                        turn += TURN_DEG;
                     }
                     if over_table {
                         // The wheel turns the piece instead of zooming (+ and - still zoom).
@@ -945,7 +1419,39 @@ fn table_area(
         super::table_defences::decorate(&mut scene, view, scn, &ed.defences, grab_cm);
     }
     let r = table.show(ui, &scene);
-    ed.pointer = r.pointer;
+    // Snapping: the pointer, and a click, go onto what is near (the corner being dragged skips
+    // its own feature).
+    let skip = match ed.drag {
+        Some((Drag::Corner { feature, .. }, ..)) => Some(feature),
+        _ => None,
+    };
+    let snaps = ed.snap
+        && (matches!(ed.tool, Tool::Area | Tool::Line | Tool::Zones)
+            || matches!(ed.drag, Some((Drag::Corner { .. }, ..)))
+            || r.drag.is_some_and(|d| {
+                ed.tool == Tool::Select
+                    && ed
+                        .selected_feature
+                        .and_then(|id| scn.terrain.iter().find(|f| f.id == id))
+                        .is_some_and(|f| corner_near(f, d.from, grab_cm).is_some())
+            }));
+    let snap = |p: Point| {
+        if snaps {
+            snap_point(scn, p, snap_cm, skip)
+        } else {
+            None
+        }
+    };
+    ed.snap_mark = r.pointer.and_then(snap);
+    ed.pointer = r.pointer.map(|p| snap(p).unwrap_or(p));
+    let mut r = r;
+    r.clicked_point = r.clicked_point.map(|p| snap(p).unwrap_or(p));
+    if let Some(d) = r.drag.as_mut() {
+        if snaps && ed.tool == Tool::Select {
+            let skip = ed.selected_feature;
+            d.to = snap_point(scn, d.to, snap_cm, skip).unwrap_or(d.to);
+        }
+    }
 
     let drawing = ed.tool != Tool::Zones || ed.area_target.is_some();
     match ed.tool {
@@ -977,6 +1483,26 @@ fn table_area(
         }
         Tool::Select => select_tool(scn, ed, selection, &r, grab_cm, out),
         Tool::Units => {
+            // A row of the tree dragged over the table: it is the piece being placed, and
+            // letting go places it where the pointer is.
+            if let Some(piece) = r.response.dnd_hover_payload::<PieceId>().map(|p| *p) {
+                if ed.placing != Some(piece) {
+                    ed.placing = Some(piece);
+                    ed.facing_deg = None;
+                    ed.ghost = None;
+                }
+            }
+            let dropped = r
+                .response
+                .dnd_release_payload::<PieceId>()
+                .map(|p| *p)
+                .and_then(|piece| Some((piece, r.pointer?)));
+            if let Some((piece, _)) = dropped {
+                ed.placing = Some(piece);
+            }
+            if let Some((_, p)) = dropped {
+                r.clicked_point = Some(p);
+            }
             if let (Some(piece), Some(p)) = (ed.placing, r.pointer.or(r.clicked_point)) {
                 let facing = ed.facing_deg.unwrap_or_else(|| default_facing(scn, ed));
                 let at = Placement {
@@ -1073,8 +1599,15 @@ fn select_tool(
                     .first()
                     .map(|f| Drag::Feature { feature: f.id })
             };
-            if let Some(Drag::Feature { feature }) = what {
-                ed.selected_feature = Some(feature);
+            match what {
+                Some(Drag::Feature { feature }) => {
+                    if ed.selected_feature != Some(feature) {
+                        ed.selected_corner = None;
+                    }
+                    ed.selected_feature = Some(feature);
+                }
+                Some(Drag::Corner { index, .. }) => ed.selected_corner = Some(index),
+                _ => {}
             }
             ed.drag = what.map(|w| (w, d.from, d.to));
         }
@@ -1088,6 +1621,15 @@ fn select_tool(
             }
         }
         return;
+    }
+    // Right-click on a corner of the selected feature deletes that corner.
+    if r.response.secondary_clicked() {
+        if let (Some(f), Some(p)) = (selected, r.pointer) {
+            if let Some(i) = corner_near(f, p, grab_cm) {
+                delete_corner(f, i, ed, out);
+                return;
+            }
+        }
     }
     if r.response.double_clicked() {
         if let (Some(f), Some(p)) = (selected, r.clicked_point.or(r.pointer)) {
@@ -1112,9 +1654,9 @@ fn select_tool(
             };
             return;
         }
-        let keep = selected.is_some_and(|f| {
-            corner_near(f, p, grab_cm).is_some() || edge_near(f, p, grab_cm).is_some()
-        });
+        let corner = selected.and_then(|f| corner_near(f, p, grab_cm));
+        let keep = corner.is_some() || selected.is_some_and(|f| edge_near(f, p, grab_cm).is_some());
+        ed.selected_corner = corner;
         if !keep {
             ed.selected_feature = super::table::terrain::features_at(&scn.terrain, p)
                 .first()
@@ -1176,12 +1718,24 @@ fn decorate(scene: &mut TableScene, scn: &Scenario, ed: &TableEditor, grab_cm: f
                 stroke,
             }),
         }
-        for p in pts {
+        for (i, p) in pts.into_iter().enumerate() {
+            let picked = ed.selected_corner == Some(i);
             scene.overlays.push(Overlay::Circle {
                 centre: p,
-                radius_cm: handle,
-                fill: Color32::WHITE,
-                stroke: Stroke::new(1.5, palette::BLUE),
+                radius_cm: if picked { handle * 1.4 } else { handle },
+                fill: if picked {
+                    palette::BLUE
+                } else {
+                    Color32::WHITE
+                },
+                stroke: Stroke::new(
+                    1.5,
+                    if picked {
+                        Color32::WHITE
+                    } else {
+                        palette::BLUE
+                    },
+                ),
             });
         }
     }
@@ -1267,6 +1821,22 @@ fn decorate(scene: &mut TableScene, scn: &Scenario, ed: &TableEditor, grab_cm: f
                 stroke,
             });
         }
+    }
+    if let Some(m) = ed.snap_mark {
+        // The snap target: a ring round a dot, in a colour no terrain uses.
+        let mark = Color32::from_rgb(0xff, 0x3d, 0xc8);
+        scene.overlays.push(Overlay::Circle {
+            centre: m,
+            radius_cm: handle * 1.8,
+            fill: Color32::TRANSPARENT,
+            stroke: Stroke::new(2.0, mark),
+        });
+        scene.overlays.push(Overlay::Circle {
+            centre: m,
+            radius_cm: handle * 0.5,
+            fill: mark,
+            stroke: Stroke::NONE,
+        });
     }
     if let Some((a, b)) = ed.ruler.filter(|_| ed.tool == Tool::Ruler) {
         scene.overlays.push(Overlay::Polyline {
