@@ -374,10 +374,10 @@ pub struct BalanceReport {
 
 /// END-03 reasons in the order the report lists them.
 const ENDS: [(EndReason, &str); 4] = [
-    (EndReason::TurnLimit, "turn limit"),
-    (EndReason::Objective, "major objective taken"),
-    (EndReason::Break, "an army broke"),
-    (EndReason::Concession, "concession"),
+    (EndReason::TurnLimit, "at the turn limit"),
+    (EndReason::Objective, "on a major objective"),
+    (EndReason::Break, "on an army breaking"),
+    (EndReason::Concession, "on a concession"),
 ];
 
 impl BalanceReport {
@@ -535,7 +535,7 @@ fn verdict(r: &BalanceReport) -> String {
         .max_by(|a, b| a.rate.count.cmp(&b.rate.count).then(b.label.cmp(&a.label)))
     {
         out.push_str(&format!(
-            " Most games end by {} ({}), after {:.1} game turns on average.",
+            " Most games end {} ({}), after {:.1} game turns on average.",
             end.label,
             percent(end.rate.rate),
             r.turns.mean
@@ -859,10 +859,10 @@ mod tests {
         assert_eq!(
             ends,
             vec![
-                ("turn limit", 4),
-                ("major objective taken", 3),
-                ("an army broke", 3),
-                ("concession", 0)
+                ("at the turn limit", 4),
+                ("on a major objective", 3),
+                ("on an army breaking", 3),
+                ("on a concession", 0)
             ]
         );
         // OBJ-01: French major in games 0, 1, 3 (3); at least minor also in 2 and 4 (5).
@@ -890,7 +890,7 @@ mod tests {
         assert!(r.verdict.starts_with("No side clearly favoured: the French win 60% (31–83%) of 10 games, the Austrian 30% (11–60%), and 10% are drawn"), "{}", r.verdict);
         assert!(
             r.verdict
-                .contains("Most games end by turn limit (40%), after 7.6 game turns"),
+                .contains("Most games end at the turn limit (40%), after 7.6 game turns"),
             "{}",
             r.verdict
         );

@@ -214,17 +214,20 @@ pub fn text(r: &BalanceReport, seed: u64) -> String {
         ));
     }
     l.push(String::new());
-    l.push("Units: how often each came through (not knocked out)".to_string());
+    l.push(
+        "Units: how often each came through (not knocked out), and the stands it lost on average"
+            .to_string(),
+    );
     for s in 0..2 {
         l.push(format!("  {}", r.sides[s]));
         for u in r.units.iter().filter(|u| u.unit.side == s) {
             l.push(format!(
-                "    {:<40} {:>2} stands{}  survives {:>4}  loses {:.1} stands a game",
-                u.unit.name,
-                u.unit.stands,
-                if u.unit.command { " (HQ)" } else { "     " },
+                "    survives {:>4}  loses {:>4.1} of {:>2}  {}{}",
                 percent(u.survived.rate),
-                u.mean_stands_lost
+                u.mean_stands_lost,
+                u.unit.stands,
+                u.unit.name,
+                if u.unit.command { " (HQ)" } else { "" },
             ));
         }
     }
