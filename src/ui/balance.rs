@@ -446,8 +446,18 @@ fn histogram(
             };
             charts.push(BarChart::new(name, bars).color(colour));
         }
+        // From 0 (every measure here is a count) to a bin beyond the last, so a single bin
+        // does not fill the whole plot.
+        let last = spreads
+            .iter()
+            .flatten()
+            .filter_map(|s| s.bins.last())
+            .map(|b| (b.to + (b.to - b.from)) as f64)
+            .fold(1.0, f64::max);
         Plot::new(id)
             .height(150.0)
+            .include_x(0.0)
+            .include_x(last)
             .width(width)
             .legend(Legend::default().position(Corner::RightTop))
             .allow_zoom(false)
