@@ -487,7 +487,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     let digits = n.to_string();
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(c);
@@ -631,6 +631,7 @@ mod tests {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn game(
         index: u64,
         winner: Option<usize>,

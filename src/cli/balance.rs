@@ -133,6 +133,7 @@ fn histogram(label: &str, s: &Spread) -> Vec<String> {
 }
 
 /// The report as a person reads it: the verdict first, then the figures behind it.
+#[allow(clippy::needless_range_loop)] // sides index several parallel arrays
 pub fn text(r: &BalanceReport, seed: u64) -> String {
     let short = short_names(&r.sides);
     let mut l = vec![

@@ -245,6 +245,7 @@ fn progress(ui: &mut Ui, live: &BalanceLive, out: &mut Vec<AppCommand>) {
     });
 }
 
+#[allow(clippy::needless_range_loop)] // sides index several parallel arrays
 fn report_view(ui: &mut Ui, r: &BalanceReport) {
     let short = short_names(&r.sides);
     ui.add_space(4.0);
