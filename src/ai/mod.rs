@@ -49,6 +49,7 @@
 //! eframe, rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
 
 pub mod autoplay;
+pub mod balance;
 pub mod policy;
 pub mod tactics;
 #[cfg(test)]

@@ -20,6 +20,7 @@
 //! Layering: `app` may use everything (`model`, `store`, `ui`, `eframe`, `rfd`); nothing but
 //! `main.rs` and the tests depend on it.
 
+mod balance;
 pub mod battle;
 pub mod battle_result;
 pub mod edit;
@@ -83,6 +84,8 @@ pub struct App {
     history: History,
     dialogs: Dialogs,
     printing: Option<PrintRun>,
+    /// Scenario → Balance…: the games in play and the last report.
+    balance: balance::Balance,
     last_print: Option<PrintReport>,
     style_installed: bool,
     /// The stored battles (the Battles list).
@@ -153,6 +156,7 @@ impl App {
             history: History::default(),
             dialogs: Dialogs::new(),
             printing: None,
+            balance: balance::Balance::default(),
             last_print: None,
             style_installed: false,
             battles: Vec::new(),
@@ -226,6 +230,7 @@ impl App {
             self.dialog_done(outcome, ui.ctx());
         }
         self.poll_print();
+        self.poll_balance(ui.ctx());
         self.poll_opponent(ui.ctx());
         let selected = self.ui_state.battle_selected;
         let options = self
@@ -272,6 +277,8 @@ impl App {
             ui::show(ui, &view, &mut self.ui_state)
         };
         files::fallback_window(ui.ctx(), &mut self.dialogs);
+        let balance = self.balance_window(ui.ctx());
+        let commands: Vec<AppCommand> = commands.into_iter().chain(balance).collect();
         if !commands.is_empty() {
             // This frame was drawn before the commands: show their effect at once.
             ui.ctx().request_repaint();
@@ -609,6 +616,7 @@ impl App {
                 print,
                 path,
             } => self.start_print(ctx, &scenario, print, path),
+            AppCommand::Balance(ask) => self.apply_balance(ask, ctx),
             AppCommand::CancelJob => {
                 if let Some(run) = &self.printing {
                     run.job.cancel();

@@ -7,6 +7,7 @@
 //! command panics on any input. May depend on everything below it; nothing depends on it.
 
 mod autoplay;
+mod balance;
 mod battle;
 pub mod campaign;
 
@@ -151,6 +152,24 @@ pub enum BattleCommand {
         /// End the battle after this many game turns (at most the scenario's turn limit).
         #[arg(long, value_name = "T")]
         max_turns: Option<u32>,
+    },
+    /// Play a scenario many times with the solo opponent on both sides and report its balance:
+    /// win and draw rates with 95% intervals, VPs, losses, game length, objectives, units.
+    Balance {
+        /// A scenario JSON file, or the id or name of a stored scenario.
+        scenario: String,
+        /// How many games to play.
+        #[arg(long, default_value_t = 100)]
+        runs: usize,
+        /// Threads to play on (default: all cores); the report is the same for any count.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// The dice seed of the first game; game k uses seed + k.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Stored battle sessions: new, list, show, act, undo, redo, ai, play, export.
     #[command(flatten)]
@@ -297,6 +316,25 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
                 max_turns: *max_turns,
             };
             autoplay::run(scenario, s, lists, &opts, out)
+        }
+        Command::Battle {
+            command:
+                BattleCommand::Balance {
+                    scenario,
+                    runs,
+                    threads,
+                    seed,
+                    json,
+                },
+        } => {
+            let (s, lists) = scenario_and_lists(cli, scenario)?;
+            let opts = balance::Options {
+                runs: *runs,
+                threads: *threads,
+                seed: *seed,
+                json: *json,
+            };
+            balance::run(scenario, s, lists, &opts, out)
         }
         Command::Battle {
             command: BattleCommand::Session(command),

@@ -36,6 +36,7 @@ use crate::store::{
 };
 use serde_json::{json, Value};
 
+pub mod balance;
 pub mod campaign;
 pub mod worker;
 

@@ -53,6 +53,8 @@ pub enum AppCommand {
     },
     /// Stop the background job; a PDF not yet written is not written.
     CancelJob,
+    /// Scenario → Balance…: start or stop the games (`ui::balance`).
+    Balance(super::balance::BalanceAsk),
     AddUserTroopType(ListId, TroopType),
     RemoveUserTroopType(ListId, TroopTypeId),
     SaveCampaign(Campaign),

@@ -17,6 +17,7 @@
 //! widget (terrain and stands to scale), shown read-only on the order-of-battle page.
 
 pub mod army_lists;
+pub mod balance;
 pub mod battle;
 pub mod battle_act;
 pub mod battle_look;
@@ -221,6 +222,8 @@ pub struct UiState {
     /// Hot-seat with fog of war: the (battle, side) whose player took the screen last.
     pub fog_viewer: Option<(i64, usize)>,
     pending: Option<Pending>,
+    /// Scenario → Balance…: the window's form and the scenario it is open for.
+    pub balance: balance::BalanceForm,
 }
 
 impl Default for UiState {
@@ -250,6 +253,7 @@ impl Default for UiState {
             rules_ref: Default::default(),
             fog_viewer: None,
             pending: None,
+            balance: Default::default(),
         }
     }
 }

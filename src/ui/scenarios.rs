@@ -108,6 +108,15 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
                                             super::print::PrintKind::Roster,
                                         );
                                     }
+                                    if ui
+                                        .button("Balance…")
+                                        .on_hover_text(
+                                            "Let the computer play it many times and see which side is favoured, and why",
+                                        )
+                                        .clicked()
+                                    {
+                                        state.balance.open_for(s.id.clone(), s.name.clone());
+                                    }
                                     if widgets::verb_button(ui, Verb::DeleteScenario, true) {
                                         state.confirm_delete = Some(s.id.clone());
                                     }
