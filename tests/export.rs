@@ -340,6 +340,32 @@ fn labels_are_the_base_sizes_and_one_per_stand() {
         (BaseKind::Transport, 25.0, 35.0),
         (BaseKind::Command, 30.0, 30.0),
     ];
+    // Field defences (DEF-03): a label per 10 × 5 cm section of a line work or obstacle, at
+    // that true size, and a 50 × 25 mm marker per Trench or Dug-Out.
+    let (shelters, sections) =
+        s.sides
+            .iter()
+            .flat_map(|d| &d.field_defenses)
+            .fold((0usize, 0usize), |(t, n), d| {
+                if d.kind.shelters() {
+                    (t + 1, n)
+                } else {
+                    (t, n + d.sections as usize)
+                }
+            });
+    assert!(sections > 0, "the sample's Austrians bought works");
+    let works: Vec<_> = placed.iter().filter(|l| l.base.is_none()).collect();
+    assert_eq!(works.len(), sections + shelters);
+    for l in &works {
+        assert!(l.key.contains("/defence "), "{}", l.key);
+        let size = (l.rect_mm.w, l.rect_mm.h);
+        assert!(
+            size == (100.0, 50.0) || size == (50.0, 25.0),
+            "{}: {size:?}",
+            l.key
+        );
+    }
+    let placed: Vec<_> = placed.into_iter().filter(|l| l.base.is_some()).collect();
     for l in &placed {
         let base = l.base.expect("BPTC labels name their base");
         let (_, w, h) = expected_sizes.iter().find(|(b, ..)| *b == base).unwrap();
@@ -379,7 +405,7 @@ fn labels_are_the_base_sizes_and_one_per_stand() {
     )
     .unwrap();
     let units: usize = s.sides.iter().map(|d| d.units.len()).sum();
-    assert_eq!(per_unit.len(), units + hqs + 1);
+    assert_eq!(per_unit.len(), units + hqs + 1 + sections + shelters);
 }
 
 #[test]

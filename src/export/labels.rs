@@ -16,7 +16,7 @@ use super::text::truncate;
 use super::{mm_to_pt, oob_place, scaled_stats, ExportError, Face, LabelKind, LabelLayout, Paper};
 use crate::geom::footprint::StandKind;
 use crate::model::points::{engineer_row, hq_points, stand_cost, unit_points};
-use crate::model::{Arm, Move, RowRole, Scale, Scenario, TroopType, Unit};
+use crate::model::{Arm, Cover, Move, RowRole, Scale, Scenario, TroopType, Unit};
 use std::collections::BTreeMap;
 
 pub use super::layout::{PlacedText, RectMm};
@@ -308,6 +308,78 @@ fn side_labels(sv: &SideView, scale: Scale, per: Per, out: &mut Vec<LabelContent
         }
     }
     skirmish_screens(sv, scale, per, &base_fields, out);
+    defence_labels(sv, &base_fields, out);
+}
+
+/// A line work's section as it stands on the table (DEF-03: 10 × 5 cm), mm.
+const SECTION_MM: (f32, f32) = (100.0, 50.0);
+/// A Trench's or Dug-Out's marker, mm: it goes beside the unit it shelters.
+const SHELTER_MM: (f32, f32) = (50.0, 25.0);
+
+/// The field defences the side bought (DEF-01..DEF-05): one label per 10 × 5 cm section of a
+/// line work or obstacle, the section's true size, and one marker per Trench or Dug-Out naming
+/// the unit it shelters, so what the roster lists is on the table too.
+fn defence_labels(
+    sv: &SideView,
+    base_fields: &BTreeMap<String, String>,
+    out: &mut Vec<LabelContent>,
+) {
+    let side = sv.side;
+    for d in &side.field_defenses {
+        let spec = d.kind.spec();
+        let mut f = base_fields.clone();
+        field(&mut f, "place", "Field defence");
+        field(&mut f, "name", format!("{} {}", spec.label, d.id));
+        let cover = match spec.cover {
+            Cover::Open => "no cover",
+            Cover::Soft => "soft cover",
+            Cover::Hard => "hard cover",
+            Cover::Full => "full cover",
+        };
+        let role = if spec.obstacle {
+            "obstacle (TERR-13)".to_string()
+        } else {
+            format!("{cover} (DEF-04)")
+        };
+        field(&mut f, "stats", role);
+        let key = format!("{}/defence {}", side.name, d.id);
+        if d.kind.shelters() {
+            let who = d
+                .occupant
+                .and_then(|u| side.unit(u))
+                .map_or_else(|| "its unit".to_string(), |u| u.name.clone());
+            field(&mut f, "type", format!("shelters {who}"));
+            field(&mut f, "points", format!("{}pt", d.cost()));
+            let (w, h) = SHELTER_MM;
+            out.push(LabelContent {
+                kind: LabelKind::Unit,
+                base: None,
+                w_mm: w,
+                h_mm: h,
+                colour: side.colour,
+                fields: f,
+                key,
+            });
+            continue;
+        }
+        field(&mut f, "points", format!("{}pt", spec.cost));
+        field(&mut f, "type", spec.what.to_string());
+        let n = d.sections.max(1);
+        for k in 1..=n {
+            let mut sf = f.clone();
+            field(&mut sf, "stand", format!("section {k}/{n}"));
+            let (w, h) = SECTION_MM;
+            out.push(LabelContent {
+                kind: LabelKind::Unit,
+                base: None,
+                w_mm: w,
+                h_mm: h,
+                colour: side.colour,
+                fields: sf,
+                key: format!("{key}/section {k}"),
+            });
+        }
+    }
 }
 
 /// SKIR-01: a brigade HQ with a unit marked as providing the screen gets 2 skirmisher stands
