@@ -1665,6 +1665,63 @@ fn move_18_square_counts_one_level_better_against_cavalry() {
 }
 
 #[test]
+fn chg_25_d_a_square_that_must_retreat_is_destroyed_instead() {
+    // Light cavalry (4 stands) charge an Austrian square (4 stands). Round 1: 12 + 1 dice
+    // needing 5+ (square one level better against cavalry): three 6s = 3 hits; the square's
+    // 3 saves all 1s. The square's 4 × 2 dice need 4+ (chargers in the open): two 6s = 2
+    // hits; the cavalry's saves all 1s. Totals: square side 3, cavalry 2 — more, not double
+    // (CHG-21): the square is suppressed and must retreat, but a square cannot move
+    // (MOVE-15), so it is knocked out instead (CHG-25 ruling (d)). No retreat move is made.
+    let (c, s) = (u(0, 1), u(1, 1));
+    let mut dice = vec![6u8, 6, 6];
+    dice.extend_from_slice(&[1u8; 10]); // the rest of the cavalry's 13 dice
+    dice.extend_from_slice(&[1u8; 3]); // the square's saves
+    dice.extend_from_slice(&[6u8, 6, 1, 1, 1, 1, 1, 1]); // the square's 8 dice
+    dice.extend_from_slice(&[1u8; 4]); // the cavalry's saves (and any bonus die)
+    let mut b = new_sc("nap-french", "nap-austrian", 1809)
+        .unit(0, 1, "light-cavalry-05-12", 4, 100.0, 100.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 112.0, 180.0)
+        .command(dice, &[(s, Formation::Square)]);
+    ok(&mut b, charge(&[c], s));
+    ok(&mut b, Action::CloseResponse { target: s });
+    let ev = ok(&mut b, Action::ResolveCharge { target: s });
+    let r_ = results(&ev);
+    let from = r_
+        .iter()
+        .position(|e| matches!(e, Event::CombatRound { .. }))
+        .expect("a round is fought");
+    assert_eq!(
+        r_[from..from + 4].to_vec(),
+        vec![
+            Event::CombatRound {
+                target: s,
+                round: 1,
+                attacker_total: 2,
+                defender_total: 3
+            },
+            Event::CombatDecided {
+                target: s,
+                outcome: Outcome::Greater,
+                winner: Some(0),
+            },
+            Event::Suppressed {
+                piece: s,
+                player_turn: 1
+            },
+            charge_ko(
+                s,
+                "CHG-25",
+                "a square cannot move (MOVE-15), so it is destroyed instead of retreating"
+            ),
+        ]
+    );
+    assert!(!r_
+        .iter()
+        .any(|e| matches!(e, Event::Retreated { piece, .. } if *piece == s)));
+    assert!(!b.state().pieces[&s].on_table());
+}
+
+#[test]
 fn chg_01_charge_actions_and_events_survive_the_battle_file_round_trip() {
     let (a, s, d, ds) = (u(0, 1), u(0, 2), u(1, 1), u(1, 2));
     let mut b = we_07_table(true).initiative_with(DiceSource::Seed(7), &[]);
