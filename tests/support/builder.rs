@@ -293,6 +293,26 @@ impl Sc {
         self
     }
 
+    /// A unit named `name` under HQ `hq`, placed at `position` (a placement's JSON; null: off
+    /// the table).
+    #[allow(clippy::too_many_arguments)]
+    pub fn named_unit(
+        self,
+        side: usize,
+        id: u32,
+        name: &str,
+        troop: &str,
+        stands: u8,
+        hq: u32,
+        position: Value,
+    ) -> Sc {
+        self.unit_json(
+            side,
+            json!({"id": id, "name": name, "troop_type": troop, "stands": stands, "hq": hq,
+                   "position": position}),
+        )
+    }
+
     /// A unit of `stands` stands of `troop` under [`Sc::new`]'s HQ of its side (1 or 2), its
     /// front edge's centre at (x, y), facing `f`°.
     #[allow(clippy::too_many_arguments)]
