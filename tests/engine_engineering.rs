@@ -869,6 +869,22 @@ fn consolidate(piece: PieceId, x: f64, y: f64, facing: f64) -> Action {
     }
 }
 
+/// `piece` consolidates from `from` to `to` (x, y, facing): exactly one `Consolidated` event.
+fn consolidates(b: &mut Battle, piece: PieceId, from: (f64, f64, f64), to: (f64, f64, f64)) {
+    let ev = b
+        .perform(consolidate(piece, to.0, to.1, to.2))
+        .expect("the consolidation is legal")
+        .to_vec();
+    assert_eq!(
+        ev,
+        vec![Event::Consolidated {
+            piece,
+            from: builder::pose(from.0, from.1, from.2),
+            to: builder::pose(to.0, to.1, to.2),
+        }]
+    );
+}
+
 fn gap_decisions(b: &Battle) -> Vec<Decision> {
     b.pending()
         .decisions
@@ -901,18 +917,7 @@ fn eng_03_chg_24_engineers_consolidate_5_cm_through_the_gap_they_cleared() {
     // More than 5 cm is refused (CHG-24).
     let err = b.perform(consolidate(e, 50.0, 34.0, 0.0)).unwrap_err();
     assert_eq!(rule_of(err), "CHG-24");
-    let ev = b
-        .perform(consolidate(e, 50.0, 33.0, 0.0))
-        .expect("the engineers go through their gap")
-        .to_vec();
-    assert_eq!(
-        ev,
-        vec![Event::Consolidated {
-            piece: e,
-            from: builder::pose(50.0, 28.0, 0.0),
-            to: builder::pose(50.0, 33.0, 0.0),
-        }]
-    );
+    consolidates(&mut b, e, (50.0, 28.0, 0.0), (50.0, 33.0, 0.0));
     // One consolidation per task: the right is spent.
     assert!(gap_decisions(&b).is_empty());
     assert!(!b.options(e).expect("options").consolidate);
@@ -969,16 +974,5 @@ fn eng_05_chg_24_engineers_consolidate_through_the_works_they_demolished() {
     let e = u(0, 1);
     b.perform(task(e, EngineerTaskKind::Demolish, 50.0, 28.0))
         .expect("demolished");
-    let ev = b
-        .perform(consolidate(e, 50.0, 33.0, 10.0))
-        .expect("through the breach")
-        .to_vec();
-    assert_eq!(
-        ev,
-        vec![Event::Consolidated {
-            piece: e,
-            from: builder::pose(50.0, 28.0, 0.0),
-            to: builder::pose(50.0, 33.0, 10.0),
-        }]
-    );
+    consolidates(&mut b, e, (50.0, 28.0, 0.0), (50.0, 33.0, 10.0));
 }

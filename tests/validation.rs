@@ -1048,19 +1048,18 @@ mod placement {
     fn data_10_seq_01_scenario_validate_exits_1_for_a_unit_off_the_table_or_out_of_its_zone() {
         let (code, out) = validate(&ebelsberg());
         assert_eq!(code, 0, "the sample is legal: {out}");
-        // The first French unit (front edge at y = 45, zone y ≤ 50) moved off the table…
-        let mut off = ebelsberg();
-        off["sides"][0]["units"][0]["position"]["at"] = json!({"x": 300.0, "y": 45.0});
-        let (code, out) = validate(&off);
-        assert_eq!(code, 1, "{out}");
-        assert!(out.contains("DATA-10"), "{out}");
-        assert!(!out.contains("SEQ-01"), "{out}");
-        // …and onto the table but 10 cm beyond its side's zone.
-        let mut out_of_zone = ebelsberg();
-        out_of_zone["sides"][0]["units"][0]["position"]["at"] = json!({"x": 119.0, "y": 60.0});
-        let (code, out) = validate(&out_of_zone);
-        assert_eq!(code, 1, "{out}");
-        assert!(out.contains("SEQ-01"), "{out}");
-        assert!(!out.contains("DATA-10"), "{out}");
+        // The first French unit (front edge at y = 45, zone y ≤ 50) moved off the table, then
+        // onto the table but 10 cm beyond its side's zone: exit 1 with the one rule each.
+        for (x, y, rule, not) in [
+            (300.0, 45.0, "DATA-10", "SEQ-01"),
+            (119.0, 60.0, "SEQ-01", "DATA-10"),
+        ] {
+            let mut moved = ebelsberg();
+            moved["sides"][0]["units"][0]["position"]["at"] = json!({"x": x, "y": y});
+            let (code, out) = validate(&moved);
+            assert_eq!(code, 1, "{out}");
+            assert!(out.contains(rule), "{out}");
+            assert!(!out.contains(not), "{out}");
+        }
     }
 }
