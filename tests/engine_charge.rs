@@ -1656,7 +1656,6 @@ fn cavalry_charge_a_square(dice: Vec<u8>) -> (Battle, Vec<Event>) {
 
 #[test]
 fn move_18_square_counts_one_level_better_against_cavalry() {
-    let (c, s) = (u(0, 1), u(1, 1));
     let mut dice = vec![6u8; 13]; // 4 × 3 + 1 (charging)
     dice.extend_from_slice(&[1u8; 13]); // the square saves normally in a charge (CHG-18)
     dice.extend_from_slice(&[1u8; 8]); // the square: 4 stands × 2, all fronts
@@ -1681,7 +1680,7 @@ fn chg_25_d_a_square_that_must_retreat_is_destroyed_instead() {
     // hits; the cavalry's saves all 1s. Totals: square side 3, cavalry 2 — more, not double
     // (CHG-21): the square is suppressed and must retreat, but a square cannot move
     // (MOVE-15), so it is knocked out instead (CHG-25 ruling (d)). No retreat move is made.
-    let (c, s) = (u(0, 1), u(1, 1));
+    let s = u(1, 1);
     let mut dice = vec![6u8, 6, 6];
     dice.extend_from_slice(&[1u8; 10]); // the rest of the cavalry's 13 dice
     dice.extend_from_slice(&[1u8; 3]); // the square's saves
