@@ -13,6 +13,11 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+// Lets the shared test builder (tests/support/builder.rs, included by src/ai/tests.rs) name
+// this crate as `powderhorn::` from inside it.
+#[cfg(test)]
+extern crate self as powderhorn;
+
 pub mod ai;
 pub mod app;
 pub mod campaign;

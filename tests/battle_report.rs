@@ -10,8 +10,8 @@
 #[path = "support/builder.rs"]
 mod builder;
 
-use builder::{four_against_five, lists};
-use powderhorn::model::{HqId, UnitId};
+use builder::{four_against_five, lists, u};
+use powderhorn::model::HqId;
 use powderhorn::rules::action::Action;
 use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::event::{EndReason, KnockOutCause};
@@ -19,13 +19,6 @@ use powderhorn::rules::referee::Adjustment;
 use powderhorn::rules::report::{ItemKind, ResultReport, StrengthPoint};
 use powderhorn::rules::victory::{ObjectiveLevel, Outcome};
 use powderhorn::rules::{Battle, DiceSource, Phase, PieceId};
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
 
 /// French (side 0): units 1–4, 5 stands each; Austrians (side 1): units 1–5, 5 stands each;
 /// both brigade HQs (average, 55) on the table. Turn limit 2; free orders, so no command dice.

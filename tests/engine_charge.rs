@@ -1639,12 +1639,11 @@ fn chg_15_lancers_and_note_22_extra_die() {
     );
 }
 
-#[test]
-fn move_18_square_counts_one_level_better_against_cavalry() {
+/// French light cavalry u(0, 1), 4 stands, charge Austrian u(1, 1) formed in square 12 cm
+/// ahead in the Command phase; no response; the combat fought with `dice`. The battle and the
+/// combat's events.
+fn cavalry_charge_a_square(dice: Vec<u8>) -> (Battle, Vec<Event>) {
     let (c, s) = (u(0, 1), u(1, 1));
-    let mut dice = vec![6u8; 13]; // 4 × 3 + 1 (charging)
-    dice.extend_from_slice(&[1u8; 13]); // the square saves normally in a charge (CHG-18)
-    dice.extend_from_slice(&[1u8; 8]); // the square: 4 stands × 2, all fronts
     let mut b = new_sc("nap-french", "nap-austrian", 1809)
         .unit(0, 1, "light-cavalry-05-12", 4, 100.0, 100.0, 0.0)
         .unit(1, 1, AUS_LINE, 4, 100.0, 112.0, 180.0)
@@ -1652,6 +1651,15 @@ fn move_18_square_counts_one_level_better_against_cavalry() {
     ok(&mut b, charge(&[c], s));
     ok(&mut b, Action::CloseResponse { target: s });
     let ev = ok(&mut b, Action::ResolveCharge { target: s });
+    (b, ev)
+}
+
+#[test]
+fn move_18_square_counts_one_level_better_against_cavalry() {
+    let mut dice = vec![6u8; 13]; // 4 × 3 + 1 (charging)
+    dice.extend_from_slice(&[1u8; 13]); // the square saves normally in a charge (CHG-18)
+    dice.extend_from_slice(&[1u8; 8]); // the square: 4 stands × 2, all fronts
+    let (_, ev) = cavalry_charge_a_square(dice);
     assert_eq!(
         modifiers(&ev, "charge: attackers to hit"),
         vec![
@@ -1662,6 +1670,57 @@ fn move_18_square_counts_one_level_better_against_cavalry() {
         ]
     );
     assert_eq!(rolls(&ev).get(1), Some(&roll("save", &[1u8; 13])));
+}
+
+#[test]
+fn chg_25_d_a_square_that_must_retreat_is_destroyed_instead() {
+    // Light cavalry (4 stands) charge an Austrian square (4 stands). Round 1: 12 + 1 dice
+    // needing 5+ (square one level better against cavalry): three 6s = 3 hits; the square's
+    // 3 saves all 1s. The square's 4 × 2 dice need 4+ (chargers in the open): two 6s = 2
+    // hits; the cavalry's saves all 1s. Totals: square side 3, cavalry 2 — more, not double
+    // (CHG-21): the square is suppressed and must retreat, but a square cannot move
+    // (MOVE-15), so it is knocked out instead (CHG-25 ruling (d)). No retreat move is made.
+    let s = u(1, 1);
+    let mut dice = vec![6u8, 6, 6];
+    dice.extend_from_slice(&[1u8; 10]); // the rest of the cavalry's 13 dice
+    dice.extend_from_slice(&[1u8; 3]); // the square's saves
+    dice.extend_from_slice(&[6u8, 6, 1, 1, 1, 1, 1, 1]); // the square's 8 dice
+    dice.extend_from_slice(&[1u8; 4]); // the cavalry's saves (and any bonus die)
+    let (b, ev) = cavalry_charge_a_square(dice);
+    let r_ = results(&ev);
+    let from = r_
+        .iter()
+        .position(|e| matches!(e, Event::CombatRound { .. }))
+        .expect("a round is fought");
+    assert_eq!(
+        r_[from..from + 4].to_vec(),
+        vec![
+            Event::CombatRound {
+                target: s,
+                round: 1,
+                attacker_total: 2,
+                defender_total: 3
+            },
+            Event::CombatDecided {
+                target: s,
+                outcome: Outcome::Greater,
+                winner: Some(0),
+            },
+            Event::Suppressed {
+                piece: s,
+                player_turn: 1
+            },
+            charge_ko(
+                s,
+                "CHG-25",
+                "a square cannot move (MOVE-15), so it is destroyed instead of retreating"
+            ),
+        ]
+    );
+    assert!(!r_
+        .iter()
+        .any(|e| matches!(e, Event::Retreated { piece, .. } if *piece == s)));
+    assert!(!b.state().pieces[&s].on_table());
 }
 
 #[test]

@@ -9,6 +9,7 @@ use powderhorn::geom::Point;
 use powderhorn::model::Cover;
 use powderhorn::model::DefenseId;
 use powderhorn::rules::action::Action;
+use powderhorn::rules::api::Decision;
 use powderhorn::rules::apply::apply_all;
 use powderhorn::rules::battle::resolve;
 use powderhorn::rules::command::{OrderedUnit, OrdersMode, UnitActionKind};
@@ -857,4 +858,121 @@ fn eng_02_engineer_tasks_and_their_events_round_trip_through_the_battle_file_for
     let text = serde_json::to_string(b.log()).expect("the log serializes");
     let back: powderhorn::rules::BattleLog = serde_json::from_str(&text).expect("and parses");
     assert_eq!(&back, b.log());
+}
+
+// --- ENG-03 / ENG-05 with CHG-24: consolidating through the gap -------------------------------
+
+fn consolidate(piece: PieceId, x: f64, y: f64, facing: f64) -> Action {
+    Action::Consolidate {
+        piece,
+        to: builder::pose(x, y, facing),
+    }
+}
+
+/// `piece` consolidates from `from` to `to` (x, y, facing): exactly one `Consolidated` event.
+fn consolidates(b: &mut Battle, piece: PieceId, from: (f64, f64, f64), to: (f64, f64, f64)) {
+    let ev = b
+        .perform(consolidate(piece, to.0, to.1, to.2))
+        .expect("the consolidation is legal")
+        .to_vec();
+    assert_eq!(
+        ev,
+        vec![Event::Consolidated {
+            piece,
+            from: builder::pose(from.0, from.1, from.2),
+            to: builder::pose(to.0, to.1, to.2),
+        }]
+    );
+}
+
+fn gap_decisions(b: &Battle) -> Vec<Decision> {
+    b.pending()
+        .decisions
+        .into_iter()
+        .filter(|d| matches!(d, Decision::Consolidate { .. }))
+        .collect()
+}
+
+#[test]
+fn eng_03_chg_24_engineers_consolidate_5_cm_through_the_gap_they_cleared() {
+    // The engineers' front edge is on the wire at y = 28, centre x = 50; the 3 clears the
+    // section 47.5..52.5. ENG-03 then lets them consolidate up to 5 cm straight ahead (CHG-24):
+    // from (50, 28) to (50, 33), through the gap.
+    let mut b = wire_scene().battle(vec![3]);
+    let e = u(0, 1);
+    assert!(gap_decisions(&b).is_empty(), "nothing cleared yet");
+    assert!(!b.options(e).expect("options").consolidate);
+    b.perform(task(e, EngineerTaskKind::Clear, 50.0, 30.0))
+        .expect("cleared");
+    // The decisions panel and the unit's options both offer it.
+    assert_eq!(
+        gap_decisions(&b),
+        vec![Decision::Consolidate {
+            side: 0,
+            piece: e,
+            target: None
+        }]
+    );
+    assert!(b.options(e).expect("options").consolidate);
+    // More than 5 cm is refused (CHG-24).
+    let err = b.perform(consolidate(e, 50.0, 34.0, 0.0)).unwrap_err();
+    assert_eq!(rule_of(err), "CHG-24");
+    consolidates(&mut b, e, (50.0, 28.0, 0.0), (50.0, 33.0, 0.0));
+    // One consolidation per task: the right is spent.
+    assert!(gap_decisions(&b).is_empty());
+    assert!(!b.options(e).expect("options").consolidate);
+    let err = b.perform(consolidate(e, 50.0, 34.0, 0.0)).unwrap_err();
+    assert_eq!(rule_of(err), "CHG-24");
+    // The log replays to the same state, the used right included.
+    assert_eq!(b.replay_events(), *b.state());
+}
+
+#[test]
+fn eng_03_chg_24_no_consolidation_across_wire_still_standing_nor_after_the_phase() {
+    // Cleared at x = 46 (section 43.5..48.5, touching their left): the engineers' straight path at x = 50 meets
+    // the wire still standing, so the consolidation stops there (CHG-24 ruling): refused.
+    let mut b = wire_scene().battle(vec![4]);
+    let e = u(0, 1);
+    let ev = b
+        .perform(task(e, EngineerTaskKind::Clear, 46.0, 30.0))
+        .expect("cleared")
+        .to_vec();
+    assert!(matches!(
+        &ev[2],
+        Event::WorkDone { work } if matches!(work.kind, WorkKind::Breach { at, .. } if close(at, Point::new(46.0, 28.0)))
+    ));
+    let err = b.perform(consolidate(e, 50.0, 33.0, 0.0)).unwrap_err();
+    let text = err.to_string().to_lowercase();
+    assert!(text.contains("wire in the way"), "{text}");
+    assert_eq!(rule_of(err), "CHG-24");
+    // Standing still is a legal (empty) consolidation; the right lapses with the phase.
+    b.perform(Action::EndPhase).expect("to the Command phase");
+    assert!(gap_decisions(&b).is_empty());
+    let err = b.perform(consolidate(e, 50.0, 28.0, 0.0)).unwrap_err();
+    assert_eq!(rule_of(err), "CHG-24");
+}
+
+#[test]
+fn eng_03_chg_24_a_failed_clearance_gives_no_consolidation() {
+    let mut b = wire_scene().battle(vec![2]);
+    let e = u(0, 1);
+    b.perform(task(e, EngineerTaskKind::Clear, 50.0, 30.0))
+        .expect("legal");
+    assert!(gap_decisions(&b).is_empty());
+    let err = b.perform(consolidate(e, 50.0, 30.0, 0.0)).unwrap_err();
+    assert_eq!(rule_of(err), "CHG-24");
+}
+
+#[test]
+fn eng_05_chg_24_engineers_consolidate_through_the_works_they_demolished() {
+    // Log works on y = 28 across the engineers' front; the 4 demolishes 47.5..52.5 and they
+    // move 5 cm through it, turning to face 10° on the way (CHG-24 lets them change facing).
+    let sc = new_sc()
+        .unit_under(0, 1, 1, "engineers", 2, (50.0, 28.0), 0.0)
+        .defense_id(1, 1, "log_works", &[(30.0, 28.0), (70.0, 28.0)], None);
+    let mut b = sc.battle(vec![4]);
+    let e = u(0, 1);
+    b.perform(task(e, EngineerTaskKind::Demolish, 50.0, 28.0))
+        .expect("demolished");
+    consolidates(&mut b, e, (50.0, 28.0, 0.0), (50.0, 33.0, 10.0));
 }

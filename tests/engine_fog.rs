@@ -10,29 +10,14 @@ mod builder;
 #[path = "support/los_table.rs"]
 mod los_table;
 
-use builder::{lists, ring, Sc, AUS_LINE, FR_LINE};
+use builder::{hq, lists, ring, u, Sc, AUS_LINE, FR_LINE};
 use powderhorn::geom::Point;
-use powderhorn::model::{HqId, UnitId};
 use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::dice::DiceSource;
 use powderhorn::rules::fog::{seen_by, FogMemory, LastSeen};
 use powderhorn::rules::{Action, Battle, Formation, Manoeuvre, Phase, PieceId, Pose};
 use serde_json::json;
 use std::collections::BTreeSet;
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
-fn hq(side: usize) -> PieceId {
-    PieceId::Hq {
-        side,
-        hq: HqId(if side == 0 { 1 } else { 2 }),
-    }
-}
 
 fn battle(sc: &Sc, first: usize) -> Battle {
     Battle::new(sc.scenario(), lists(), DiceSource::Script(vec![]), first)

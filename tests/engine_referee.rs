@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 mod builder;
 #[path = "support/refuse.rs"]
 mod refuse;
-use builder::{lists, pose, u, Sc};
+use builder::{hq_value, lists, pose, u, Sc};
 
 fn place(x: f64, y: f64, facing: f64) -> Value {
     json!({"at": {"x": x, "y": y}, "facing_deg": facing})
@@ -31,65 +31,36 @@ fn place(x: f64, y: f64, facing: f64) -> Value {
 /// the table; Austrians (side 1): u1 line infantry of 5 stands at (50, 120) facing 180. Each
 /// side has one brigade HQ. The table is 240 × 180 cm (the default).
 fn scenario() -> Scenario {
-    let hq = |id: u32, name: &str, at: Value| {
-        json!({"id": id, "name": name,
-               "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
-                             "command_value": 7},
-               "position": at})
-    };
-    let unit = |id: u32, name: &str, troop: &str, stands: u8, at: Value| {
-        json!({"id": id, "name": name, "troop_type": troop, "stands": stands, "hq": 1,
-               "position": at})
-    };
+    let (fr, aus) = ("line-infantry-08-12", "line-infantry-07-15");
     Sc::bare("nap-french", "nap-austrian")
         .named("referee-test", "Referee test")
         .side_names("French", "Austrians")
-        .hq_json(0, hq(1, "Brigade Roguet", place(120.0, 10.0, 0.0)))
-        .unit_json(
+        .hq_json(0, hq_value(1, "Brigade Roguet", 7, place(120.0, 10.0, 0.0)))
+        .named_unit(0, 1, "4e de ligne", fr, 5, 1, place(50.0, 40.0, 0.0))
+        .named_unit(
             0,
-            unit(
-                1,
-                "4e de ligne",
-                "line-infantry-08-12",
-                5,
-                place(50.0, 40.0, 0.0),
-            ),
-        )
-        .unit_json(
-            0,
-            unit(
-                2,
-                "9e cuirassiers",
-                "heavy-cavalry-07-12",
-                4,
-                place(100.0, 40.0, 0.0),
-            ),
-        )
-        .unit_json(
-            0,
-            unit(
-                3,
-                "Batterie Lebrun",
-                "field-artillery",
-                1,
-                place(150.0, 40.0, 0.0),
-            ),
-        )
-        .unit_json(
-            0,
-            unit(4, "46e de ligne", "line-infantry-08-12", 4, Value::Null),
-        )
-        .hq_json(1, hq(1, "Brigade Bianchi", place(120.0, 170.0, 180.0)))
-        .unit_json(
+            2,
+            "9e cuirassiers",
+            "heavy-cavalry-07-12",
+            4,
             1,
-            unit(
-                1,
-                "IR 14 Klebek",
-                "line-infantry-07-15",
-                5,
-                place(50.0, 120.0, 180.0),
-            ),
+            place(100.0, 40.0, 0.0),
         )
+        .named_unit(
+            0,
+            3,
+            "Batterie Lebrun",
+            "field-artillery",
+            1,
+            1,
+            place(150.0, 40.0, 0.0),
+        )
+        .named_unit(0, 4, "46e de ligne", fr, 4, 1, Value::Null)
+        .hq_json(
+            1,
+            hq_value(1, "Brigade Bianchi", 7, place(120.0, 170.0, 180.0)),
+        )
+        .named_unit(1, 1, "IR 14 Klebek", aus, 5, 1, place(50.0, 120.0, 180.0))
         .scenario()
 }
 

@@ -9,103 +9,37 @@
 
 use powderhorn::geom::Point;
 use powderhorn::model::advice::scenario_advice;
-use powderhorn::model::army::shipped_lists;
 use powderhorn::model::validate::{geometry_violations, start_warnings, Subject, Violation};
-use powderhorn::model::{ArmyList, FeatureId, Scenario, UnitId};
+use powderhorn::model::{FeatureId, Scenario, UnitId};
 use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::state::{placement_violations, SetupError};
 use powderhorn::rules::{Action, ActionError, Battle, DiceSource, Manoeuvre, Phase, PieceId, Pose};
 use serde_json::{json, Value};
 
-fn lists() -> Vec<ArmyList> {
-    shipped_lists().expect("the shipped army lists parse")
-}
-
-fn pts(points: &[(f64, f64)]) -> Value {
-    Value::Array(
-        points
-            .iter()
-            .map(|(x, y)| json!({"x": x, "y": y}))
-            .collect(),
-    )
-}
+#[path = "support/builder.rs"]
+mod builder;
+use builder::{lists, Sc, AUS_LINE, FR_LINE};
 
 /// A 240 × 180 table, French (side 0) against Austrians (side 1), HQs off the table unless
 /// placed, no terrain.
-struct Sc {
-    v: Value,
+fn new_sc() -> Sc {
+    Sc::nap()
+        .named("hostile", "Hostile input")
+        .side_names("French", "Austrian")
+        .table(240.0, 180.0)
 }
 
 impl Sc {
-    fn new() -> Sc {
-        let hq = |id: u32, name: &str| {
-            json!({
-                "id": id, "name": name,
-                "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
-                              "command_value": 7},
-                "position": null
-            })
-        };
-        Sc {
-            v: json!({
-                "format": 1, "id": "hostile", "name": "Hostile input", "year": 1809,
-                "table": {"width_cm": 240, "depth_cm": 180},
-                "points": 1500, "turn_limit": 6, "terrain": [],
-                "sides": [
-                    {"name": "French", "army_list": "nap-french", "hqs": [hq(1, "Brigade A")],
-                     "units": []},
-                    {"name": "Austrian", "army_list": "nap-austrian", "hqs": [hq(2, "Brigade B")],
-                     "units": []}
-                ]
-            }),
-        }
-    }
-
-    fn unit(mut self, side: usize, id: u32, x: f64, y: f64, facing: f64) -> Sc {
-        let troop = if side == 0 {
-            "line-infantry-08-12"
-        } else {
-            "line-infantry-07-15"
-        };
-        let u = json!({"id": id, "name": format!("Battalion {id}"), "troop_type": troop,
-                       "stands": 4, "hq": if side == 0 { 1 } else { 2 },
-                       "position": {"at": {"x": x, "y": y}, "facing_deg": facing}});
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            units.push(u);
-        }
-        self
-    }
-
-    fn hq_at(mut self, side: usize, x: f64, y: f64) -> Sc {
-        self.v["sides"][side]["hqs"][0]["position"] =
-            json!({"at": {"x": x, "y": y}, "facing_deg": 0.0});
-        self
-    }
-
-    fn feature(mut self, id: u32, name: &str, kind: &str, geometry: Value) -> Sc {
-        if let Some(t) = self.v["terrain"].as_array_mut() {
-            t.push(json!({"id": id, "name": name, "kind": kind, "geometry": geometry}));
-        }
-        self
-    }
-
-    fn line(self, id: u32, name: &str, kind: &str, points: &[(f64, f64)], width: f64) -> Sc {
-        let g = json!({"polyline": {"points": pts(points), "width_cm": width}});
-        self.feature(id, name, kind, g)
-    }
-
-    fn area(self, id: u32, name: &str, kind: &str, points: &[(f64, f64)]) -> Sc {
-        let g = json!({"polygon": pts(points)});
-        self.feature(id, name, kind, g)
-    }
-
-    fn table(mut self, w: f64, d: f64) -> Sc {
-        self.v["table"] = json!({"width_cm": w, "depth_cm": d});
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
+    /// "Battalion `id`": 4 stands of line infantry of `side`'s list under its HQ, the front
+    /// edge's centre at (x, y) facing `facing`°.
+    fn battalion(self, side: usize, id: u32, x: f64, y: f64, facing: f64) -> Sc {
+        let troop = if side == 0 { FR_LINE } else { AUS_LINE };
+        self.unit_json(
+            side,
+            json!({"id": id, "name": format!("Battalion {id}"), "troop_type": troop,
+                   "stands": 4, "hq": if side == 0 { 1 } else { 2 },
+                   "position": {"at": {"x": x, "y": y}, "facing_deg": facing}}),
+        )
     }
 }
 
@@ -148,10 +82,10 @@ fn crossing_road(n: usize) -> Vec<(f64, f64)> {
 #[test]
 fn data_05_a_one_point_wall_is_refused_by_validation_and_by_battle_start() {
     // Issue #22 item 1: the wall set up, and the first fire near it panicked in geo.
-    let sc = Sc::new()
-        .unit(0, 1, 100.0, 60.0, 0.0)
-        .unit(1, 2, 100.0, 90.0, 180.0)
-        .line(7, "Garden wall", "linear", &[(100.0, 85.0)], 0.0);
+    let sc = new_sc()
+        .battalion(0, 1, 100.0, 60.0, 0.0)
+        .battalion(1, 2, 100.0, 90.0, 180.0)
+        .named_line(7, "Garden wall", "linear", &[(100.0, 85.0)], 0.0);
     let v = geometry_violations(&sc.scenario());
     assert_eq!(rules(&v), ["DATA-05"], "{v:?}");
     assert_eq!(v[0].subject, feature_subject(7));
@@ -166,22 +100,22 @@ fn data_05_a_one_point_wall_is_refused_by_validation_and_by_battle_start() {
 
 #[test]
 fn data_05_areas_of_two_corners_repeated_corners_and_bad_widths_are_named() {
-    let sc = Sc::new()
-        .area(1, "Copse", "high_area", &[(10.0, 10.0), (20.0, 10.0)])
-        .area(
+    let sc = new_sc()
+        .named_area(1, "Copse", "high_area", &[(10.0, 10.0), (20.0, 10.0)])
+        .named_area(
             2,
             "Village",
             "built_up",
             &[(30.0, 30.0), (40.0, 30.0), (40.0, 30.0), (40.0, 40.0)],
         )
-        .area(
+        .named_area(
             3,
             "Pond",
             "deep_wet",
             &[(50.0, 50.0), (60.0, 50.0), (60.0, 60.0), (50.0, 50.0)],
         )
-        .line(4, "Lane", "road", &[(0.0, 5.0), (100.0, 5.0)], -2.0)
-        .line(5, "Hedge", "linear", &[(70.0, 70.0), (70.0, 70.0)], 0.0);
+        .named_line(4, "Lane", "road", &[(0.0, 5.0), (100.0, 5.0)], -2.0)
+        .named_line(5, "Hedge", "linear", &[(70.0, 70.0), (70.0, 70.0)], 0.0);
     let v = geometry_violations(&sc.scenario());
     assert_eq!(
         rules(&v),
@@ -218,7 +152,7 @@ fn data_05_areas_of_two_corners_repeated_corners_and_bad_widths_are_named() {
 
 #[test]
 fn data_06_coordinates_far_beyond_the_table_are_refused() {
-    let sc = Sc::new().line(
+    let sc = new_sc().named_line(
         1,
         "Road to nowhere",
         "road",
@@ -233,7 +167,7 @@ fn data_06_coordinates_far_beyond_the_table_are_refused() {
          more than 100 m beyond the 240 × 180 cm table: check the coordinates (they are in cm)"
     );
     // Within 100 m of the edge is fine: a river may leave the table.
-    let ok = Sc::new().line(
+    let ok = new_sc().named_line(
         1,
         "River",
         "shallow_wet",
@@ -246,7 +180,7 @@ fn data_06_coordinates_far_beyond_the_table_are_refused() {
 #[test]
 fn data_04_a_table_of_no_size_or_of_kilometres_is_refused() {
     for (w, d) in [(0.0, 180.0), (240.0, -1.0), (1e7, 180.0)] {
-        let v = geometry_violations(&Sc::new().table(w, d).scenario());
+        let v = geometry_violations(&new_sc().table(w, d).scenario());
         assert_eq!(rules(&v), ["DATA-04"], "{w} × {d}");
         assert_eq!(v[0].subject, Subject::Scenario);
     }
@@ -256,7 +190,7 @@ fn data_04_a_table_of_no_size_or_of_kilometres_is_refused() {
 fn data_07_a_self_crossing_road_is_refused_and_the_cover_advice_never_sees_it() {
     // Issue #22 item 2: a 2,000-corner self-crossing road took `validate` 15 s and 370 MB.
     let road = crossing_road(2_000);
-    let sc = Sc::new().line(9, "Serpentine", "road", &road, 3.0);
+    let sc = new_sc().named_line(9, "Serpentine", "road", &road, 3.0);
     let s = sc.scenario();
     let v = geometry_violations(&s);
     assert_eq!(rules(&v), ["DATA-07"]);
@@ -282,10 +216,10 @@ fn data_07_figure_eights_touching_corners_and_doubling_back_cross_themselves() {
     let bow_tie = [(10.0, 10.0), (20.0, 20.0), (20.0, 10.0), (10.0, 20.0)];
     let back = [(10.0, 10.0), (30.0, 10.0), (20.0, 10.0)];
     let touch = [(10.0, 10.0), (30.0, 10.0), (30.0, 20.0), (20.0, 10.0)];
-    let sc = Sc::new()
-        .area(1, "Bow-tie wood", "high_area", &bow_tie)
-        .line(2, "Doubling wall", "linear", &back, 0.0)
-        .line(3, "Loop road", "road", &touch, 2.0);
+    let sc = new_sc()
+        .named_area(1, "Bow-tie wood", "high_area", &bow_tie)
+        .named_line(2, "Doubling wall", "linear", &back, 0.0)
+        .named_line(3, "Loop road", "road", &touch, 2.0);
     let v = geometry_violations(&sc.scenario());
     assert_eq!(rules(&v), ["DATA-07", "DATA-07", "DATA-07"], "{v:?}");
     assert!(v[0].message.contains("crosses itself at (15.0, 15.0) cm"));
@@ -300,8 +234,8 @@ fn data_07_a_road_drawn_over_itself_is_refused_though_its_centre_line_never_cros
     let zig: Vec<(f64, f64)> = (0..4_096)
         .map(|k| (if k % 2 == 0 { 1.0 } else { 119.0 }, 1.0 + k as f64 * 0.02))
         .collect();
-    let s = Sc::new()
-        .line(3, "Zigzag lane", "road", &zig, 3.0)
+    let s = new_sc()
+        .named_line(3, "Zigzag lane", "road", &zig, 3.0)
         .scenario();
     let v = geometry_violations(&s);
     assert_eq!(rules(&v), ["DATA-07"], "{v:?}");
@@ -321,7 +255,9 @@ fn data_07_a_road_drawn_over_itself_is_refused_though_its_centre_line_never_cros
             (100.0 + 10.0 * t.cos(), 90.0 + 10.0 * t.sin())
         })
         .collect();
-    let ok = Sc::new().line(4, "Hairpin", "road", &curve, 2.0).scenario();
+    let ok = new_sc()
+        .named_line(4, "Hairpin", "road", &curve, 2.0)
+        .scenario();
     assert_eq!(geometry_violations(&ok), vec![]);
 }
 
@@ -344,24 +280,24 @@ fn a_wall_closed_into_a_loop_and_a_concave_wood_are_accepted() {
         (60.0, 70.0),
         (50.0, 70.0),
     ];
-    let sc = Sc::new()
-        .line(1, "Walled field", "linear", &enclosure, 0.0)
-        .area(2, "Horseshoe wood", "high_area", &u_wood);
+    let sc = new_sc()
+        .named_line(1, "Walled field", "linear", &enclosure, 0.0)
+        .named_area(2, "Horseshoe wood", "high_area", &u_wood);
     assert_eq!(geometry_violations(&sc.scenario()), vec![]);
 }
 
 #[test]
 fn data_08_and_data_09_features_off_the_table_and_of_too_many_corners() {
     let many: Vec<(f64, f64)> = (0..5_000).map(|i| (i as f64 * 0.04, 50.0)).collect();
-    let sc = Sc::new()
-        .area(
+    let sc = new_sc()
+        .named_area(
             1,
             "Distant wood",
             "high_area",
             &[(300.0, 10.0), (320.0, 10.0), (310.0, 30.0)],
         )
-        .line(2, "Long lane", "road", &many, 2.0)
-        .line(3, "Verge", "road", &[(0.0, -1.0), (50.0, -1.0)], 4.0);
+        .named_line(2, "Long lane", "road", &many, 2.0)
+        .named_line(3, "Verge", "road", &[(0.0, -1.0), (50.0, -1.0)], 4.0);
     let v = geometry_violations(&sc.scenario());
     // The verge's half width reaches the table: it is on it.
     assert_eq!(rules(&v), ["DATA-08", "DATA-09"], "{v:?}");
@@ -382,19 +318,19 @@ fn data_08_and_data_09_features_off_the_table_and_of_too_many_corners() {
 #[test]
 fn data_10_11_12_pieces_off_the_table_on_each_other_or_in_a_river_are_refused() {
     // A 4-stand line is 10 × 1.5 cm, its pose the middle of its front edge.
-    let sc = Sc::new()
-        .area(
+    let sc = new_sc()
+        .named_area(
             5,
             "The Traun",
             "deep_wet",
             &[(0.0, 100.0), (240.0, 100.0), (240.0, 110.0), (0.0, 110.0)],
         )
-        .unit(0, 1, 3.0, 20.0, 0.0) // left end at x = -2: partly off
-        .unit(0, 2, 50.0, 20.0, 0.0)
-        .unit(1, 3, 54.0, 19.0, 0.0) // overlaps unit 2 by 6 × 0.5 cm
-        .unit(1, 4, 120.0, 105.0, 180.0) // in the river
-        .unit(0, 6, 150.0, 20.0, 0.0)
-        .unit(0, 7, 160.0, 20.0, 0.0) // touching unit 6 end to end: fine
+        .battalion(0, 1, 3.0, 20.0, 0.0) // left end at x = -2: partly off
+        .battalion(0, 2, 50.0, 20.0, 0.0)
+        .battalion(1, 3, 54.0, 19.0, 0.0) // overlaps unit 2 by 6 × 0.5 cm
+        .battalion(1, 4, 120.0, 105.0, 180.0) // in the river
+        .battalion(0, 6, 150.0, 20.0, 0.0)
+        .battalion(0, 7, 160.0, 20.0, 0.0) // touching unit 6 end to end: fine
         .hq_at(0, 150.0, 19.0); // on its own troops: takes no table space (BAS-02)
     let s = sc.scenario();
     assert_eq!(geometry_violations(&s), vec![]);
@@ -429,9 +365,9 @@ fn data_10_11_12_pieces_off_the_table_on_each_other_or_in_a_river_are_refused() 
 #[test]
 fn data_11_enemy_units_may_not_overlap_but_hqs_and_friends_are_left_to_the_rules() {
     // Enemy units on each other: a melee nobody charged into (CHG-01).
-    let sc = Sc::new()
-        .unit(0, 1, 50.0, 20.0, 0.0)
-        .unit(1, 2, 50.0, 19.0, 180.0);
+    let sc = new_sc()
+        .battalion(0, 1, 50.0, 20.0, 0.0)
+        .battalion(1, 2, 50.0, 19.0, 180.0);
     let v = placement_violations(&sc.scenario(), &lists());
     assert_eq!(rules(&v), ["DATA-11"], "{v:?}");
     assert_eq!(v[0].subject, Subject::Unit(0, UnitId(1)));
@@ -440,10 +376,10 @@ fn data_11_enemy_units_may_not_overlap_but_hqs_and_friends_are_left_to_the_rules
     // each other may move apart (MOVE-06 judges where moves end). The battle starts although
     // the army building is far from legal (1,500 points need the list's infantry minimums):
     // those are warnings for the caller to show.
-    let ok = Sc::new()
-        .unit(0, 1, 50.0, 20.0, 0.0)
-        .unit(0, 3, 55.0, 20.0, 0.0)
-        .unit(1, 2, 50.0, 60.0, 180.0)
+    let ok = new_sc()
+        .battalion(0, 1, 50.0, 20.0, 0.0)
+        .battalion(0, 3, 55.0, 20.0, 0.0)
+        .battalion(1, 2, 50.0, 60.0, 180.0)
         .hq_at(1, 50.0, 19.0)
         .scenario();
     assert_eq!(placement_violations(&ok, &lists()), vec![]);
@@ -459,9 +395,9 @@ fn move_02_moves_far_beyond_the_table_are_refused_before_any_path_is_walked() {
     // it is refused on its points alone: a hundred such moves, to 1e9 and to 1e12, are instant,
     // and the refusal is the early one (its message), not the walk's.
     let mut b = Battle::new(
-        Sc::new()
-            .unit(0, 1, 120.0, 20.0, 0.0)
-            .unit(1, 2, 120.0, 160.0, 180.0)
+        new_sc()
+            .battalion(0, 1, 120.0, 20.0, 0.0)
+            .battalion(1, 2, 120.0, 160.0, 180.0)
             .scenario(),
         lists(),
         DiceSource::Script(vec![]),

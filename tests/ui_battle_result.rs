@@ -15,28 +15,20 @@ mod builder;
 #[path = "support/ui.rs"]
 mod ui_support;
 
-use builder::four_against_five;
+use builder::{four_against_five, u};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use powderhorn::app::App;
 use powderhorn::export::Paper;
-use powderhorn::model::{ScenarioId, UnitId};
+use powderhorn::model::ScenarioId;
 use powderhorn::rules::action::Action;
 use powderhorn::rules::event::KnockOutCause;
 use powderhorn::rules::file::{parse_battle_file, replay, ScenarioRef};
 use powderhorn::rules::report::ResultReport;
-use powderhorn::rules::PieceId;
 use powderhorn::ui::battle::StartRequest;
 use powderhorn::ui::AppCommand;
 use std::time::{Duration, Instant};
 use ui_support::{app_on_with, harness_sized, send};
-
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
 
 /// A stored battle of the small scenario, played to its end by the referee's actions.
 fn finished_battle(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App>) {

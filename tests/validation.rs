@@ -917,3 +917,149 @@ fn we_20_army_build_check_on_the_shipped_french_list() {
         "{v:?}"
     );
 }
+
+// --- placement: DATA-10 (off the table) and SEQ-01 (outside the deployment zone) -------------
+
+#[path = "support/builder.rs"]
+mod builder;
+
+mod placement {
+    use powderhorn::model::samples;
+    use powderhorn::model::validate::{Subject, Violation};
+    use powderhorn::model::Scenario;
+    use powderhorn::rules::state::placement_violations;
+    use serde_json::{json, Value};
+    use std::process::Command;
+
+    use super::builder::{lists, ring, u as builder_u, Sc, FR_LINE};
+
+    fn rules_of(v: &[Violation]) -> Vec<(&'static str, Subject)> {
+        v.iter().map(|v| (v.rule, v.subject)).collect()
+    }
+
+    /// French side A deploys in y 0..50, Austrian side B in y 130..180, on the default
+    /// 240 × 180 cm table; a French battalion (4 stands, 10 × 1.5 cm in line) and its HQ are
+    /// placed in the zone unless a test moves them.
+    fn zoned() -> Sc {
+        Sc::nap()
+            .side(
+                0,
+                "deployment_zone",
+                ring(&[(0.0, 0.0), (240.0, 0.0), (240.0, 50.0), (0.0, 50.0)]),
+            )
+            .side(
+                1,
+                "deployment_zone",
+                ring(&[(0.0, 130.0), (240.0, 130.0), (240.0, 180.0), (0.0, 180.0)]),
+            )
+            .unit(0, 1, FR_LINE, 4, 100.0, 40.0, 0.0)
+            .hq_at(0, 100.0, 20.0)
+    }
+
+    #[test]
+    fn seq_01_pieces_inside_their_zone_or_not_yet_placed_are_no_violation() {
+        let s = zoned().scenario();
+        // The battalion is laid out (its row exists), so it is really judged.
+        assert!(powderhorn::rules::BattleState::lay_out(&s, &lists(), 0)
+            .expect("laid out")
+            .piece(builder_u(0, 1))
+            .is_some_and(|p| p.pose.is_some()));
+        assert_eq!(placement_violations(&s, &lists()), vec![]);
+        // Side B's HQ has no position: not placed yet, so not judged.
+        let s = zoned().scenario();
+        assert!(s.sides[1].hqs.iter().all(|h| h.position.is_none()));
+        // A base edge exactly on the zone's boundary is inside: the front edge at y = 50.
+        let edge = zoned().unit(0, 2, FR_LINE, 4, 150.0, 50.0, 0.0);
+        assert_eq!(placement_violations(&edge.scenario(), &lists()), vec![]);
+    }
+
+    #[test]
+    fn seq_01_a_unit_or_hq_outside_its_sides_deployment_zone_is_a_violation() {
+        // The battalion's front edge at y = 52: its front corners lie 2 cm outside y ≤ 50.
+        let sc = zoned()
+            .unit(0, 2, FR_LINE, 4, 150.0, 52.0, 0.0)
+            .hq_at(1, 100.0, 100.0);
+        let v = placement_violations(&sc.scenario(), &lists());
+        assert_eq!(
+            rules_of(&v),
+            vec![
+                ("SEQ-01", Subject::Unit(0, powderhorn::model::UnitId(2))),
+                ("SEQ-01", Subject::Hq(1, powderhorn::model::HqId(2))),
+            ],
+            "{v:?}"
+        );
+        assert!(v[0].message.contains("deployment zone"), "{}", v[0].message);
+        // A side with no zone drawn places its pieces anywhere on the table.
+        let open = sc
+            .side(0, "deployment_zone", json!([]))
+            .side(1, "deployment_zone", json!([]));
+        assert_eq!(placement_violations(&open.scenario(), &lists()), vec![]);
+    }
+
+    #[test]
+    fn data_10_a_unit_off_the_table_is_reported_once_not_again_as_out_of_its_zone() {
+        let sc = zoned().unit(0, 2, FR_LINE, 4, 250.0, 40.0, 0.0);
+        let v = placement_violations(&sc.scenario(), &lists());
+        assert_eq!(
+            rules_of(&v),
+            vec![("DATA-10", Subject::Unit(0, powderhorn::model::UnitId(2)))],
+            "{v:?}"
+        );
+    }
+
+    #[test]
+    fn seq_01_data_10_every_shipped_sample_places_its_pieces_in_their_zones() {
+        let scenarios: Vec<Scenario> = samples::scenarios().expect("the samples parse");
+        assert!(!scenarios.is_empty());
+        for s in &scenarios {
+            let v = placement_violations(s, &lists());
+            assert!(v.is_empty(), "{}: {v:?}", s.id.as_str());
+        }
+    }
+
+    // --- the CLI: `scenario validate` exits 1 -------------------------------------------------
+
+    fn ebelsberg() -> Value {
+        serde_json::from_str(include_str!("../campaigns/danube-1809/ebelsberg.json"))
+            .expect("the sample is JSON")
+    }
+
+    /// `scenario validate` on `scenario` written to a file: (exit code, stdout).
+    fn validate(scenario: &Value) -> (i32, String) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("s.json");
+        std::fs::write(&file, scenario.to_string()).expect("written");
+        let out = Command::new(env!("CARGO_BIN_EXE_powderhorn"))
+            .arg("--db")
+            .arg(dir.path().join("p.sqlite"))
+            .args(["scenario", "validate"])
+            .arg(&file)
+            .output()
+            .expect("run powderhorn");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        (
+            out.status.code().expect("exit code"),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    }
+
+    #[test]
+    fn data_10_seq_01_scenario_validate_exits_1_for_a_unit_off_the_table_or_out_of_its_zone() {
+        let (code, out) = validate(&ebelsberg());
+        assert_eq!(code, 0, "the sample is legal: {out}");
+        // The first French unit (front edge at y = 45, zone y ≤ 50) moved off the table, then
+        // onto the table but 10 cm beyond its side's zone: exit 1 with the one rule each.
+        for (x, y, rule, not) in [
+            (300.0, 45.0, "DATA-10", "SEQ-01"),
+            (119.0, 60.0, "SEQ-01", "DATA-10"),
+        ] {
+            let mut moved = ebelsberg();
+            moved["sides"][0]["units"][0]["position"]["at"] = json!({"x": x, "y": y});
+            let (code, out) = validate(&moved);
+            assert_eq!(code, 1, "{out}");
+            assert!(out.contains(rule), "{out}");
+            assert!(!out.contains(not), "{out}");
+        }
+    }
+}

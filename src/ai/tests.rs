@@ -11,8 +11,6 @@ use super::tactics::{
     objective_level, opportunity_fire, plan_supports, self_orders,
 };
 use crate::geom::Point;
-use crate::model::army::shipped_lists;
-use crate::model::{ArmyList, Scenario, UnitId};
 use crate::rules::action::Action;
 use crate::rules::action::Manoeuvre;
 use crate::rules::battle::{Battle, Ctx};
@@ -21,88 +19,23 @@ use crate::rules::command::OrdersMode;
 use crate::rules::dice::DiceSource;
 use crate::rules::state::{Formation, Phase, PieceId, Pose};
 use crate::rules::victory::ObjectiveLevel;
-use serde_json::{json, Value};
 
-const AUS_LINE: &str = "line-infantry-07-15";
-const FR_LINE: &str = "line-infantry-08-12";
+#[path = "../../tests/support/builder.rs"]
+mod builder;
+use builder::{lists_without_first_fire as lists, u, Sc, AUS_LINE, FR_LINE};
+
 const FR_HEAVY: &str = "heavy-cavalry-05-06-13-15";
 const SKIRMISHERS: &str = "skirmishing-infantry";
 
-fn lists() -> Vec<ArmyList> {
-    let mut l = shipped_lists().expect("the shipped army lists parse");
-    for x in &mut l {
-        x.first_fire_bonus = false;
-    }
-    l
-}
-
-fn ring(points: &[(f64, f64)]) -> Value {
-    Value::Array(
-        points
-            .iter()
-            .map(|(x, y)| json!({"x": x, "y": y}))
-            .collect(),
-    )
-}
-
 /// A tiny scenario: Austrians (side 0) against French (side 1), one brigade each with its
-/// command unit off the table, no terrain.
-struct Sc {
-    v: Value,
+/// command unit off the table, no terrain; the lists without the first-fire bonus.
+fn new_sc() -> Sc {
+    Sc::new("nap-austrian", "nap-french")
+        .named("policy-test", "Policy test")
+        .year(1809)
 }
 
 impl Sc {
-    fn new() -> Sc {
-        let hq = |id: u32, name: &str| {
-            json!({
-                "id": id, "name": name,
-                "commander": {"id": id, "name": name, "level": "brigade", "quality": "average",
-                              "command_value": 7},
-                "mounted": true, "position": null
-            })
-        };
-        Sc {
-            v: json!({
-                "format": 1, "id": "policy-test", "name": "Policy test",
-                "points": 1500, "turn_limit": 6, "terrain": [], "year": 1809,
-                "sides": [
-                    {"name": "Side A", "army_list": "nap-austrian", "hqs": [hq(1, "Brigade A")],
-                     "units": []},
-                    {"name": "Side B", "army_list": "nap-french", "hqs": [hq(2, "Brigade B")],
-                     "units": []}
-                ]
-            }),
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn unit(mut self, side: usize, id: u32, troop: &str, stands: u8, x: f64, y: f64, f: f64) -> Sc {
-        let hq = if side == 0 { 1 } else { 2 };
-        let u = json!({"id": id, "name": format!("{troop} {id}"), "troop_type": troop,
-                       "stands": stands, "hq": hq,
-                       "position": {"at": {"x": x, "y": y}, "facing_deg": f}});
-        if let Some(units) = self.v["sides"][side]["units"].as_array_mut() {
-            units.push(u);
-        }
-        self
-    }
-
-    /// `side`'s major objective ground.
-    fn objective(mut self, side: usize, area: &[(f64, f64)]) -> Sc {
-        self.v["sides"][side]["objectives"] =
-            json!({"major": {"description": "the ground", "area": ring(area)}});
-        self
-    }
-
-    fn defender(mut self, side: usize) -> Sc {
-        self.v["defender"] = json!(side);
-        self
-    }
-
-    fn scenario(&self) -> Scenario {
-        serde_json::from_value(self.v.clone()).expect("the test scenario parses")
-    }
-
     fn battle(&self, mode: OrdersMode) -> Battle {
         Battle::new(self.scenario(), lists(), DiceSource::Seed(1), 0)
             .expect("the test battle sets up")
@@ -126,13 +59,6 @@ impl Sc {
     }
 }
 
-fn u(side: usize, id: u32) -> PieceId {
-    PieceId::Unit {
-        side,
-        unit: UnitId(id),
-    }
-}
-
 fn ok(b: &mut Battle, a: Action) {
     if let Err(e) = b.perform(a.clone()) {
         panic!("expected {a:?} to be legal, got {e}");
@@ -142,7 +68,7 @@ fn ok(b: &mut Battle, a: Action) {
 /// WE-07's table: A (side 0) 12 cm from D (side 1), facing each other; S 6 cm behind A's
 /// contact position, to its right; DS 5 cm behind D.
 fn we_07_table() -> Sc {
-    Sc::new()
+    new_sc()
         .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
         .unit(0, 2, AUS_LINE, 5, 113.0, 104.5, 0.0)
         .unit(1, 1, FR_LINE, 5, 100.0, 112.0, 180.0)
@@ -254,7 +180,7 @@ fn init_11_policy_idle_unit_supports_an_initiative_charge() {
 fn fire_30_fire_33_policy_opportunity_fire_at_a_mover_never_at_a_charger() {
     // Side 1's line 12 cm from side 0's line, which moves 2 cm closer: into musket range.
     let (mover, firer) = (u(0, 1), u(1, 1));
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
         .unit(1, 1, FR_LINE, 5, 100.0, 112.0, 180.0);
     let mut b = sc.command(OrdersMode::Free);
@@ -300,7 +226,7 @@ fn fire_30_fire_33_policy_opportunity_fire_at_a_mover_never_at_a_charger() {
 fn chg_24_policy_winner_consolidates_onto_its_objective() {
     // The winner stands 3 cm short of its objective ground, the beaten enemy gone.
     let w = u(0, 1);
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
         .unit(1, 1, FR_LINE, 5, 60.0, 160.0, 180.0)
         .objective(
@@ -337,7 +263,7 @@ fn chg_24_policy_winner_consolidates_onto_its_objective() {
 #[test]
 fn cmd_07_policy_isolated_unit_gives_itself_an_order() {
     // Unit 1 is alone (its command unit is off the table); units 2 and 3 stand together.
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, AUS_LINE, 5, 40.0, 40.0, 0.0)
         .unit(0, 2, AUS_LINE, 5, 120.0, 40.0, 0.0)
         .unit(0, 3, AUS_LINE, 5, 135.0, 40.0, 0.0)
@@ -348,7 +274,7 @@ fn cmd_07_policy_isolated_unit_gives_itself_an_order() {
         vec![Action::SelfOrder { piece: u(0, 1) }]
     );
     // Alone on its side's objective ground, it holds it instead.
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, AUS_LINE, 5, 40.0, 40.0, 0.0)
         .unit(1, 1, FR_LINE, 5, 100.0, 150.0, 180.0)
         .objective(0, &[(20.0, 20.0), (60.0, 20.0), (60.0, 60.0), (20.0, 60.0)]);
@@ -359,7 +285,7 @@ fn cmd_07_policy_isolated_unit_gives_itself_an_order() {
 #[test]
 fn init_05_policy_skirmishers_evade_threatening_cavalry() {
     let (sk, cav) = (u(0, 1), u(1, 1));
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, SKIRMISHERS, 2, 100.0, 100.0, 0.0)
         .unit(1, 1, FR_HEAVY, 3, 100.0, 112.0, 180.0);
     let mut b = sc.initiative(OrdersMode::Free);
@@ -372,7 +298,7 @@ fn init_05_policy_skirmishers_evade_threatening_cavalry() {
         ok(&mut b, a);
     }
     // A line does not evade (INIT-05 is for skirmishers and guns).
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
         .unit(1, 1, FR_HEAVY, 3, 100.0, 112.0, 180.0);
     let b = sc.initiative(OrdersMode::Free);
@@ -382,7 +308,7 @@ fn init_05_policy_skirmishers_evade_threatening_cavalry() {
 fn objective_table() -> Sc {
     // Side 0 attacks the ground at y 120..140; side 1 defends the same ground.
     let ground = [(80.0, 120.0), (120.0, 120.0), (120.0, 140.0), (80.0, 140.0)];
-    Sc::new()
+    new_sc()
         .objective(0, &ground)
         .objective(1, &ground)
         .defender(1)
@@ -439,7 +365,7 @@ fn obj_01_end_03_policy_declares_the_objective_the_table_shows() {
 
 #[test]
 fn move_09_policy_marches_in_column_far_from_the_enemy() {
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, AUS_LINE, 5, 100.0, 20.0, 0.0)
         .unit(1, 1, FR_LINE, 5, 100.0, 160.0, 180.0);
     let b = sc.command(OrdersMode::Free);
@@ -457,7 +383,7 @@ fn move_09_policy_marches_in_column_far_from_the_enemy() {
 #[test]
 fn fire_32_init_03_policy_no_initiative_after_opportunity_fire() {
     let a = u(0, 1);
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
         .unit(1, 1, FR_LINE, 5, 100.0, 108.0, 180.0);
     let b = sc.initiative(OrdersMode::Full);
@@ -480,7 +406,7 @@ fn fire_32_init_03_policy_no_initiative_after_opportunity_fire() {
 #[test]
 fn init_12_init_14_policy_evades_a_charge_by_a_clearly_stronger_enemy() {
     let (cav, sk) = (u(0, 1), u(1, 1));
-    let sc = Sc::new()
+    let sc = new_sc()
         .unit(0, 1, "heavy-cavalry", 4, 100.0, 100.0, 0.0)
         .unit(1, 1, SKIRMISHERS, 1, 100.0, 110.0, 180.0);
     let mut b = sc.command(OrdersMode::Free);
@@ -532,7 +458,7 @@ impl Gen {
 
 /// Twelve units a side, scattered by [`scatter`].
 fn crowd() -> Sc {
-    let mut sc = Sc::new();
+    let mut sc = new_sc();
     for k in 0..12u32 {
         sc = sc
             .unit(0, k + 1, AUS_LINE, 4, 10.0 + 15.0 * f64::from(k), 40.0, 0.0)

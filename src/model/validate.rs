@@ -15,7 +15,10 @@
 //! geometry (`geo`) either panics on them or does unbounded work. Placement (DATA-10..DATA-12:
 //! bases off the table, on each other, on impassable ground) needs the engine's footprints and
 //! terrain rules, so it lives in `rules::state::placement_violations`, which returns the same
-//! [`Violation`]s. [`start_warnings`] is what a battle start shows and does not refuse.
+//! [`Violation`]s; so does the deployment-zone check (SEQ-01: a base outside its side's zone),
+//! which `scenario validate` reports (exit 1) but a battle start does not refuse. This module
+//! cannot ask the engine's footprints (the layering keeps `model` below `rules`), which is why
+//! [`validate_scenario`] does not hold those checks. [`start_warnings`] is what a battle start shows and does not refuse.
 
 use super::army::{Arm, ArmyList, CommandLevel, HqLimit, Quality, RowGrade, RuleEffect, TroopType};
 use super::ids::{DefenseId, FeatureId, HqId, UnitId};

@@ -148,6 +148,10 @@ pub struct Options {
     pub dismount: bool,
     /// INIT-05: evading the nearest visible enemy.
     pub evade: bool,
+    /// CHG-24 (ENG-03, ENG-05): it holds a right to consolidate now (a combat win, or a gap its
+    /// engineers have just made); where to is checked when it moves (`Consolidate`).
+    #[serde(default)]
+    pub consolidate: bool,
     /// Legal end poses of an advance (MOVE-02..MOVE-08), sampled on a grid; `None` when not
     /// asked for or no move is allowed now.
     pub envelope: Option<Vec<Pose>>,
@@ -200,11 +204,12 @@ pub enum Decision {
     },
     /// The combat of the charge on `target` is ready to be fought (`ResolveCharge`, SEQ-04).
     FightCombat { target: PieceId },
-    /// CHG-24: a winner may consolidate.
+    /// CHG-24: a winner may consolidate (`target`: the unit of the combat won), or ENG-03 /
+    /// ENG-05: engineers may consolidate through the gap they have just made (`target` none).
     Consolidate {
         side: usize,
         piece: PieceId,
-        target: PieceId,
+        target: Option<PieceId>,
     },
     /// CMD-28: a lost command unit may be placed back now (`ReplaceCommand`).
     ReplaceCommand { side: usize, piece: PieceId },
@@ -577,6 +582,8 @@ impl Battle {
             facing_deg: None,
             mount: false,
         });
+        let consolidate =
+            p.on_table() && super::charge::check_consolidation_right(&ctx, piece).is_ok();
         // A move: the unit may act, is not held in a combat, and the orders gate lets a move
         // of it through (standing still, so no declaration about the path is read).
         let may_move = p.pose.is_some_and(|pose| {
@@ -624,6 +631,7 @@ impl Battle {
             mount,
             dismount,
             evade,
+            consolidate,
             envelope,
         })
     }
@@ -783,9 +791,17 @@ impl Battle {
                 decisions.push(Decision::Consolidate {
                     side: r.piece.side(),
                     piece: r.piece,
-                    target: r.target,
+                    target: Some(r.target),
                 });
             }
+        }
+        // ENG-03, ENG-05: engineers that have just cleared or demolished a section.
+        for piece in super::engineering::gap_consolidations(st) {
+            decisions.push(Decision::Consolidate {
+                side: piece.side(),
+                piece,
+                target: None,
+            });
         }
         if t.phase == Phase::Initiative {
             for q in st.pieces.values() {

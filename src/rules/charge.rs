@@ -500,6 +500,9 @@ pub fn apply_charge_event(state: &mut BattleState, event: &Event) {
                 .map(|r| r.order);
             if let Some(o) = order {
                 state.charges.consolidation.retain(|r| r.order > o);
+            } else {
+                // ENG-03, ENG-05: engineers through the gap they made (their one consolidation).
+                super::engineering::note_gap_consolidated(state, *piece);
             }
         }
         _ => {}
@@ -2935,10 +2938,14 @@ fn retreat_events(ctx: &Ctx, piece: PieceId, away: Point) -> Result<Vec<Event>, 
         Err(_) => 0.0,
     };
     if half <= 0.0 {
-        return Ok(vec![ko(
-            "CHG-25",
-            "it cannot move, so it cannot retreat".into(),
-        )]);
+        // CHG-25 ruling (d): a square cannot move (MOVE-15), so one that must retreat is
+        // knocked out instead, as an unlimbered gun is; so is any unit with no move left.
+        let reason = if p.formation == Some(Formation::Square) {
+            "a square cannot move (MOVE-15), so it is destroyed instead of retreating"
+        } else {
+            "it cannot move, so it cannot retreat"
+        };
+        return Ok(vec![ko("CHG-25", reason.into())]);
     }
     let centre = fp.centroid();
     let bearing = if away.distance(centre).0 > 1e-9 {
@@ -3540,24 +3547,58 @@ fn suppress_and_retreat(
 // ---------------------------------------------------------------------------------------------
 // Consolidation (CHG-24).
 
-/// CHG-24: a winner moves up to 5 cm in the direction it faces (it may change facing), not
-/// ending within 3 cm of a visible enemy, never into contact, stopping at linear and area
-/// boundaries (refused beyond them).
-pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Event>, ActionError> {
+/// CHG-24, ENG-03, ENG-05: may `piece` consolidate now — a combat win of this phase (CHG-21,
+/// CHG-22), or, for engineers, a section of an obstacle or work they cleared or demolished in
+/// this Initiative phase (once, and not once suppressed: the task then does not count). Where
+/// to is checked by [`resolve_consolidate`].
+pub fn check_consolidation_right(ctx: &Ctx, piece: PieceId) -> Result<(), ActionError> {
     let t = ctx.state.turn;
-    let Some(right) = ctx
+    let won = ctx
         .state
         .charges
         .consolidation
         .iter()
-        .find(|r| r.piece == piece && r.player_turn == t.player_turn && r.phase == t.phase)
-    else {
+        .any(|r| r.piece == piece && r.player_turn == t.player_turn && r.phase == t.phase);
+    if won {
+        return Ok(());
+    }
+    let Some(work) = super::engineering::consolidation_gap(ctx.state, piece) else {
         return Err(err(
             "CHG-24",
-            format!("{piece} has no combat win to consolidate now"),
+            format!(
+                "{piece} has no combat win, nor a gap it has just cleared, to consolidate \
+                 through now"
+            ),
         ));
     };
-    let _ = right;
+    let p = ctx.piece(piece)?;
+    if p.suppressed_at.is_some() || !p.on_table() {
+        let rule = match work.kind {
+            super::engineering::WorkKind::Breach {
+                cause: super::victory::DefenseLossCause::Demolished,
+                ..
+            } => "ENG-05",
+            _ => "ENG-03",
+        };
+        return Err(err(
+            rule,
+            format!(
+                "{} is suppressed: its gap no longer counts, so it may not consolidate \
+                 through it",
+                p.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// CHG-24: a winner moves up to 5 cm in the direction it faces (it may change facing), not
+/// ending within 3 cm of a visible enemy, never into contact, stopping at linear and area
+/// boundaries (refused beyond them; a field defence still standing is such a boundary, TERR-13).
+/// ENG-03, ENG-05: engineers that have just cleared or demolished a section consolidate the
+/// same way, through the gap they made.
+pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Event>, ActionError> {
+    check_consolidation_right(ctx, piece)?;
     let p = ctx.piece(piece)?;
     if ctx.state.charges.combat_of(piece).is_some() {
         // CHG-05, CHG-01: a winner that also touched another enemy unit fights that combat
@@ -3632,6 +3673,18 @@ pub fn resolve_consolidate(ctx: &Ctx, piece: PieceId, to: Pose) -> Result<Vec<Ev
             return Err(err(
                 "CHG-24",
                 format!("a consolidation stops at the boundary of {name}"),
+            ));
+        }
+        let mover = super::terrain::mover_of(ctx, p);
+        if let Some(name) =
+            super::engineering::defence_across(ctx, mover, fp.centroid(), end_centre)
+        {
+            return Err(err(
+                "CHG-24",
+                format!(
+                    "a consolidation stops at the {name} in the way (only a gap cleared in it \
+                     lets a unit through)"
+                ),
             ));
         }
     }

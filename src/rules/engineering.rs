@@ -31,6 +31,12 @@
 //!   last section, 5 cm towards `at`. It may span deep or shallow water, or a Ditch.
 //! * A sap (ENG-06) grows 5 cm per initiative phase the same way; a unit whose centre is in a
 //!   sap is in Soft cover (dug-in is for scenario trenches, VIS-16).
+//! * Consolidating through the gap (ENG-03, ENG-05 with CHG-24): engineers whose clearance or
+//!   demolition succeeded may `Consolidate` once, in the same Initiative phase, under the
+//!   CHG-24 limits; not once suppressed (the task no longer counts). The right is read from the
+//!   works ([`consolidation_gap`]); its use is recorded in `EngineeringState::consolidated`.
+//!   A field defence still standing stops every consolidation ([`defence_across`]), so only
+//!   the gap lets them through.
 //! * Bridge fire (ENG-04 (d)): only in the Command phase (initiative fire goes at the nearest
 //!   enemy unit, INIT-04), only unlimbered artillery of the active side, within range and
 //!   with the section's centre in a fire cone; one die per stand × dice per stand, hits on 6, no
@@ -181,6 +187,18 @@ pub struct EngineeringState {
     /// Brigade skirmisher screens the battle has touched (SKIR-02, SKIR-03; `skirmish`).
     #[serde(default)]
     pub screens: Vec<super::skirmish::ScreenState>,
+    /// ENG-03, ENG-05: engineers that have used their right to consolidate through the gap
+    /// they made (one consolidation per task).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consolidated: Vec<GapConsolidated>,
+}
+
+/// ENG-03, ENG-05 (with CHG-24): an engineer unit consolidated after its clearance or
+/// demolition in this player turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GapConsolidated {
+    pub piece: PieceId,
+    pub player_turn: u32,
 }
 
 impl EngineeringState {
@@ -199,6 +217,93 @@ impl EngineeringState {
             .find(|t| t.piece == piece && t.player_turn == player_turn)
             .map(|t| t.task)
     }
+
+    /// ENG-03, ENG-05 (with CHG-24): the breach through which `piece` may still consolidate
+    /// now — one it made in this initiative phase (player turn `player_turn`), that it has not
+    /// consolidated after yet. Whether the engineers are fit to move is the caller's question.
+    pub fn gap_of(&self, piece: PieceId, player_turn: u32) -> Option<&Work> {
+        if self
+            .consolidated
+            .iter()
+            .any(|c| c.piece == piece && c.player_turn == player_turn)
+        {
+            return None;
+        }
+        self.works.iter().find(|w| {
+            w.by == piece
+                && w.player_turn == player_turn
+                && matches!(w.kind, WorkKind::Breach { .. })
+        })
+    }
+}
+
+/// ENG-03, ENG-05 (with CHG-24): the breach `piece` may consolidate through now, if any — in
+/// the Initiative phase it made the breach in only.
+pub fn consolidation_gap(state: &BattleState, piece: PieceId) -> Option<&Work> {
+    if state.turn.phase != Phase::Initiative {
+        return None;
+    }
+    state.engineering.gap_of(piece, state.turn.player_turn)
+}
+
+/// ENG-03, ENG-05: the engineer units that may consolidate through their gap now (on the
+/// table and unsuppressed: the task does not count for suppressed engineers), in id order.
+pub fn gap_consolidations(state: &BattleState) -> Vec<PieceId> {
+    let mut v: Vec<PieceId> = state
+        .engineering
+        .works
+        .iter()
+        .map(|w| w.by)
+        .filter(|id| consolidation_gap(state, *id).is_some())
+        .filter(|id| {
+            state
+                .piece(*id)
+                .is_some_and(|p| p.on_table() && p.suppressed_at.is_none())
+        })
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// ENG-03, ENG-05: `apply` of a consolidation by engineers through their gap (called by the
+/// charge rules' `apply` for a `Consolidated` that used no combat win).
+pub fn note_gap_consolidated(state: &mut BattleState, piece: PieceId) {
+    if consolidation_gap(state, piece).is_some() {
+        let player_turn = state.turn.player_turn;
+        state
+            .engineering
+            .consolidated
+            .push(GapConsolidated { piece, player_turn });
+    }
+}
+
+/// CHG-24 ruling ("stops at linear boundaries") with TERR-13 and DEF-04: the first field
+/// defence still standing across the straight path `a`→`b` that hinders `mover` (its name). A
+/// cleared or demolished section no longer stands (ENG-03, ENG-05): engineers pass through
+/// the gap they made.
+pub fn defence_across(
+    ctx: &Ctx,
+    mover: super::terrain::Mover,
+    a: Point,
+    b: Point,
+) -> Option<String> {
+    let path = line(&[a, b]);
+    for (si, side) in ctx.scenario.sides.iter().enumerate() {
+        for d in &side.field_defenses {
+            if super::terrain::defense_going(d.kind, mover) == super::terrain::Going::Clear {
+                continue;
+            }
+            let crossed = defence_lines(ctx.state, si, d)
+                .iter()
+                .filter(|run| run.len() >= 2)
+                .any(|run| line(run).intersects(&path));
+            if crossed {
+                return Some(d.kind.label().to_string());
+            }
+        }
+    }
+    None
 }
 
 // --- apply ------------------------------------------------------------------------------------

@@ -427,6 +427,8 @@ impl BattleState {
 ///   purpose.
 /// * DATA-12 — a piece on terrain or a field defence impassable to it (TERR-02/06/07/12/13,
 ///   TERR-14 for command units; a road through it is the way through, as in movement).
+/// * SEQ-01 — a piece with a base outside its side's deployment zone (when the side has one;
+///   [`zone_in`]). Reported here only: `setup` does not refuse a start for it.
 ///
 /// Bases that only touch do not overlap (they are shrunk by `movement::SHRINK_CM`, as movement
 /// judges them). Shapes [`geometry_violations`] refuses are left out of the terrain asked (they
@@ -488,9 +490,77 @@ pub fn placement_violations(scenario: &Scenario, lists: &[ArmyList]) -> Vec<Viol
         return Vec::new(); // GEN-01, DATA-01
     }
     match BattleState::lay_out(scenario, lists, 0) {
-        Ok(state) => placement_in(&Ctx::new(scenario, lists, &state)),
+        Ok(state) => {
+            let ctx = Ctx::new(scenario, lists, &state);
+            let mut out = placement_in(&ctx);
+            // A piece off the table (DATA-10) is not told again that it is off its zone.
+            let off: BTreeSet<Subject> = out
+                .iter()
+                .filter(|v| v.rule == "DATA-10")
+                .map(|v| v.subject)
+                .collect();
+            out.extend(
+                zone_in(&ctx)
+                    .into_iter()
+                    .filter(|v| !off.contains(&v.subject)),
+            );
+            out
+        }
         Err(_) => Vec::new(),
     }
+}
+
+/// SEQ-01 (play starts once both Commands are deployed; the scenario says where each
+/// deploys): a unit or HQ with a base outside its side's deployment zone, when the side has
+/// one. Judged on the bases as the engine lays them out, each shrunk by a hair (a base on the
+/// zone's edge is inside). Pieces with no position are not placed yet and are not judged.
+/// Reported by [`placement_violations`] (so by `scenario validate`, exit 1, and the table
+/// editor) but not a reason for `setup` to refuse a start: the table is playable, the scenario
+/// is not as its designer drew it.
+fn zone_in(ctx: &Ctx) -> Vec<Violation> {
+    let shrink = super::movement::SHRINK_CM;
+    let mut out = Vec::new();
+    for piece in ctx.state.pieces.values() {
+        let Some(pose) = piece.pose else {
+            continue;
+        };
+        let Some(side) = ctx.scenario.sides.get(piece.id.side()) else {
+            continue;
+        };
+        let zone = &side.deployment_zone;
+        if zone.len() < 3 {
+            continue;
+        }
+        let Some(fp) = super::geometry::footprint_of(ctx, piece) else {
+            continue;
+        };
+        let outside = fp.stands.iter().find_map(|s| {
+            rect_corners(
+                s.centre,
+                (s.width - 2.0 * shrink).max(shrink),
+                (s.depth - 2.0 * shrink).max(shrink),
+                heading(s.facing_deg),
+                right_of(s.facing_deg),
+            )
+            .into_iter()
+            .find(|c| !crate::geom::ring_contains(zone, *c))
+        });
+        if let Some(c) = outside {
+            out.push(Violation {
+                rule: "SEQ-01",
+                subject: subject_of(piece.id),
+                message: format!(
+                    "{} at {} has a base outside {}'s deployment zone (a corner at {}): move \
+                     it into the zone, or redraw the zone",
+                    describe(ctx, piece),
+                    at_cm(pose.at),
+                    side.name,
+                    at_cm(c)
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// One placed piece as the placement checks see it.

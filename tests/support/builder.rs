@@ -293,6 +293,26 @@ impl Sc {
         self
     }
 
+    /// A unit named `name` under HQ `hq`, placed at `position` (a placement's JSON; null: off
+    /// the table).
+    #[allow(clippy::too_many_arguments)]
+    pub fn named_unit(
+        self,
+        side: usize,
+        id: u32,
+        name: &str,
+        troop: &str,
+        stands: u8,
+        hq: u32,
+        position: Value,
+    ) -> Sc {
+        self.unit_json(
+            side,
+            json!({"id": id, "name": name, "troop_type": troop, "stands": stands, "hq": hq,
+                   "position": position}),
+        )
+    }
+
     /// A unit of `stands` stands of `troop` under [`Sc::new`]'s HQ of its side (1 or 2), its
     /// front edge's centre at (x, y), facing `f`°.
     #[allow(clippy::too_many_arguments)]
@@ -417,6 +437,33 @@ impl Sc {
             }
         }
         self.terrain_json(f)
+    }
+
+    /// A feature `id` named `name` of `kind` over `geometry` (its id and name the caller's).
+    pub fn named_feature(self, id: u32, name: &str, kind: &str, geometry: Value) -> Sc {
+        self.terrain_json(json!({"id": id, "name": name, "kind": kind, "geometry": geometry}))
+    }
+
+    /// A line feature `id` named `name` of `kind` through `points`, `width` cm wide.
+    pub fn named_line(
+        self,
+        id: u32,
+        name: &str,
+        kind: &str,
+        points: &[(f64, f64)],
+        width: f64,
+    ) -> Sc {
+        self.named_feature(id, name, kind, polyline(points, width))
+    }
+
+    /// An area feature `id` named `name` of `kind` over the ring `points`.
+    pub fn named_area(self, id: u32, name: &str, kind: &str, points: &[(f64, f64)]) -> Sc {
+        self.named_feature(id, name, kind, json!({"polygon": ring(points)}))
+    }
+
+    /// The table's size, cm.
+    pub fn table(self, width: f64, depth: f64) -> Sc {
+        self.set("table", json!({"width_cm": width, "depth_cm": depth}))
     }
 
     /// A feature of `kind` along a line of zero width.
