@@ -522,8 +522,14 @@ impl App {
     }
 
     fn revalidate(&mut self) {
+        // What `scenario validate` reports: the army-building and data rules, and where the
+        // pieces stand (off the table, overlapping, impassable ground, outside their zone).
         self.violations = match &self.open {
-            Some(s) => validate_scenario(s, &self.lists),
+            Some(s) => {
+                let mut v = validate_scenario(s, &self.lists);
+                v.extend(crate::rules::state::placement_violations(s, &self.lists));
+                v
+            }
             None => Vec::new(),
         };
         self.advice = self.open.as_ref().map(scenario_advice).unwrap_or_default();

@@ -541,11 +541,10 @@ fn ghost_of(scn: &Scenario, lists: &[ArmyList], piece: PieceId, at: Placement) -
     let fp = crate::rules::geometry::footprint_of(&ctx, state.piece(piece)?)?;
     let stands: Vec<Vec<Point>> = fp.stands.iter().map(|s| s.corners().to_vec()).collect();
     let subject = subject_of(piece);
-    let mut violations: Vec<Violation> = crate::rules::state::placement_violations(&probe, lists)
+    let violations: Vec<Violation> = crate::rules::state::placement_violations(&probe, lists)
         .into_iter()
         .filter(|v| v.subject == subject)
         .collect();
-    violations.extend(zone_problem(&probe, piece, &stands));
     Some(Ghost {
         piece,
         at,
@@ -561,70 +560,14 @@ fn subject_of(piece: PieceId) -> Subject {
     }
 }
 
-fn piece_name(scn: &Scenario, piece: PieceId) -> String {
-    match piece {
-        PieceId::Unit { side, unit } => scn
-            .sides
-            .get(side)
-            .and_then(|s| s.unit(unit))
-            .map_or_else(|| format!("unit {unit}"), |u| u.name.clone()),
-        PieceId::Hq { side, hq } => scn
-            .sides
-            .get(side)
-            .and_then(|s| s.hq(hq))
-            .map_or_else(|| format!("HQ {hq}"), |h| h.name.clone()),
-    }
-}
-
-/// SEQ-01: the scenario deploys each side in its zone; a piece with a base corner outside its
-/// side's zone (when the side has one) is reported here, never refused.
-fn zone_problem(scn: &Scenario, piece: PieceId, stands: &[Vec<Point>]) -> Option<Violation> {
-    let side = scn.sides.get(piece.side())?;
-    let zone = &side.deployment_zone;
-    if zone.len() < 3 {
-        return None;
-    }
-    let out = stands
-        .iter()
-        .flatten()
-        .find(|p| !ring_contains(zone, **p) && !on_ring(zone, **p))?;
-    Some(Violation {
-        rule: "SEQ-01",
-        subject: subject_of(piece),
-        message: format!(
-            "'{}' has a base outside {}'s deployment zone (at ({:.1}, {:.1}) cm): move it into \
-             the zone or redraw the zone",
-            piece_name(scn, piece),
-            side.name,
-            out.x,
-            out.y
-        ),
-    })
-}
-
-/// Is `p` on the ring's outline (within a hundredth of a millimetre)?
-fn on_ring(ring: &[Point], p: Point) -> bool {
-    let n = ring.len();
-    (0..n).any(|i| {
-        let (Some(a), Some(b)) = (ring.get(i), ring.get((i + 1) % n)) else {
-            return false;
-        };
-        point_segment_distance(p, *a, *b) < 1e-3
-    })
-}
-
-/// Every placement problem of the scenario: the engine's (DATA-10..12) and the zones (SEQ-01).
+/// Every placement problem of the scenario, the engine's own: off the table, overlapping, in
+/// impassable ground (DATA-10..12) and outside the side's zone (SEQ-01).
 fn placement_problems(scn: &Scenario, lists: &[ArmyList]) -> (TableScene, Vec<Violation>) {
     let Ok(state) = BattleState::lay_out(scn, lists, 0) else {
         return (TableScene::of_scenario(scn), Vec::new());
     };
     let scene = TableScene::of_battle(scn, lists, &state);
-    let mut vs = crate::rules::state::placement_violations(scn, lists);
-    for p in &scene.pieces {
-        let stands: Vec<Vec<Point>> = p.stands.iter().map(|s| s.corners().to_vec()).collect();
-        vs.extend(zone_problem(scn, p.id, &stands));
-    }
-    (scene, vs)
+    (scene, crate::rules::state::placement_violations(scn, lists))
 }
 
 fn edit(e: ScenarioEdit) -> AppCommand {
