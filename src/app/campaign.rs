@@ -51,6 +51,16 @@ impl CampaignRuns {
 }
 
 impl App {
+    /// The campaign run shown on the campaigns page.
+    pub fn campaign_run(&self) -> Option<&RunView> {
+        self.runs.run.as_ref()
+    }
+
+    /// Whether the computer is playing a campaign battle in the background.
+    pub fn campaign_job_running(&self) -> bool {
+        self.runs.job.is_some()
+    }
+
     /// Called once a frame before drawing: takes in the computer's battle and, when the page
     /// comes back on screen, carries a battle that has ended.
     pub(super) fn campaign_frame(&mut self) {

@@ -662,6 +662,7 @@ impl App {
                 let Some(store) = &mut self.store else { return };
                 match store.save_campaign(&c) {
                     Ok(_) => {
+                        self.inform(format!("Saved the campaign '{}'.", c.name));
                         self.campaign = Some(c);
                         self.reload_campaigns();
                     }

@@ -6,7 +6,7 @@
 
 use super::campaigns::CampaignForm;
 use super::commands::AppCommand;
-use super::widgets::{num_field, palette, Emitter};
+use super::widgets::{num_field, palette, Emitter, NamedInput as _};
 use super::View;
 use crate::model::{Campaign, CampaignBattle, VictoryCondition, WeatherLink};
 use egui::{RichText, Ui};
@@ -75,7 +75,9 @@ fn battles(ui: &mut Ui, view: &View<'_>, c: &Campaign, out: &mut Emitter) {
                                 }));
                             }
                         }
-                    });
+                    })
+                    .response
+                    .named("Scenario of this battle");
                 if ui
                     .add_enabled(i > 0, egui::Button::new("Move up"))
                     .on_hover_text("Fight this battle one place earlier")
@@ -138,7 +140,9 @@ fn battles(ui: &mut Ui, view: &View<'_>, c: &Campaign, out: &mut Emitter) {
                                     }));
                                 }
                             }
-                        });
+                        })
+                        .response
+                        .named("Weather of this battle");
                     let mut same = b.link.same_ground;
                     if ui
                         .checkbox(&mut same, "Same ground")
@@ -167,7 +171,9 @@ fn battles(ui: &mut Ui, view: &View<'_>, c: &Campaign, out: &mut Emitter) {
                         out.send(save(c, |x| x.battles.push(CampaignBattle::new(id))));
                     }
                 }
-            });
+            })
+            .response
+            .named("Add a battle");
     });
 }
 
@@ -306,7 +312,9 @@ fn victory(ui: &mut Ui, c: &Campaign, out: &mut Emitter) {
             let mut text: String = ui
                 .data(|d| d.get_temp::<String>(id))
                 .unwrap_or_else(|| objective.clone());
-            let resp = ui.add(egui::TextEdit::singleline(&mut text).desired_width(180.0));
+            let resp = ui
+                .add(egui::TextEdit::singleline(&mut text).desired_width(180.0))
+                .named("Objective");
             if resp.changed() {
                 ui.data_mut(|d| d.insert_temp(id, text.clone()));
             }

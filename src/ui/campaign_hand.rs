@@ -6,7 +6,7 @@
 
 use super::campaigns::{CampaignForm, RunBattleView, RunView};
 use super::commands::AppCommand;
-use super::widgets::{palette, Emitter};
+use super::widgets::{palette, Emitter, NamedInput as _};
 use crate::campaign::{HandResult, HandSide};
 use crate::model::Weather;
 use crate::rules::victory::ObjectiveLevel;

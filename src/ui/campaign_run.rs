@@ -4,7 +4,7 @@
 use super::battle_result::side_colour;
 use super::campaigns::{CampaignForm, PlayHow, RunBattleState, RunView};
 use super::commands::AppCommand;
-use super::widgets::{palette, section, Emitter, RichTextExt as _};
+use super::widgets::{palette, section, Emitter, NamedInput as _, RichTextExt as _};
 use super::View;
 use crate::campaign::{BattleRecord, CarryReport};
 use crate::model::Campaign;
@@ -88,9 +88,11 @@ pub fn runs(
     if form.new_run_open {
         ui.horizontal(|ui| {
             ui.label("Name");
-            ui.add(egui::TextEdit::singleline(&mut form.new_run_name).desired_width(200.0));
+            ui.add(egui::TextEdit::singleline(&mut form.new_run_name).desired_width(200.0))
+                .named("Name");
             ui.label("Seed");
-            ui.add(egui::TextEdit::singleline(&mut form.new_run_seed).desired_width(90.0));
+            ui.add(egui::TextEdit::singleline(&mut form.new_run_seed).desired_width(90.0))
+                .named("Seed");
             let seed = form.new_run_seed.trim().parse::<u64>();
             let ok = seed.is_ok() && !busy;
             if ui
@@ -304,7 +306,9 @@ fn next_step(
                         ] {
                             ui.selectable_value(&mut form.play_how, h, label(h));
                         }
-                    });
+                    })
+                    .response
+                    .named("How to play it");
             });
             ui.horizontal(|ui| {
                 if ui

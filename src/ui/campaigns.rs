@@ -251,9 +251,24 @@ fn chain(ui: &mut Ui, view: &View<'_>, c: &Campaign) {
         ui.label(RichText::new("No battles yet: add them in the editor.").color(palette::FAINT));
         return;
     }
-    let run = view
-        .campaign_run
-        .filter(|r| r.campaign.battles.len() == c.battles.len());
+    // A run follows the campaign as it was when it began: its states fit only that order.
+    let run = view.campaign_run.filter(|r| {
+        r.campaign.battles.len() == c.battles.len()
+            && r.campaign
+                .battles
+                .iter()
+                .zip(&c.battles)
+                .all(|(a, b)| a.scenario == b.scenario)
+    });
+    if view.campaign_run.is_some() && run.is_none() {
+        ui.label(
+            RichText::new(
+                "The selected run began before the battles were changed: it keeps the order it \
+                 began with (shown under the run).",
+            )
+            .color(palette::FAINT),
+        );
+    }
     egui::Grid::new("campaign-chain")
         .striped(true)
         .num_columns(4)
