@@ -227,3 +227,26 @@ fn a_run_whose_battle_is_being_fought_offers_to_resume_it() {
         "it is battle 1 of the run: {stored:?}"
     );
 }
+
+/// Not a check: writes a database with a Danube run two battles in, for the screenshot
+/// (`CAMPAIGN_SHOT_DB=/tmp/x.sqlite cargo test --test ui_campaign -- --ignored`).
+#[test]
+#[ignore]
+fn write_a_database_two_battles_into_a_run() {
+    let Ok(path) = std::env::var("CAMPAIGN_SHOT_DB") else {
+        return;
+    };
+    let mut store = powderhorn::store::Store::open(std::path::Path::new(&path)).expect("store");
+    let lists = store.army_lists().expect("lists");
+    let run = powderhorn::session::campaign::begin_run(
+        &mut store,
+        &CampaignId::new("danube-1809"),
+        1,
+        "Seed one",
+    )
+    .expect("run");
+    for _ in 0..2 {
+        powderhorn::session::campaign::autoplay_next(&mut store, run, &lists, &mut |_| true)
+            .expect("played");
+    }
+}

@@ -149,8 +149,10 @@ pub fn window(ui: &mut Ui, run: &RunView, form: &mut CampaignForm, out: &mut Emi
                         ui.add_enabled(
                             !d.knocked_out,
                             egui::DragValue::new(&mut d.lost).range(0..=u.stands),
-                        );
-                        ui.checkbox(&mut d.knocked_out, "");
+                        )
+                        .named(&format!("Stands lost by {}", u.name));
+                        ui.checkbox(&mut d.knocked_out, "")
+                            .named(&format!("{} knocked out", u.name));
                         ui.end_row();
                     }
                 });

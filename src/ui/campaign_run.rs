@@ -395,17 +395,17 @@ fn strength_points(run: &RunView, side: usize) -> Vec<[f64; 2]> {
 fn plots(ui: &mut Ui, run: &RunView) {
     section(ui, "Across the battles");
     let height = 180.0;
-    let width = ((ui.available_width() - 24.0) / 3.0).max(220.0);
+    let width = ((ui.available_width() - 40.0) / 3.0).max(240.0);
     let n = run.side_names.len().min(2);
-    let played: Vec<(usize, &BattleRecord, u32, u32, &crate::campaign::Forces)> = run
+    let played: Vec<(usize, &BattleRecord)> = run
         .battles
         .iter()
         .filter_map(|b| match &b.state {
-            RunBattleState::Played { result, end, .. } => Some((b.pos, result, 0, 0, end)),
+            RunBattleState::Played { result, .. } => Some((b.pos, result)),
             _ => None,
         })
         .collect();
-    ui.horizontal_top(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.vertical(|ui| {
             ui.set_width(width);
             ui.label(RichText::new("Strength (stands)").strong());
@@ -417,7 +417,7 @@ fn plots(ui: &mut Ui, run: &RunView) {
                 .allow_zoom(false)
                 .allow_drag(false)
                 .allow_scroll(false)
-                .include_y(0.0)
+                .y_axis_label("stands")
                 .x_axis_label("battle")
                 .x_axis_formatter(|m, _| {
                     if m.value.fract() == 0.0 && m.value >= 1.0 {
@@ -457,11 +457,16 @@ fn plots(ui: &mut Ui, run: &RunView) {
                 .include_y(0.0)
                 .include_x(0.0)
                 .x_axis_label("battle")
+                .x_axis_formatter(|m, _| match m.value {
+                    0.0 => "start".to_string(),
+                    v if v.fract() == 0.0 && v > 0.0 => format!("{v}"),
+                    _ => String::new(),
+                })
                 .show(ui, |p| {
                     for side in 0..n {
                         let mut sum = 0i64;
                         let mut pts = vec![[0.0, 0.0]];
-                        for (pos, r, ..) in &played {
+                        for (pos, r) in &played {
                             sum += r.vps.get(side).copied().unwrap_or(0);
                             pts.push([*pos as f64 + 1.0, sum as f64]);
                         }
@@ -478,6 +483,22 @@ fn plots(ui: &mut Ui, run: &RunView) {
             ui.set_width(width);
             ui.label(RichText::new("Stands lost per battle").strong());
             ui.label(RichText::new("in the fighting, before recovery").color(palette::FAINT));
+            // Head room above the tallest bar, for the legend.
+            let most = run
+                .battles
+                .iter()
+                .filter_map(|b| match &b.state {
+                    RunBattleState::Played { end, .. } => b
+                        .start
+                        .sides
+                        .iter()
+                        .zip(&end.sides)
+                        .map(|(s, e)| s.stands().saturating_sub(e.stands()))
+                        .max(),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(1);
             Plot::new("campaign-losses")
                 .height(height)
                 .width(width)
@@ -486,6 +507,16 @@ fn plots(ui: &mut Ui, run: &RunView) {
                 .allow_drag(false)
                 .allow_scroll(false)
                 .include_y(0.0)
+                .include_y(f64::from(most) * 1.6 + 1.0)
+                .include_x(0.5)
+                .include_x(run.battles.len() as f64 + 0.5)
+                .x_axis_formatter(|m, _| {
+                    if m.value.fract() == 0.0 && m.value >= 1.0 {
+                        format!("{}", m.value)
+                    } else {
+                        String::new()
+                    }
+                })
                 .x_axis_label("battle")
                 .show(ui, |p| {
                     for side in 0..n {

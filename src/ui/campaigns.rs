@@ -144,9 +144,14 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut super::UiState, out: &mut 
             ui.label("Pick a campaign on the left.");
             return;
         };
+        // The page's width is the window's: a wide table must not push the plots off screen.
+        let full = ui.available_width();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .show(ui, |ui| campaign(ui, view, c, &mut state.campaign, out));
+            .show(ui, |ui| {
+                ui.set_max_width(full - 14.0);
+                campaign(ui, view, c, &mut state.campaign, out);
+            });
     });
 }
 
@@ -269,19 +274,19 @@ fn chain(ui: &mut Ui, view: &View<'_>, c: &Campaign) {
             .color(palette::FAINT),
         );
     }
-    egui::Grid::new("campaign-chain")
-        .striped(true)
-        .num_columns(4)
-        .spacing([14.0, 6.0])
-        .show(ui, |ui| {
-            for h in ["#", "Battle", "After the one before", "In this run"] {
-                ui.label(RichText::new(h).bold().color(palette::BLUE));
-            }
-            ui.end_row();
-            for (i, b) in c.battles.iter().enumerate() {
-                ui.label(RichText::new(format!("{}", i + 1)).bold());
-                ui.vertical(|ui| {
-                    ui.set_max_width(420.0);
+    for (i, b) in c.battles.iter().enumerate() {
+        let fill = if i % 2 == 0 {
+            palette::PANEL
+        } else {
+            egui::Color32::TRANSPARENT
+        };
+        egui::Frame::new()
+            .fill(fill)
+            .inner_margin(egui::Margin::symmetric(6, 3))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(format!("{}.", i + 1)).bold());
                     match view.scenarios.iter().find(|s| s.id == b.scenario) {
                         Some(s) => ui.label(RichText::new(&s.name).strong()),
                         None => ui.label(
@@ -289,21 +294,17 @@ fn chain(ui: &mut Ui, view: &View<'_>, c: &Campaign) {
                                 .color(palette::WARN),
                         ),
                     };
-                    if !b.note.is_empty() {
-                        ui.add(
-                            egui::Label::new(RichText::new(&b.note).color(palette::FAINT)).wrap(),
-                        );
-                    }
+                    ui.label(RichText::new("·").color(palette::FAINT));
+                    ui.label(state_words(run, i));
                 });
-                if i == 0 {
-                    ui.label("the first battle");
-                } else {
-                    ui.label(link_words(&b.link));
+                if i > 0 {
+                    ui.label(RichText::new(link_words(&b.link)).italics());
                 }
-                ui.label(state_words(run, i));
-                ui.end_row();
-            }
-        });
+                if !b.note.is_empty() {
+                    ui.add(egui::Label::new(RichText::new(&b.note).color(palette::FAINT)).wrap());
+                }
+            });
+    }
 }
 
 /// The state of battle `i` in the selected run, in words.
