@@ -250,3 +250,56 @@ fn write_a_database_two_battles_into_a_run() {
             .expect("played");
     }
 }
+
+#[test]
+fn the_next_battles_roster_prints_with_the_carried_strength() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("print.sqlite");
+    let mut h = on_the_campaign_page(&db);
+    h.state_mut().use_builtin_file_chooser();
+    begin_run(&mut h);
+    h.get_by_label("Computer plays it").click();
+    h.run_steps(2);
+    wait_for_the_computer(&mut h);
+    let run = h.state().campaign_run().expect("run").clone();
+    let next = run.next().expect("battle 2 is next");
+    assert_eq!(next.pos, 1);
+    let id = next.scenario.id.clone();
+    // The scenario printed is the carried one: each unit at the strength the carry left it
+    // (the Danube's battles map their sides one to one).
+    let mut checked = 0;
+    for (side, forces) in next.scenario.sides.iter().zip(&next.start.sides) {
+        for u in &side.units {
+            let f = forces.unit(u.id).expect("a campaign unit");
+            assert_eq!(u.stands, f.stands, "{}", u.name);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} units checked");
+
+    h.get_by_label("Print its roster…").click();
+    h.run();
+    let path = std::env::var("CAMPAIGN_ROSTER_PDF")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| dir.path().join("carried.pdf"));
+    // What the save dialog leads to, once a file is chosen.
+    ui_support::send(
+        &mut h,
+        powderhorn::ui::AppCommand::PrintTo {
+            scenario: id,
+            print: powderhorn::ui::Print::Roster(Default::default()),
+            path: path.clone(),
+        },
+    );
+    for _ in 0..20_000 {
+        h.step();
+        if !h.state().is_printing() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let report = h.state().last_print().expect("printed").clone();
+    assert_eq!(report.result, Ok(()));
+    let bytes = std::fs::read(&path).expect("the PDF");
+    assert!(bytes.starts_with(b"%PDF-"));
+}
