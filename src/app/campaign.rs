@@ -367,10 +367,7 @@ impl App {
         let lent = std::sync::Arc::clone(&slot);
         let lists = self.lists.clone();
         let spawned = Job::spawn(ctx, what, move |p| {
-            let taken = lent.lock().ok().and_then(|mut s| s.take());
-            let Some(mut store) = taken else {
-                return None;
-            };
+            let mut store = lent.lock().ok().and_then(|mut s| s.take())?;
             let mut keep_going = |b: &crate::rules::Battle| {
                 let t = b.state().turn.game_turn;
                 p.set((t.saturating_sub(1)) as f32 / turns);
