@@ -251,9 +251,15 @@ impl App {
                 }
             }
             AppCommand::EnterCampaignResult { run, result } => {
-                // TODO(maintainer): replace with
-                //   crate::session::campaign::enter_result(store, run, &result)
-                // then `self.inform(...)` and `self.reload_runs()`, as `carry` does.
+                // TODO(maintainer): `session::campaign::enter_result` is on main, not on this
+                // branch yet. Replace these lines with:
+                //   let Some(store) = self.store.as_mut() else { return };
+                //   match runs::enter_result(store, run, &self.lists, &result) {
+                //       Ok(rec) => self.inform(format!(
+                //           "The result of battle {} is entered and carried.", rec.played)),
+                //       Err(e) => self.fail(format!("The result was not entered: {e}")),
+                //   }
+                //   self.reload_runs();
                 let _ = (run, result);
                 self.fail(
                     "Entering a result by hand is not in this build yet: nothing was changed. \
