@@ -303,3 +303,94 @@ fn the_next_battles_roster_prints_with_the_carried_strength() {
     let bytes = std::fs::read(&path).expect("the PDF");
     assert!(bytes.starts_with(b"%PDF-"));
 }
+
+#[test]
+fn a_battle_fought_to_its_end_in_the_window_is_carried_on_return_to_the_page() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("carry.sqlite");
+    let mut h = on_the_campaign_page(&db);
+    h.state_mut().ui_state.pace_ms = 0;
+    begin_run(&mut h);
+    let run = h.state().campaign_run().expect("run").id;
+    ui_support::send(
+        &mut h,
+        powderhorn::ui::AppCommand::PlayCampaignBattle {
+            run,
+            how: powderhorn::ui::campaigns::PlayHow::Computer,
+        },
+    );
+    assert_eq!(h.state().ui_state.page, Page::Battles);
+    // The computer plays both sides in the battle window until the battle ends.
+    for _ in 0..50 {
+        if h.state()
+            .battle_run()
+            .expect("open")
+            .session
+            .result()
+            .is_some()
+        {
+            break;
+        }
+        ui_support::send(&mut h, powderhorn::ui::AppCommand::OpponentPlay);
+        ui_support::wait_for_opponent(&mut h);
+    }
+    assert!(
+        h.state()
+            .battle_run()
+            .expect("open")
+            .session
+            .result()
+            .is_some(),
+        "the battle ended"
+    );
+    assert_eq!(
+        h.state().campaign_run().expect("run").next().map(|b| b.pos),
+        Some(0),
+        "not carried while the page is away"
+    );
+
+    // Back to the campaign page: the carry is done without being asked.
+    h.get_by_label("Campaigns").click();
+    h.run();
+    assert!(
+        messages(&h)
+            .iter()
+            .any(|m| m.starts_with("Battle 1 is carried: battle 2")),
+        "{:?}",
+        messages(&h)
+    );
+    let view = h.state().campaign_run().expect("run");
+    assert_eq!(view.next().map(|b| b.pos), Some(1));
+    assert!(h.query_by_label_contains("Next: battle 2,").is_some());
+}
+
+#[test]
+fn a_run_is_deleted_only_after_asking() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("delete.sqlite");
+    let mut h = on_the_campaign_page(&db);
+    begin_run(&mut h);
+    let id = CampaignId::new("danube-1809");
+    let runs = |h: &Harness<'static, App>| {
+        h.state()
+            .store()
+            .expect("store")
+            .campaign_runs(Some(&id))
+            .expect("runs")
+            .len()
+    };
+    assert_eq!(runs(&h), 1);
+    h.get_by_label("Delete run…").click();
+    h.run();
+    h.get_by_label("Keep it").click();
+    h.run();
+    assert_eq!(runs(&h), 1, "kept");
+    h.get_by_label("Delete run…").click();
+    h.run();
+    assert!(h.query_by_label("Delete it and its battles?").is_some());
+    h.get_by_label("Yes, delete").click();
+    h.run();
+    assert_eq!(runs(&h), 0, "deleted");
+    assert!(h.state().campaign_run().is_none());
+    assert!(messages(&h).contains(&"The run was deleted.".to_string()));
+}
