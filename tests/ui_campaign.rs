@@ -394,3 +394,35 @@ fn a_run_is_deleted_only_after_asking() {
     assert!(h.state().campaign_run().is_none());
     assert!(messages(&h).contains(&"The run was deleted.".to_string()));
 }
+
+#[test]
+fn the_result_by_hand_form_asks_per_unit_per_command_and_per_side() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("hand.sqlite");
+    let mut h = on_the_campaign_page(&db);
+    begin_run(&mut h);
+    h.get_by_label("Enter result…").click();
+    h.run();
+    assert!(h
+        .query_by_label_contains("Result of battle 1: Ebelsberg, 3 May 1809")
+        .is_some());
+    let run = h.state().campaign_run().expect("run").clone();
+    let scenario = &run.battles[0].scenario;
+    for side in &scenario.sides {
+        for u in &side.units {
+            assert!(
+                h.query_by_label(&format!("Stands lost by {}", u.name))
+                    .is_some(),
+                "{}",
+                u.name
+            );
+        }
+    }
+    assert_eq!(
+        h.query_all_by_label("Objective reached (OBJ-01):").count(),
+        scenario.sides.len()
+    );
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.query_by_label_contains("Result of battle 1:").is_none());
+}

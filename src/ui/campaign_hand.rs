@@ -118,83 +118,7 @@ pub fn window(ui: &mut Ui, run: &RunView, form: &mut CampaignForm, out: &mut Emi
     ))
     .open(&mut open)
     .default_size([640.0, 520.0])
-    .vscroll(true)
     .show(ui.ctx(), |ui| {
-        ui.label(
-            RichText::new(
-                "What happened on the table. The victory points and the verdict are worked \
-                     out from it by the rules (VP-01..VP-04, OBJ-01, OBJ-02), then carried.",
-            )
-            .color(palette::FAINT),
-        );
-        for (si, (side, f)) in b
-            .scenario
-            .sides
-            .iter()
-            .zip(hand.sides.iter_mut())
-            .enumerate()
-        {
-            ui.separator();
-            ui.label(RichText::new(&side.name).strong().size(15.0));
-            egui::Grid::new(("hand-units", si))
-                .num_columns(3)
-                .spacing([12.0, 3.0])
-                .show(ui, |ui| {
-                    for h in ["Unit", "Stands lost", "Knocked out (GEN-12)"] {
-                        ui.label(RichText::new(h).color(palette::BLUE));
-                    }
-                    ui.end_row();
-                    for (u, d) in side.units.iter().zip(f.units.iter_mut()) {
-                        ui.label(format!("{} ({} stands)", u.name, u.stands));
-                        ui.add_enabled(
-                            !d.knocked_out,
-                            egui::DragValue::new(&mut d.lost).range(0..=u.stands),
-                        )
-                        .named(&format!("Stands lost by {}", u.name));
-                        ui.checkbox(&mut d.knocked_out, "")
-                            .named(&format!("{} knocked out", u.name));
-                        ui.end_row();
-                    }
-                });
-            if !side.hqs.is_empty() {
-                ui.label(RichText::new("Command units knocked out (CMD-28)").color(palette::BLUE));
-                ui.horizontal_wrapped(|ui| {
-                    for (q, o) in side.hqs.iter().zip(f.commands_out.iter_mut()) {
-                        ui.checkbox(o, format!("{} ({})", q.name, q.commander.name));
-                    }
-                });
-            }
-            if !side.field_defenses.is_empty() {
-                ui.label(RichText::new("Field defences lost (DEF-06)").color(palette::BLUE));
-                ui.horizontal_wrapped(|ui| {
-                    for (d, o) in side.field_defenses.iter().zip(f.defences_lost.iter_mut()) {
-                        ui.checkbox(o, format!("defence {}", d.id));
-                    }
-                });
-            }
-            ui.horizontal(|ui| {
-                ui.label("Objective reached (OBJ-01):");
-                for o in [
-                    ObjectiveLevel::None,
-                    ObjectiveLevel::Minor,
-                    ObjectiveLevel::Major,
-                ] {
-                    ui.radio_value(&mut f.objective, o, o.label());
-                }
-            });
-            ui.checkbox(
-                &mut f.withdrew,
-                "Broke or withdrew (no objective counts; VP-02 caps its points)",
-            );
-        }
-        ui.separator();
-        ui.horizontal(|ui| {
-            ui.label("Weather at the end:");
-            ui.radio_value(&mut hand.end_weather, None, "as it began");
-            for w in Weather::ALL {
-                ui.radio_value(&mut hand.end_weather, Some(w), w.label());
-            }
-        });
         ui.horizontal(|ui| {
             if ui.button("Enter this result").clicked() {
                 out.send(AppCommand::EnterCampaignResult {
@@ -206,6 +130,85 @@ pub fn window(ui: &mut Ui, run: &RunView, form: &mut CampaignForm, out: &mut Emi
             if ui.button("Cancel").clicked() {
                 keep = false;
             }
+        });
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.label(
+                RichText::new(
+                    "What happened on the table. The victory points and the verdict are worked \
+                     out from it by the rules (VP-01..VP-04, OBJ-01, OBJ-02), then carried.",
+                )
+                .color(palette::FAINT),
+            );
+            for (si, (side, f)) in b
+                .scenario
+                .sides
+                .iter()
+                .zip(hand.sides.iter_mut())
+                .enumerate()
+            {
+                ui.separator();
+                ui.label(RichText::new(&side.name).strong().size(15.0));
+                egui::Grid::new(("hand-units", si))
+                    .num_columns(3)
+                    .spacing([12.0, 3.0])
+                    .show(ui, |ui| {
+                        for h in ["Unit", "Stands lost", "Knocked out (GEN-12)"] {
+                            ui.label(RichText::new(h).color(palette::BLUE));
+                        }
+                        ui.end_row();
+                        for (u, d) in side.units.iter().zip(f.units.iter_mut()) {
+                            ui.label(format!("{} ({} stands)", u.name, u.stands));
+                            ui.add_enabled(
+                                !d.knocked_out,
+                                egui::DragValue::new(&mut d.lost).range(0..=u.stands),
+                            )
+                            .named(&format!("Stands lost by {}", u.name));
+                            ui.checkbox(&mut d.knocked_out, "")
+                                .named(&format!("{} knocked out", u.name));
+                            ui.end_row();
+                        }
+                    });
+                if !side.hqs.is_empty() {
+                    ui.label(
+                        RichText::new("Command units knocked out (CMD-28)").color(palette::BLUE),
+                    );
+                    ui.horizontal_wrapped(|ui| {
+                        for (q, o) in side.hqs.iter().zip(f.commands_out.iter_mut()) {
+                            ui.checkbox(o, format!("{} ({})", q.name, q.commander.name));
+                        }
+                    });
+                }
+                if !side.field_defenses.is_empty() {
+                    ui.label(RichText::new("Field defences lost (DEF-06)").color(palette::BLUE));
+                    ui.horizontal_wrapped(|ui| {
+                        for (d, o) in side.field_defenses.iter().zip(f.defences_lost.iter_mut()) {
+                            ui.checkbox(o, format!("defence {}", d.id));
+                        }
+                    });
+                }
+                ui.horizontal(|ui| {
+                    ui.label("Objective reached (OBJ-01):");
+                    for o in [
+                        ObjectiveLevel::None,
+                        ObjectiveLevel::Minor,
+                        ObjectiveLevel::Major,
+                    ] {
+                        ui.radio_value(&mut f.objective, o, o.label());
+                    }
+                });
+                ui.checkbox(
+                    &mut f.withdrew,
+                    "Broke or withdrew (no objective counts; VP-02 caps its points)",
+                );
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label("Weather at the end:");
+                ui.radio_value(&mut hand.end_weather, None, "as it began");
+                for w in Weather::ALL {
+                    ui.radio_value(&mut hand.end_weather, Some(w), w.label());
+                }
+            });
         });
     });
     if open && keep {
