@@ -157,7 +157,12 @@ pub fn window(ui: &mut Ui, run: &RunView, form: &mut CampaignForm, out: &mut Emi
                         }
                         ui.end_row();
                         for (u, d) in side.units.iter().zip(f.units.iter_mut()) {
-                            ui.label(format!("{} ({} stands)", u.name, u.stands));
+                            ui.label(format!(
+                                "{} ({} stand{})",
+                                u.name,
+                                u.stands,
+                                if u.stands == 1 { "" } else { "s" }
+                            ));
                             ui.add_enabled(
                                 !d.knocked_out,
                                 egui::DragValue::new(&mut d.lost).range(0..=u.stands),
