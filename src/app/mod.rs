@@ -23,6 +23,7 @@
 mod balance;
 pub mod battle;
 pub mod battle_result;
+pub mod campaign;
 pub mod edit;
 pub mod files;
 pub mod history;
@@ -92,6 +93,8 @@ pub struct App {
     battles: Vec<crate::ui::battle::BattleRow>,
     /// The battle open on the Battles page.
     battle: Option<battle::BattleRun>,
+    /// The runs of the selected campaign and the computer's campaign battle (`campaign`).
+    runs: campaign::CampaignRuns,
     /// Visual state of the pages (which page, selection, form drafts).
     pub ui_state: UiState,
 }
@@ -161,6 +164,7 @@ impl App {
             style_installed: false,
             battles: Vec::new(),
             battle: None,
+            runs: Default::default(),
             ui_state: UiState::default(),
         }
     }
@@ -232,6 +236,7 @@ impl App {
         self.poll_print();
         self.poll_balance(ui.ctx());
         self.poll_opponent(ui.ctx());
+        self.campaign_frame();
         let selected = self.ui_state.battle_selected;
         let options = self
             .battle
@@ -258,6 +263,9 @@ impl App {
                 advice: &self.advice,
                 campaigns: &self.campaigns,
                 campaign: self.campaign.as_ref(),
+                campaign_runs: &self.runs.rows,
+                campaign_run: self.runs.run.as_ref(),
+                campaign_job: self.runs.job_status(),
                 messages: &self.messages,
                 can_undo,
                 can_redo,
@@ -538,7 +546,14 @@ impl App {
     fn open_campaign(&mut self, id: &CampaignId) {
         let Some(store) = &self.store else { return };
         match store.load_campaign(id) {
-            Ok(c) => self.campaign = Some(c),
+            Ok(c) => {
+                let other = self.campaign.as_ref().is_none_or(|o| o.id != c.id);
+                self.campaign = Some(c);
+                if other {
+                    self.runs.run = None;
+                }
+                self.reload_runs();
+            }
             Err(e) => self.fail(format!("Cannot open campaign '{id}': {e}")),
         }
     }
@@ -581,6 +596,10 @@ impl App {
 
     /// Applies one command: the only place the app's data and the database change.
     pub fn apply(&mut self, command: AppCommand, ctx: &egui::Context) {
+        if command == AppCommand::StopCampaignJob {
+            // The computer's campaign battle holds the store while it plays.
+            return self.apply_campaign(command, ctx);
+        }
         if self.store.is_none() {
             return; // the database could not be opened: nothing may be written
         }
@@ -612,6 +631,7 @@ impl App {
                 self.dialogs.open_save_text(ctx, file_name, text)
             }
             AppCommand::PrintDialog { scenario, print } => {
+                self.runs.carried_print = None;
                 if self.printing.is_none() {
                     let name = print::default_file_name(&scenario, &print);
                     self.dialogs.open_print(ctx, scenario, print, name);
@@ -656,6 +676,7 @@ impl App {
                 let Some(store) = &mut self.store else { return };
                 match store.save_campaign(&c) {
                     Ok(_) => {
+                        self.inform(format!("Saved the campaign '{}'.", c.name));
                         self.campaign = Some(c);
                         self.reload_campaigns();
                     }
@@ -663,6 +684,15 @@ impl App {
                 }
             }
             AppCommand::OpenCampaign(id) => self.open_campaign(&id),
+            c @ (AppCommand::NewCampaignRun { .. }
+            | AppCommand::SelectCampaignRun(_)
+            | AppCommand::DeleteCampaignRun(_)
+            | AppCommand::PlayCampaignBattle { .. }
+            | AppCommand::CarryCampaignBattle(_)
+            | AppCommand::AutoplayCampaignBattle(_)
+            | AppCommand::StopCampaignJob
+            | AppCommand::EnterCampaignResult { .. }
+            | AppCommand::PrintCarriedRoster(_)) => self.apply_campaign(c, ctx),
             AppCommand::DismissMessage(i) => {
                 if i < self.messages.len() {
                     self.messages.remove(i);
@@ -890,8 +920,9 @@ impl App {
         if self.print_busy() {
             return;
         }
-        let scenario = match self.open.as_ref().filter(|s| &s.id == id) {
-            Some(s) => s.clone(),
+        let carried = self.runs.carried_print.take().filter(|s| &s.id == id);
+        let scenario = match carried.or_else(|| self.open.clone().filter(|s| &s.id == id)) {
+            Some(s) => s,
             None => {
                 let Some(store) = &self.store else { return };
                 match store.load_scenario(id) {

@@ -59,6 +59,31 @@ pub enum AppCommand {
     RemoveUserTroopType(ListId, TroopTypeId),
     SaveCampaign(Campaign),
     OpenCampaign(CampaignId),
+    /// Begin a run of a campaign (issue #19 item 5).
+    NewCampaignRun {
+        campaign: CampaignId,
+        name: String,
+        seed: u64,
+    },
+    SelectCampaignRun(i64),
+    DeleteCampaignRun(i64),
+    /// Open the run's next battle in the battle window (start it, or resume it).
+    PlayCampaignBattle {
+        run: i64,
+        how: super::campaigns::PlayHow,
+    },
+    /// The run's battle is over: write its end and carry into the next.
+    CarryCampaignBattle(i64),
+    /// The computer plays the run's next battle on both sides in the background, then carries.
+    AutoplayCampaignBattle(i64),
+    StopCampaignJob,
+    /// A battle of the run fought without the app, as entered by hand.
+    EnterCampaignResult {
+        run: i64,
+        result: crate::campaign::HandResult,
+    },
+    /// Print the roster of the run's next battle, with the carried strength.
+    PrintCarriedRoster(i64),
     DismissMessage(usize),
     /// Start and store a new battle, then show it.
     StartBattle(super::battle::StartRequest),

@@ -22,6 +22,9 @@ pub mod battle;
 pub mod battle_act;
 pub mod battle_look;
 pub mod battle_result;
+pub mod campaign_editor;
+pub mod campaign_hand;
+pub mod campaign_run;
 pub mod campaigns;
 pub mod commands;
 pub mod dice_log;
@@ -143,6 +146,11 @@ pub struct View<'a> {
     pub advice: &'a [crate::model::advice::Advice],
     pub campaigns: &'a [(CampaignId, String)],
     pub campaign: Option<&'a Campaign>,
+    /// The runs of the selected campaign, and the run selected (issue #19 item 5).
+    pub campaign_runs: &'a [campaigns::RunRow],
+    pub campaign_run: Option<&'a campaigns::RunView>,
+    /// The computer playing a campaign battle in the background, if it is.
+    pub campaign_job: Option<JobStatus<'a>>,
     pub messages: &'a [Message],
     pub can_undo: bool,
     pub can_redo: bool,
@@ -221,6 +229,8 @@ pub struct UiState {
     pub rules_ref: rules_ref::RulesRef,
     /// Hot-seat with fog of war: the (battle, side) whose player took the screen last.
     pub fog_viewer: Option<(i64, usize)>,
+    /// The campaigns page's drafts (new run, how to play, editor, result by hand).
+    pub campaign: campaigns::CampaignForm,
     pending: Option<Pending>,
     /// Scenario → Balance…: the window's form and the scenario it is open for.
     pub balance: balance::BalanceForm,
@@ -252,6 +262,7 @@ impl Default for UiState {
             dice_pad: Default::default(),
             rules_ref: Default::default(),
             fog_viewer: None,
+            campaign: Default::default(),
             pending: None,
             balance: Default::default(),
         }
@@ -594,11 +605,14 @@ fn store_problem_page(ui: &mut Ui, problem: &StoreProblem) {
 #[cfg(test)]
 mod tests {
     /// The UI's sources, up to their tests.
-    const SOURCES: [(&str, &str); 19] = [
+    const SOURCES: [(&str, &str); 22] = [
         ("mod.rs", include_str!("mod.rs")),
         ("army_lists.rs", include_str!("army_lists.rs")),
         ("battle.rs", include_str!("battle.rs")),
         ("campaigns.rs", include_str!("campaigns.rs")),
+        ("campaign_editor.rs", include_str!("campaign_editor.rs")),
+        ("campaign_hand.rs", include_str!("campaign_hand.rs")),
+        ("campaign_run.rs", include_str!("campaign_run.rs")),
         ("commands.rs", include_str!("commands.rs")),
         ("dice_log.rs", include_str!("dice_log.rs")),
         ("dice_pad.rs", include_str!("dice_pad.rs")),
