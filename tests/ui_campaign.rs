@@ -426,3 +426,58 @@ fn the_result_by_hand_form_asks_per_unit_per_command_and_per_side() {
     h.run();
     assert!(h.query_by_label_contains("Result of battle 1:").is_none());
 }
+
+/// #19 item 4 in the window: the result of a battle fought on a real table, entered in the form,
+/// is worked out by the rules and carried. Tirailleurs du Pô (4 stands × 60) and IR 14 Klebek's
+/// 1st battalion (6 × 55) knocked out; the Austrians reached their major objective, the French
+/// none. VP-01: the French earn 330, the Austrians 240; OBJ-01: major against none is a
+/// Decisive Victory to the Austrians; VP-03: neither doubles the other.
+#[test]
+fn vp_01_obj_01_a_result_entered_in_the_form_is_worked_out_and_carried() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("hand-enter.sqlite");
+    let mut h = on_the_campaign_page(&db);
+    begin_run(&mut h);
+    h.get_by_label("Enter result…").click();
+    h.run();
+    h.get_by_label("Tirailleurs du Pô knocked out").click();
+    h.run();
+    // The Austrian side is further down the form: scroll to it as a hand would.
+    h.get_by_label("IR 14 Klebek, 1st battalion knocked out")
+        .scroll_to_me();
+    h.run();
+    h.get_by_label("IR 14 Klebek, 1st battalion knocked out")
+        .click();
+    h.run();
+    h.get_all_by_label("major objective")
+        .nth(1)
+        .expect("the Austrian side's choice")
+        .scroll_to_me();
+    h.run();
+    h.get_all_by_label("major objective")
+        .nth(1)
+        .expect("the Austrian side's choice")
+        .click();
+    h.run();
+    h.get_by_label("Enter this result").scroll_to_me();
+    h.run();
+    h.get_by_label("Enter this result").click();
+    h.run();
+    h.run();
+    let run = h.state().campaign_run().expect("run").id;
+    let rec = h
+        .state()
+        .store()
+        .expect("store")
+        .load_campaign_run(run)
+        .expect("the run");
+    assert_eq!(rec.played, 1);
+    let end = rec.battles[0].end.as_ref().expect("entered");
+    assert_eq!(end.result.winner, Some(1));
+    assert_eq!(end.result.category, "Decisive Victory", "{:?}", end.hand);
+    assert_eq!(end.result.vps, vec![330, 240]);
+    assert!(
+        rec.next().is_some_and(|b| b.pos == 1),
+        "carried into battle 2"
+    );
+}

@@ -251,20 +251,17 @@ impl App {
                 }
             }
             AppCommand::EnterCampaignResult { run, result } => {
-                // TODO(maintainer): `session::campaign::enter_result` is on main, not on this
-                // branch yet. Replace these lines with:
-                //   let Some(store) = self.store.as_mut() else { return };
-                //   match runs::enter_result(store, run, &self.lists, &result) {
-                //       Ok(rec) => self.inform(format!(
-                //           "The result of battle {} is entered and carried.", rec.played)),
-                //       Err(e) => self.fail(format!("The result was not entered: {e}")),
-                //   }
-                //   self.reload_runs();
-                let _ = (run, result);
-                self.fail(
-                    "Entering a result by hand is not in this build yet: nothing was changed. \
-                     Play the battle in the app, or let the computer play it.",
-                );
+                let Some(store) = self.store.as_mut() else {
+                    return;
+                };
+                match runs::enter_result(store, run, &self.lists, &result) {
+                    Ok(rec) => self.inform(format!(
+                        "The result of battle {} is entered, worked out by the rules and carried.",
+                        rec.played
+                    )),
+                    Err(e) => self.fail(format!("The result was not entered: {e}")),
+                }
+                self.reload_runs();
             }
             AppCommand::PrintCarriedRoster(run) => {
                 let Some(next) = self
