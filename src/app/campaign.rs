@@ -129,7 +129,7 @@ impl App {
             .map(|b| {
                 let state = match (&b.end, b.battle_id) {
                     (Some(end), _) => RunBattleState::Played {
-                        end: end.end.clone(),
+                        end: Box::new(end.end.clone()),
                         after: end.after.clone(),
                         result: end.result.clone(),
                         by_hand: end.hand.is_some(),

@@ -34,7 +34,7 @@ pub enum RunBattleState {
     Started { battle_id: i64, over: bool },
     /// Fought (in the app or by hand) and carried.
     Played {
-        end: Forces,
+        end: Box<Forces>,
         after: CarryReport,
         result: BattleRecord,
         by_hand: bool,
