@@ -13,17 +13,18 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use powderhorn::app::App;
 use powderhorn::geom::Point;
-use powderhorn::model::{samples, Geometry, Scenario, TerrainKind};
-use ui_support::{app_with, harness_sized, messages, open_scenario_tab};
-
-const SAMPLE: &str = "1809-ebelsberg";
+use powderhorn::model::{Geometry, Scenario, TerrainKind};
+use ui_support::{
+    app_with, click_cm, drag_cm, harness_sized, messages, near_cm as near, open_now as open,
+    open_scenario_tab, screen, tool,
+};
 
 fn sample() -> Scenario {
-    samples::scenarios()
-        .expect("the samples parse")
-        .into_iter()
-        .find(|s| s.id.as_str() == SAMPLE)
-        .expect("the Ebelsberg sample")
+    ui_support::ebelsberg_sample()
+}
+
+fn stored(h: &Harness<'static, App>) -> Scenario {
+    ui_support::stored_scenario(h, &sample().id)
 }
 
 /// The app on an in-memory store holding the sample, open on its Table view.
@@ -36,67 +37,6 @@ fn editor_of(scenario: &Scenario) -> Harness<'static, App> {
     let mut h = harness_sized(app_with(scenario), egui::vec2(1500.0, 950.0));
     open_scenario_tab(&mut h, &scenario.name, "Table");
     h
-}
-
-fn tool(h: &mut Harness<'static, App>, label: &str) {
-    h.get_by_label(label).click();
-    h.run();
-}
-
-fn screen(h: &Harness<'static, App>, p: Point) -> egui::Pos2 {
-    h.state()
-        .ui_state
-        .table
-        .projector()
-        .expect("the table was drawn")
-        .to_screen(p)
-}
-
-/// A primary click at a table point.
-fn click_cm(h: &mut Harness<'static, App>, p: Point) {
-    let at = screen(h, p);
-    h.hover_at(at);
-    h.run();
-    h.drag_at(at);
-    h.step();
-    h.drop_at(at);
-    h.run();
-}
-
-/// A primary drag from one table point to another, in a few steps.
-fn drag_cm(h: &mut Harness<'static, App>, from: Point, to: Point) {
-    let (a, b) = (screen(h, from), screen(h, to));
-    h.hover_at(a);
-    h.run();
-    h.drag_at(a);
-    h.step();
-    for k in 1..=4 {
-        let t = k as f32 / 4.0;
-        h.hover_at(a + (b - a) * t);
-        h.step();
-    }
-    h.drop_at(b);
-    h.run();
-}
-
-fn open(h: &Harness<'static, App>) -> Scenario {
-    h.state()
-        .open_scenario()
-        .expect("a scenario is open")
-        .clone()
-}
-
-fn stored(h: &Harness<'static, App>) -> Scenario {
-    h.state()
-        .store()
-        .expect("a store")
-        .load_scenario(&sample().id)
-        .expect("stored")
-}
-
-fn near(a: Point, b: Point) -> bool {
-    // Table cm → f32 screen points → table cm: a few thousandths of a cm at this zoom.
-    (a.x - b.x).abs() < 0.02 && (a.y - b.y).abs() < 0.02
 }
 
 fn wood_corners() -> Vec<Point> {

@@ -16,19 +16,21 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use powderhorn::app::App;
 use powderhorn::geom::Point;
-use powderhorn::model::{samples, DefenseKind, FieldDefense, Scenario};
-use ui_support::{app_with, harness_sized, messages, open_scenario_tab};
-
-const SAMPLE: &str = "1809-ebelsberg";
-const AUSTRIANS: usize = 1;
+use powderhorn::model::{DefenseKind, FieldDefense, Scenario};
+use ui_support::{
+    app_with, click_cm, drag_cm, harness_sized, messages, near_cm as near, open_scenario_tab,
+    screen,
+};
 
 fn sample() -> Scenario {
-    samples::scenarios()
-        .expect("the samples parse")
-        .into_iter()
-        .find(|s| s.id.as_str() == SAMPLE)
-        .expect("the Ebelsberg sample")
+    ui_support::ebelsberg_sample()
 }
+
+fn stored(h: &Harness<'static, App>) -> Scenario {
+    ui_support::stored_scenario(h, &sample().id)
+}
+
+const AUSTRIANS: usize = 1;
 
 /// The app on an in-memory store holding the sample, on its Table view with the Defences tool.
 fn defences_tool() -> Harness<'static, App> {
@@ -38,52 +40,6 @@ fn defences_tool() -> Harness<'static, App> {
     h.get_by_label("Defences").click();
     h.run();
     h
-}
-
-fn screen(h: &Harness<'static, App>, p: Point) -> egui::Pos2 {
-    h.state()
-        .ui_state
-        .table
-        .projector()
-        .expect("the table was drawn")
-        .to_screen(p)
-}
-
-fn click_cm(h: &mut Harness<'static, App>, p: Point) {
-    let at = screen(h, p);
-    h.hover_at(at);
-    h.run();
-    h.drag_at(at);
-    h.step();
-    h.drop_at(at);
-    h.run();
-}
-
-fn drag_cm(h: &mut Harness<'static, App>, from: Point, to: Point) {
-    let (a, b) = (screen(h, from), screen(h, to));
-    h.hover_at(a);
-    h.run();
-    h.drag_at(a);
-    h.step();
-    for k in 1..=4 {
-        let t = k as f32 / 4.0;
-        h.hover_at(a + (b - a) * t);
-        h.step();
-    }
-    h.drop_at(b);
-    h.run();
-}
-
-fn stored(h: &Harness<'static, App>) -> Scenario {
-    h.state()
-        .store()
-        .expect("a store")
-        .load_scenario(&sample().id)
-        .expect("stored")
-}
-
-fn near(a: Point, b: Point) -> bool {
-    (a.x - b.x).abs() < 0.02 && (a.y - b.y).abs() < 0.02
 }
 
 fn shown(h: &Harness<'static, App>, text: &str) -> bool {

@@ -15,17 +15,17 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use powderhorn::app::App;
 use powderhorn::geom::{ring_contains, Point};
-use powderhorn::model::{samples, FeatureId, Geometry, Scenario, TerrainKind};
-use ui_support::{app_with, harness_sized, open_scenario_tab};
-
-const SAMPLE: &str = "1809-ebelsberg";
+use powderhorn::model::{FeatureId, Geometry, Scenario, TerrainKind};
+use ui_support::{
+    app_with, click_cm, harness_sized, near_cm as near, open_scenario_tab, screen, tool,
+};
 
 fn sample() -> Scenario {
-    samples::scenarios()
-        .expect("the samples parse")
-        .into_iter()
-        .find(|s| s.id.as_str() == SAMPLE)
-        .expect("the Ebelsberg sample")
+    ui_support::ebelsberg_sample()
+}
+
+fn stored(h: &Harness<'static, App>) -> Scenario {
+    ui_support::stored_scenario(h, &sample().id)
 }
 
 fn editor_of(scenario: &Scenario) -> Harness<'static, App> {
@@ -36,30 +36,6 @@ fn editor_of(scenario: &Scenario) -> Harness<'static, App> {
 
 fn editor() -> Harness<'static, App> {
     editor_of(&sample())
-}
-
-fn tool(h: &mut Harness<'static, App>, label: &str) {
-    h.get_by_label(label).click();
-    h.run();
-}
-
-fn screen(h: &Harness<'static, App>, p: Point) -> egui::Pos2 {
-    h.state()
-        .ui_state
-        .table
-        .projector()
-        .expect("the table was drawn")
-        .to_screen(p)
-}
-
-fn click_cm(h: &mut Harness<'static, App>, p: Point) {
-    let at = screen(h, p);
-    h.hover_at(at);
-    h.run();
-    h.drag_at(at);
-    h.step();
-    h.drop_at(at);
-    h.run();
 }
 
 /// Presses the primary button at `a` and moves to `b` in a few steps, without letting go.
@@ -80,19 +56,6 @@ fn drop_at(h: &mut Harness<'static, App>, b: egui::Pos2) {
     h.drop_at(b);
     h.run();
     h.run();
-}
-
-fn stored(h: &Harness<'static, App>) -> Scenario {
-    h.state()
-        .store()
-        .expect("a store")
-        .load_scenario(&sample().id)
-        .expect("stored")
-}
-
-fn near(a: Point, b: Point) -> bool {
-    // Table cm → f32 screen points → table cm: a few thousandths of a cm at this zoom.
-    (a.x - b.x).abs() < 0.02 && (a.y - b.y).abs() < 0.02
 }
 
 fn feature(s: &Scenario, id: FeatureId) -> Vec<Point> {
@@ -381,7 +344,7 @@ fn seq_01_a_unit_dragged_from_the_tree_onto_the_table_inside_and_outside_its_zon
         "{problems:?}"
     );
     assert!(h
-        .query_all_by_label_contains("SEQ-01: 'Tirailleurs du Pô' has a base outside")
+        .query_all_by_label_contains("SEQ-01: unit 'Tirailleurs du Pô' (id 101")
         .next()
         .is_some());
 }

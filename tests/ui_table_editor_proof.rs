@@ -18,40 +18,14 @@ use powderhorn::app::{export_scenario_file, App};
 use powderhorn::geom::Point;
 use powderhorn::model::validate::validate_scenario;
 use powderhorn::model::{
-    DefenseId, DefenseKind, DefensePosture, FieldDefense, HqId, ListId, Scenario, TerrainKind,
+    DefenseId, DefenseKind, DefensePosture, FieldDefense, HqId, ListId, TerrainKind,
 };
 use powderhorn::ui::battle::StartRequest;
 use powderhorn::ui::commands::{AppCommand, ReadyMade, ScenarioEdit, ScenarioSettings, SideArea};
-use ui_support::{harness_sized, messages, send};
-
-fn open(h: &Harness<'static, App>) -> Scenario {
-    h.state()
-        .open_scenario()
-        .expect("a scenario is open")
-        .clone()
-}
+use ui_support::{click_cm, harness_sized, messages, open_now as open, send};
 
 fn edit(h: &mut Harness<'static, App>, e: ScenarioEdit) {
     send(h, AppCommand::Edit(e));
-}
-
-fn screen(h: &Harness<'static, App>, p: Point) -> egui::Pos2 {
-    h.state()
-        .ui_state
-        .table
-        .projector()
-        .expect("the table was drawn")
-        .to_screen(p)
-}
-
-fn click_cm(h: &mut Harness<'static, App>, p: Point) {
-    let at = screen(h, p);
-    h.hover_at(at);
-    h.run();
-    h.drag_at(at);
-    h.step();
-    h.drop_at(at);
-    h.run();
 }
 
 fn ring(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Point> {

@@ -150,3 +150,83 @@ pub fn messages(h: &Harness<'static, App>) -> Vec<String> {
         .map(|m| m.text.clone())
         .collect()
 }
+
+// ----- the table editor (tests/ui_table_editor*.rs) --------------------------------------------
+
+/// The Ebelsberg sample, as shipped.
+pub fn ebelsberg_sample() -> Scenario {
+    powderhorn::model::samples::scenarios()
+        .expect("the samples parse")
+        .into_iter()
+        .find(|s| s.id.as_str() == "1809-ebelsberg")
+        .expect("the Ebelsberg sample")
+}
+
+/// Clicks the button (a tool, a kind) with this label.
+pub fn tool(h: &mut Harness<'static, App>, label: &str) {
+    h.get_by_label(label).click();
+    h.run();
+}
+
+/// Where a table point is on the screen, by the projector of the table's last frame.
+pub fn screen(h: &Harness<'static, App>, p: powderhorn::geom::Point) -> egui::Pos2 {
+    h.state()
+        .ui_state
+        .table
+        .projector()
+        .expect("the table was drawn")
+        .to_screen(p)
+}
+
+/// A primary click at a table point, as a hand on the mouse makes it.
+pub fn click_cm(h: &mut Harness<'static, App>, p: powderhorn::geom::Point) {
+    let at = screen(h, p);
+    h.hover_at(at);
+    h.run();
+    h.drag_at(at);
+    h.step();
+    h.drop_at(at);
+    h.run();
+}
+
+/// A primary drag from one table point to another, in a few steps.
+pub fn drag_cm(
+    h: &mut Harness<'static, App>,
+    from: powderhorn::geom::Point,
+    to: powderhorn::geom::Point,
+) {
+    let (a, b) = (screen(h, from), screen(h, to));
+    h.hover_at(a);
+    h.run();
+    h.drag_at(a);
+    h.step();
+    for k in 1..=4 {
+        let t = k as f32 / 4.0;
+        h.hover_at(a + (b - a) * t);
+        h.step();
+    }
+    h.drop_at(b);
+    h.run();
+}
+
+/// The scenario open in the editor.
+pub fn open_now(h: &Harness<'static, App>) -> Scenario {
+    h.state()
+        .open_scenario()
+        .expect("a scenario is open")
+        .clone()
+}
+
+/// The scenario with this id as the store holds it.
+pub fn stored_scenario(h: &Harness<'static, App>, id: &powderhorn::model::ScenarioId) -> Scenario {
+    h.state()
+        .store()
+        .expect("a store")
+        .load_scenario(id)
+        .expect("stored")
+}
+
+/// Table cm → f32 screen points → table cm loses a few thousandths of a cm at the editor's zoom.
+pub fn near_cm(a: powderhorn::geom::Point, b: powderhorn::geom::Point) -> bool {
+    (a.x - b.x).abs() < 0.02 && (a.y - b.y).abs() < 0.02
+}
