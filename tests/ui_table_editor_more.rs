@@ -17,7 +17,8 @@ use powderhorn::app::App;
 use powderhorn::geom::{ring_contains, Point};
 use powderhorn::model::{FeatureId, Geometry, Scenario, TerrainKind};
 use ui_support::{
-    app_with, click_cm, harness_sized, near_cm as near, open_scenario_tab, screen, tool,
+    app_with, click_cm, harness_sized, near_cm as near, open_scenario_tab, press_and_move, screen,
+    tool,
 };
 
 fn sample() -> Scenario {
@@ -36,20 +37,6 @@ fn editor_of(scenario: &Scenario) -> Harness<'static, App> {
 
 fn editor() -> Harness<'static, App> {
     editor_of(&sample())
-}
-
-/// Presses the primary button at `a` and moves to `b` in a few steps, without letting go.
-fn drag_to(h: &mut Harness<'static, App>, a: egui::Pos2, b: egui::Pos2) {
-    h.hover_at(a);
-    h.run();
-    h.drag_at(a);
-    h.step();
-    for k in 1..=4 {
-        let t = k as f32 / 4.0;
-        h.hover_at(a + (b - a) * t);
-        h.step();
-    }
-    h.step();
 }
 
 fn drop_at(h: &mut Harness<'static, App>, b: egui::Pos2) {
@@ -117,7 +104,7 @@ fn snapping_with_s_puts_a_dragged_corner_on_another_features_corner() {
         screen(&h, Point::new(30.0, 90.0)),
         screen(&h, Point::new(61.4, 97.5)),
     );
-    drag_to(&mut h, a, b);
+    press_and_move(&mut h, a, b);
     // While dragging, the marker sits on the corner it will snap to.
     let mark = h
         .state()
@@ -140,7 +127,7 @@ fn snapping_with_s_puts_a_dragged_corner_on_another_features_corner() {
     h.key_press(Key::S);
     h.run();
     assert!(!h.state().ui_state.table_editor.snap);
-    drag_to(&mut h, a, b);
+    press_and_move(&mut h, a, b);
     assert!(h.state().ui_state.table_editor.snap_mark().is_none());
     drop_at(&mut h, b);
     let pts = feature(&stored(&h), id);
@@ -301,7 +288,7 @@ fn seq_01_a_unit_dragged_from_the_tree_onto_the_table_inside_and_outside_its_zon
     // Into the French zone (y 0..50), on open ground at (40, 10).
     let inside = Point::new(40.0, 10.0);
     let (a, b) = (row(&h, "○ Tirailleurs du Pô"), screen(&h, inside));
-    drag_to(&mut h, a, b);
+    press_and_move(&mut h, a, b);
     drop_at(&mut h, b);
     let s = stored(&h);
     let u = s.sides[0]
@@ -327,7 +314,7 @@ fn seq_01_a_unit_dragged_from_the_tree_onto_the_table_inside_and_outside_its_zon
     // Then out of it, across the river at (30, 100): SEQ-01 names it.
     let outside = Point::new(30.0, 100.0);
     let (a, b) = (row(&h, "● Tirailleurs du Pô"), screen(&h, outside));
-    drag_to(&mut h, a, b);
+    press_and_move(&mut h, a, b);
     drop_at(&mut h, b);
     let s = stored(&h);
     let u = s.sides[0]

@@ -695,11 +695,7 @@ mod tests {
     }
 
     fn ebelsberg() -> Scenario {
-        samples::scenarios()
-            .expect("the samples parse")
-            .into_iter()
-            .find(|s| s.id.as_str() == "1809-ebelsberg")
-            .expect("the sample")
+        samples::scenario("1809-ebelsberg").expect("the sample")
     }
 
     fn square(x: f64, y: f64, a: f64) -> Vec<Point> {

@@ -100,21 +100,7 @@ pub(super) fn after_losses(
     end_weather: Weather,
     dice: &mut dyn Dice,
 ) -> Result<(Forces, CarryReport), CarryError> {
-    let cb = campaign.battles.get(index).ok_or_else(|| {
-        CarryError::Mismatch(format!(
-            "the campaign has {} battles; there is no battle {}",
-            campaign.battles.len(),
-            index + 1
-        ))
-    })?;
-    if scenario.id != cb.scenario {
-        return Err(CarryError::Mismatch(format!(
-            "battle {} of the campaign is scenario '{}', but the battle given is '{}'",
-            index + 1,
-            cb.scenario,
-            scenario.id
-        )));
-    }
+    let cb = super::battle_of(campaign, index, scenario)?;
     let mut next = forces.clone();
     let mut report = CarryReport::default();
     let at = &scenario.name;

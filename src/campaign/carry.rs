@@ -57,21 +57,7 @@ pub fn scenario_for_battle(
     scenario: &Scenario,
     dice: &mut dyn Dice,
 ) -> Result<Carried, CarryError> {
-    let cb = campaign.battles.get(index).ok_or_else(|| {
-        CarryError::Mismatch(format!(
-            "the campaign has {} battles; there is no battle {}",
-            campaign.battles.len(),
-            index + 1
-        ))
-    })?;
-    if scenario.id != cb.scenario {
-        return Err(CarryError::Mismatch(format!(
-            "battle {} of the campaign is scenario '{}', but the scenario given is '{}'",
-            index + 1,
-            cb.scenario,
-            scenario.id
-        )));
-    }
+    let cb = super::battle_of(campaign, index, scenario)?;
     let rules = &campaign.rules;
     let switches = campaign.carry_over;
     let mut f = forces.clone();

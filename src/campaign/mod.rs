@@ -64,6 +64,30 @@ impl From<crate::rules::dice::DiceError> for CarryError {
     }
 }
 
+/// Battle `index` of the campaign, refused when there is none or it is not `scenario`'s.
+fn battle_of<'a>(
+    campaign: &'a Campaign,
+    index: usize,
+    scenario: &Scenario,
+) -> Result<&'a crate::model::CampaignBattle, CarryError> {
+    let cb = campaign.battles.get(index).ok_or_else(|| {
+        CarryError::Mismatch(format!(
+            "the campaign has {} battles; there is no battle {}",
+            campaign.battles.len(),
+            index + 1
+        ))
+    })?;
+    if scenario.id != cb.scenario {
+        return Err(CarryError::Mismatch(format!(
+            "battle {} of the campaign is scenario '{}', but the one given is '{}'",
+            index + 1,
+            cb.scenario,
+            scenario.id
+        )));
+    }
+    Ok(cb)
+}
+
 /// SplitMix64's finaliser: spreads a seed and an index over all 64 bits.
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);

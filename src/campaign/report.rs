@@ -115,23 +115,38 @@ impl Change {
             let d: Vec<String> = self.dice.iter().map(u8::to_string).collect();
             format!(" [dice {}]", d.join(" "))
         };
+        // A unit's fate reads in stands: "4 stands → knocked out", "knocked out → 2 stands".
+        let (label, from, to) = match self.kind {
+            ChangeKind::Unit => (
+                String::new(),
+                stands_words(&self.from),
+                stands_words(&self.to),
+            ),
+            k => (
+                format!("{} ", k.label()),
+                self.from.to_string(),
+                self.to.to_string(),
+            ),
+        };
         if who.is_empty() {
-            format!(
-                "{}: {} → {}: {}{dice}",
-                self.kind.label(),
-                self.from,
-                self.to,
-                self.why
-            )
+            let head = label.trim_end();
+            let head = if head.is_empty() {
+                String::new()
+            } else {
+                format!("{head}: ")
+            };
+            format!("{head}{from} → {to}: {}{dice}", self.why)
         } else {
-            format!(
-                "{who}: {} {} → {}: {}{dice}",
-                self.kind.label(),
-                self.from,
-                self.to,
-                self.why
-            )
+            format!("{who}: {label}{from} → {to}: {}{dice}", self.why)
         }
+    }
+}
+
+fn stands_words(v: &CarryValue) -> String {
+    match v.count() {
+        Some(1) => "1 stand".to_string(),
+        Some(n) => format!("{n} stands"),
+        None => v.to_string(),
     }
 }
 

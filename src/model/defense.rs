@@ -344,11 +344,7 @@ mod tests {
     use crate::model::{samples, DefensePosture, Scenario};
 
     fn ebelsberg() -> Scenario {
-        samples::scenarios()
-            .expect("the samples parse")
-            .into_iter()
-            .find(|s| s.id.as_str() == "1809-ebelsberg")
-            .expect("the sample")
+        samples::scenario("1809-ebelsberg").expect("the sample")
     }
 
     fn item(id: u32, kind: DefenseKind, sections: u32) -> FieldDefense {

@@ -51,3 +51,8 @@ pub fn campaigns() -> Result<Vec<Campaign>, SampleError> {
         })
         .collect()
 }
+
+/// The shipped sample scenario with this id (for tests and examples).
+pub fn scenario(id: &str) -> Option<Scenario> {
+    scenarios().ok()?.into_iter().find(|s| s.id.as_str() == id)
+}

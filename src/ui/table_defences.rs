@@ -899,11 +899,7 @@ mod tests {
     use crate::model::samples;
 
     fn ebelsberg() -> Scenario {
-        samples::scenarios()
-            .expect("the samples parse")
-            .into_iter()
-            .find(|s| s.id.as_str() == "1809-ebelsberg")
-            .expect("the sample")
+        samples::scenario("1809-ebelsberg").expect("the sample")
     }
 
     #[test]

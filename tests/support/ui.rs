@@ -196,6 +196,13 @@ pub fn drag_cm(
     to: powderhorn::geom::Point,
 ) {
     let (a, b) = (screen(h, from), screen(h, to));
+    press_and_move(h, a, b);
+    h.drop_at(b);
+    h.run();
+}
+
+/// Presses the primary button at `a` and moves to `b` in a few steps, without letting go.
+pub fn press_and_move(h: &mut Harness<'static, App>, a: egui::Pos2, b: egui::Pos2) {
     h.hover_at(a);
     h.run();
     h.drag_at(a);
@@ -205,8 +212,6 @@ pub fn drag_cm(
         h.hover_at(a + (b - a) * t);
         h.step();
     }
-    h.drop_at(b);
-    h.run();
 }
 
 /// The scenario open in the editor.
