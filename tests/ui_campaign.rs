@@ -302,6 +302,30 @@ fn the_next_battles_roster_prints_with_the_carried_strength() {
     assert_eq!(report.result, Ok(()));
     let bytes = std::fs::read(&path).expect("the PDF");
     assert!(bytes.starts_with(b"%PDF-"));
+
+    // And its base labels: one per stand the carry left each unit.
+    h.get_by_label("Print its labels…").click();
+    h.run();
+    let labels = dir.path().join("carried-labels.pdf");
+    ui_support::send(
+        &mut h,
+        powderhorn::ui::AppCommand::PrintTo {
+            scenario: next.scenario.id.clone(),
+            print: powderhorn::ui::Print::Labels(Default::default()),
+            path: labels.clone(),
+        },
+    );
+    for _ in 0..20_000 {
+        h.step();
+        if !h.state().is_printing() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert_eq!(h.state().last_print().expect("printed").result, Ok(()));
+    assert!(std::fs::read(&labels)
+        .expect("the labels PDF")
+        .starts_with(b"%PDF-"));
 }
 
 #[test]

@@ -263,7 +263,7 @@ impl App {
                 }
                 self.reload_runs();
             }
-            AppCommand::PrintCarriedRoster(run) => {
+            AppCommand::PrintCarried { run, labels } => {
                 let Some(next) = self
                     .runs
                     .run
@@ -274,7 +274,11 @@ impl App {
                     return;
                 };
                 let scenario = next.scenario.clone();
-                let print = Print::Roster(Default::default());
+                let print = if labels {
+                    Print::Labels(Default::default())
+                } else {
+                    Print::Roster(Default::default())
+                };
                 let name = super::print::default_file_name(&scenario.id, &print);
                 let id = scenario.id.clone();
                 self.runs.carried_print = Some(scenario);

@@ -692,7 +692,7 @@ impl App {
             | AppCommand::AutoplayCampaignBattle(_)
             | AppCommand::StopCampaignJob
             | AppCommand::EnterCampaignResult { .. }
-            | AppCommand::PrintCarriedRoster(_)) => self.apply_campaign(c, ctx),
+            | AppCommand::PrintCarried { .. }) => self.apply_campaign(c, ctx),
             AppCommand::DismissMessage(i) => {
                 if i < self.messages.len() {
                     self.messages.remove(i);

@@ -342,7 +342,22 @@ fn next_step(
                     .on_hover_text("The roster of the next battle, with the carried strength")
                     .clicked()
                 {
-                    out.send(AppCommand::PrintCarriedRoster(run.id));
+                    out.send(AppCommand::PrintCarried {
+                        run: run.id,
+                        labels: false,
+                    });
+                }
+                if ui
+                    .button("Print its labels…")
+                    .on_hover_text(
+                        "Base labels for the next battle: one per stand the carry left each unit",
+                    )
+                    .clicked()
+                {
+                    out.send(AppCommand::PrintCarried {
+                        run: run.id,
+                        labels: true,
+                    });
                 }
             });
         }

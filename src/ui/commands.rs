@@ -82,8 +82,12 @@ pub enum AppCommand {
         run: i64,
         result: crate::campaign::HandResult,
     },
-    /// Print the roster of the run's next battle, with the carried strength.
-    PrintCarriedRoster(i64),
+    /// Print the roster (or the base labels) of the run's next battle, with the carried
+    /// strength: a unit's labels are its stands as the carry left them.
+    PrintCarried {
+        run: i64,
+        labels: bool,
+    },
     DismissMessage(usize),
     /// Start and store a new battle, then show it.
     StartBattle(super::battle::StartRequest),
