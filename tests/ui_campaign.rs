@@ -251,6 +251,12 @@ fn write_a_database_two_battles_into_a_run() {
     }
 }
 
+/// Applies `command` as a click would, without waiting for the window to settle.
+fn apply_now(h: &mut Harness<'static, App>, command: powderhorn::ui::AppCommand) {
+    let ctx = h.ctx.clone();
+    h.state_mut().apply(command, &ctx);
+}
+
 #[test]
 fn the_next_battles_roster_prints_with_the_carried_strength() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -283,7 +289,9 @@ fn the_next_battles_roster_prints_with_the_carried_strength() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|_| dir.path().join("carried.pdf"));
     // What the save dialog leads to, once a file is chosen.
-    ui_support::send(
+    // Applied as the chooser applies it, then stepped: the print job repaints while it runs,
+    // so the window does not settle the way `send` waits for.
+    apply_now(
         &mut h,
         powderhorn::ui::AppCommand::PrintTo {
             scenario: id,
@@ -307,7 +315,9 @@ fn the_next_battles_roster_prints_with_the_carried_strength() {
     h.get_by_label("Print its labels…").click();
     h.run();
     let labels = dir.path().join("carried-labels.pdf");
-    ui_support::send(
+    // Applied as the chooser applies it, then stepped: the print job repaints while it runs,
+    // so the window does not settle the way `send` waits for.
+    apply_now(
         &mut h,
         powderhorn::ui::AppCommand::PrintTo {
             scenario: next.scenario.id.clone(),
