@@ -167,14 +167,11 @@ pub fn after_hand(
         return Err(CarryError::Mismatch(problems.join("; ")));
     }
     let mut losses = Losses::default();
-    for (k, (side, h)) in scenario.sides.iter().zip(&hand.sides).enumerate() {
+    for (k, h) in hand.sides.iter().enumerate() {
         for (id, lost) in &h.stands_lost {
             losses.stands.insert((k, *id), u32::from(*lost));
         }
         for id in &h.knocked_out {
-            if let Some(u) = side.unit(*id) {
-                losses.stands.insert((k, *id), u32::from(u.stands));
-            }
             losses
                 .knocked_out
                 .insert((k, *id), "GEN-12, entered by hand".to_string());

@@ -16,7 +16,7 @@ use super::text::truncate;
 use super::{mm_to_pt, oob_place, scaled_stats, ExportError, Face, LabelKind, LabelLayout, Paper};
 use crate::geom::footprint::StandKind;
 use crate::model::points::{engineer_row, hq_points, stand_cost, unit_points};
-use crate::model::{Arm, Cover, Move, RowRole, Scale, Scenario, TroopType, Unit};
+use crate::model::{Arm, Move, RowRole, Scale, Scenario, TroopType, Unit};
 use std::collections::BTreeMap;
 
 pub use super::layout::{PlacedText, RectMm};
@@ -330,16 +330,13 @@ fn defence_labels(
         let mut f = base_fields.clone();
         field(&mut f, "place", "Field defence");
         field(&mut f, "name", format!("{} {}", spec.label, d.id));
-        let cover = match spec.cover {
-            Cover::Open => "no cover",
-            Cover::Soft => "soft cover",
-            Cover::Hard => "hard cover",
-            Cover::Full => "full cover",
-        };
         let role = if spec.obstacle {
             "obstacle (TERR-13)".to_string()
         } else {
-            format!("{cover} (DEF-04)")
+            format!(
+                "{} (DEF-04)",
+                crate::rules::casualty::cover_label(spec.cover)
+            )
         };
         field(&mut f, "stats", role);
         let key = format!("{}/defence {}", side.name, d.id);

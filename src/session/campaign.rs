@@ -18,7 +18,7 @@ use crate::model::{Campaign, CampaignId, Scenario};
 use crate::rules::battle::Battle;
 use crate::rules::dice::{Dice, DiceSource};
 use crate::store::{
-    CampaignRunRecord, NewRun, PlayMode, RunBattleEnd, RunBattleStart, RunStatus, Store, StoreError,
+    CampaignRunRecord, NewRun, PlayMode, RunBattleEnd, RunBattleStart, Store, StoreError,
 };
 
 /// Why a campaign step could not be taken.
@@ -206,7 +206,7 @@ pub fn start_next(
 
 /// The end of battle `at` of `rec`, played as `battle`, and the carry into the next: what
 /// [`finish_battle`] writes.
-pub fn step_after(
+fn step_after(
     rec: &CampaignRunRecord,
     at: usize,
     battle: &Battle,
@@ -354,9 +354,4 @@ pub fn autoplay_next(
     }
     let rec = finish_battle(store, run)?;
     Ok((played, rec))
-}
-
-/// Whether a run is over.
-pub fn is_over(rec: &CampaignRunRecord) -> bool {
-    rec.status == RunStatus::Ended
 }

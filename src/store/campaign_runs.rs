@@ -7,7 +7,7 @@
 //! one transaction, so a crash leaves a run before or after that step, never between.
 
 use super::error::StoreError;
-use super::rows::{json_text, pos, Cells};
+use super::rows::{enum_text, json_text, pos, Cells};
 use crate::campaign::{BattleRecord, CarryReport, Forces};
 use crate::model::{Campaign, CampaignId, Scenario, ScenarioId};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -101,13 +101,6 @@ pub struct NewRun<'a> {
     pub campaign: &'a Campaign,
     pub scenarios: &'a [Scenario],
     pub first: RunBattleStart,
-}
-
-fn status_text(s: RunStatus) -> &'static str {
-    match s {
-        RunStatus::InProgress => "in_progress",
-        RunStatus::Ended => "ended",
-    }
 }
 
 pub(crate) fn create(conn: &Connection, new: &NewRun<'_>) -> Result<i64, StoreError> {
@@ -341,7 +334,7 @@ pub(crate) fn finish(
         run,
         json_text(forces, "the campaign's forces")?,
         pos(at + 1),
-        status_text(status)
+        enum_text(&status)?
     ])?;
     Ok(())
 }
