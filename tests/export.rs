@@ -201,6 +201,56 @@ fn first_words(name: &str) -> String {
         .join(" ")
 }
 
+/// #21 item 2: the roster states the weather once and every optional rule switched on, with what
+/// it changes in our words; a scenario with none says so.
+#[test]
+fn the_roster_prints_the_weather_and_the_optional_rules_switched_on() {
+    use powderhorn::model::OptionalRule;
+    let mut s = ebelsberg();
+    s.optional_rules = vec![
+        OptionalRule::SaberCharge,
+        OptionalRule::Weather,
+        OptionalRule::Night,
+    ];
+    s.weather = powderhorn::model::Weather::Poor;
+    let text = all_text(&parse(
+        &roster_pdf(&s, &lists(), &RosterOptions::default()).unwrap(),
+    ));
+    let want = format!(
+        "Saber charge (OPT-SABER): {}",
+        OptionalRule::SaberCharge.gist()
+    )
+    .split_whitespace()
+    .collect::<Vec<_>>()
+    .join(" ");
+    assert!(text.contains(&want), "no '{want}' in {text}");
+    assert!(text.contains("Optional rules in play (1):"), "{text}");
+    assert!(
+        text.contains("starts poor unless rolled before the battle"),
+        "{text}"
+    );
+    assert!(text.contains("fought at night (OPT-NIGHT)"), "{text}");
+    // Weather and night are in the weather line, not listed again as switches.
+    assert!(!text.contains("Night (OPT-NIGHT):"), "{text}");
+    assert!(
+        !text.contains("weather poor"),
+        "the header no longer repeats it: {text}"
+    );
+
+    s.optional_rules.clear();
+    let text = all_text(&parse(
+        &roster_pdf(&s, &lists(), &RosterOptions::default()).unwrap(),
+    ));
+    assert!(
+        text.contains("Optional rules: none; the standard rules throughout."),
+        "{text}"
+    );
+    assert!(
+        text.contains("No weather rules: fair weather throughout."),
+        "{text}"
+    );
+}
+
 #[test]
 fn roster_of_one_side_by_case_insensitive_name() {
     let s = ebelsberg();

@@ -17,7 +17,7 @@ use super::text::{truncate, wrap};
 use super::{scaled_attack, ExportError, Face, Paper};
 use crate::model::points::{breakpoint, engineer_row, hq_points, side_points, unit_points};
 use crate::model::validate::defense_budget;
-use crate::model::{save_label, Cover, DefensePosture, Scenario, Unit};
+use crate::model::{save_label, Cover, DefensePosture, OptionalRule, Scenario, Unit};
 
 /// What to print in a roster.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -606,6 +606,22 @@ fn side_section(
         8.0,
     ));
     summary.push(line(defence_budget_text(scenario, sv), Face::Sans, 8.0));
+    // #21 item 2: the weather once, and every optional rule the scenario switches on with what
+    // it changes, so the table plays what the scenario says.
+    let weather = crate::model::scenario::weather_words(scenario);
+    let mut first = weather.chars();
+    let weather = first.next().map_or_else(String::new, |c| {
+        c.to_uppercase().collect::<String>() + first.as_str()
+    });
+    summary.push(line(format!("{weather}."), Face::Sans, 8.0));
+    summary.push(line(optional_rules_text(scenario), Face::Sans, 8.0));
+    for rule in rules_in_play(scenario) {
+        summary.push(line(
+            format!("    {} ({}): {}", rule.label(), rule.family(), rule.gist()),
+            Face::Sans,
+            7.5,
+        ));
+    }
     flow.blocks(&summary);
     flow.space(4.0);
     flow.blocks(&[breakpoint_track(f, g, n_units, bp)]);
@@ -802,6 +818,40 @@ fn defence_columns(g: &Geometry) -> Vec<Col> {
         .collect()
 }
 
+/// The optional rules a roster lists: those switched on, weather and night aside (they are in
+/// the weather line).
+fn rules_in_play(scenario: &Scenario) -> Vec<OptionalRule> {
+    OptionalRule::ALL
+        .into_iter()
+        .filter(|r| {
+            scenario.optional_rules.contains(r)
+                && !matches!(r, OptionalRule::Weather | OptionalRule::Night)
+        })
+        .collect()
+}
+
+fn optional_rules_text(scenario: &Scenario) -> String {
+    let on = rules_in_play(scenario);
+    if on.is_empty() {
+        "Optional rules: none; the standard rules throughout.".to_string()
+    } else {
+        let not_played: Vec<&str> = on
+            .iter()
+            .filter(|r| !r.implemented())
+            .map(|r| r.label())
+            .collect();
+        let mut text = format!("Optional rules in play ({}):", on.len());
+        if !not_played.is_empty() {
+            text = format!(
+                "Optional rules switched on ({}); Powderhorn does not yet play {}, so settle them at the table:",
+                on.len(),
+                not_played.join(", ")
+            );
+        }
+        text
+    }
+}
+
 fn defence_budget_text(scenario: &Scenario, sv: &SideView) -> String {
     let spent: u32 = sv.side.field_defenses.iter().map(|d| d.cost()).sum();
     let budget = defense_budget(scenario.points, scenario.defense);
@@ -967,10 +1017,6 @@ fn page_frame(
     };
     facts.push(format!("{} scale ({factor})", scenario.scale.label()));
     facts.push(format!("{} turns", scenario.turn_limit));
-    facts.push(format!(
-        "weather {}",
-        scenario.weather.label().to_lowercase()
-    ));
     let (facts, _) = truncate(sans, &facts.join(" · "), 7.5, g.width());
     let y2 = MARGIN + 17.0 + sans.ascent * 7.5;
     items.push(Item::text(g.left, y2, Face::Sans, 7.5, facts).coloured(GREY));

@@ -174,6 +174,112 @@ impl OptionalRule {
             OptionalRule::MoraleGradesInCharge => "Morale grades in charges",
         }
     }
+
+    /// The catalogue family the option's rules carry, e.g. "OPT-SABER" (OPT-SABER-01..03).
+    pub fn family(self) -> &'static str {
+        match self {
+            OptionalRule::AirBurst => "OPT-AIRBURST",
+            OptionalRule::SaberCharge => "OPT-SABER",
+            OptionalRule::Scouting => "OPT-SCOUT",
+            OptionalRule::Weather => "OPT-WEATHER",
+            OptionalRule::Night => "OPT-NIGHT",
+            OptionalRule::Constructions => "OPT-CONSTR",
+            OptionalRule::Prone => "OPT-PRONE",
+            OptionalRule::MultiplayerComms => "OPT-MULTI",
+            OptionalRule::MultiNational => "OPT-NATION",
+            OptionalRule::FixedFormations => "OPT-FIXED",
+            OptionalRule::MoraleGrades => "OPT-MORALE-01",
+            OptionalRule::MoraleGradesInCharge => "OPT-MORALE-02",
+        }
+    }
+
+    /// What switching the option on changes, in our own words: shown beside its switch in the
+    /// scenario settings and printed on the roster (#21 item 2). `tests/rules_gists.rs` holds
+    /// these, like the rule gists, to words of our own.
+    pub fn gist(self) -> &'static str {
+        match self {
+            OptionalRule::AirBurst => {
+                "Guns firing shell may cut the fuse short: the burst covers a smaller area with \
+                 one die fewer, but every stand under it is hit as if standing in the open."
+            }
+            OptionalRule::SaberCharge => {
+                "Cavalry may announce a charge with cold steel: one more die per stand in the \
+                 first round of the fight and no shooting until it ends; squares and rifle-armed \
+                 foot are hard to break this way."
+            }
+            OptionalRule::Scouting => {
+                "Light horsemen may ride ahead in single stands to find hidden enemies; a scout \
+                 that is shot at or touched rides off the field without counting as a loss."
+            }
+            OptionalRule::Weather => {
+                "The weather is taken from history or rolled before the battle and may worsen or \
+                 clear at the end of each turn: poor weather costs 1 on command rolls and limits \
+                 sight to 40 cm, extreme weather costs 2 and limits sight to 10 cm."
+            }
+            OptionalRule::Night => {
+                "The battle is fought in the dark: command rolls are 1 worse and nobody sees \
+                 farther than 40 cm, however fair the weather."
+            }
+            OptionalRule::Constructions => {
+                "Buildings and field works get their own hits and save: cannon can batter them \
+                 down, the troops inside may shelter behind them, and when one collapses those \
+                 inside are lost."
+            }
+            OptionalRule::Prone => {
+                "A unit may be ordered to lie down: each unit shooting at it scores one hit \
+                 fewer, but it cannot move, and in close order it cannot shoot either."
+            }
+            OptionalRule::MultiplayerComms => {
+                "With several players a side, team-mates stay silent unless a communication \
+                 roll succeeds, and then may talk only for a few seconds."
+            }
+            OptionalRule::MultiNational => {
+                "In an army of several nations, units obey only the army commander and generals \
+                 of their own nation; separate allied armies on one side each keep their own \
+                 breakpoint."
+            }
+            OptionalRule::FixedFormations => {
+                "Every unit belongs to one commander for the whole battle and obeys only him, \
+                 unless the army commander transfers it to another."
+            }
+            OptionalRule::MoraleGrades => {
+                "Units are graded unmotivated, regular or motivated instead of by their hits: \
+                 the grade sets how easily they are suppressed and how far they may fall back \
+                 before they are lost, and changes their cost."
+            }
+            OptionalRule::MoraleGradesInCharge => {
+                "With morale grades in use, a unit's grade also decides what roll hits it in \
+                 every round of a charge, in place of its cover."
+            }
+        }
+    }
+}
+
+/// The weather and light a scenario is fought in, in our own words, as the settings panel and
+/// the roster state it once (OPT-WEATHER-01..04, OPT-NIGHT-01; #21 item 2): the weather value
+/// counts only with the weather rule on, and night is one switch whether set by the rule or by
+/// an older file's "night" weather.
+pub fn weather_words(scenario: &Scenario) -> String {
+    let weather_on = scenario.optional_rules.contains(&OptionalRule::Weather);
+    let night = scenario.optional_rules.contains(&OptionalRule::Night)
+        || (weather_on && scenario.weather == Weather::Night);
+    let mut words = if weather_on {
+        let start = match scenario.weather {
+            Weather::Night => Weather::Normal,
+            w => w,
+        };
+        format!(
+            "weather rules in use (OPT-WEATHER): starts {} unless rolled before the battle, \
+             may change at the end of each turn",
+            start.label().to_lowercase()
+        )
+    } else {
+        "no weather rules: fair weather throughout".to_string()
+    };
+    if night {
+        words.push_str("; fought at night (OPT-NIGHT)");
+    }
+    words
 }
 
 /// The table, in centimetres (BAS-04: at least 180 × 240 is advised, not enforced).

@@ -637,6 +637,85 @@ fn inspector_title(ui: &mut Ui, kind: &str, title: &str) {
     ui.add_space(4.0);
 }
 
+/// Switches one optional rule on or off in the settings, keeping the list sorted.
+fn set_rule(s: &mut ScenarioSettings, rule: OptionalRule, on: bool) {
+    s.optional_rules.retain(|r| *r != rule);
+    if on {
+        s.optional_rules.push(rule);
+        s.optional_rules.sort();
+    }
+}
+
+/// The weather rows of the settings grid (OPT-WEATHER-01..04, OPT-NIGHT-01): the weather rule's
+/// switch with the weather it starts in, and the night switch. An older file that set the
+/// weather to "night" shows the night switch on; switching it off clears both.
+fn weather_rows(
+    ui: &mut Ui,
+    out: &mut Emitter,
+    scn: &Scenario,
+    with: &dyn Fn(&dyn Fn(&mut ScenarioSettings)) -> AppCommand,
+) {
+    let weather_on = scn.optional_rules.contains(&OptionalRule::Weather);
+    let night_on = scn.optional_rules.contains(&OptionalRule::Night)
+        || (weather_on && scn.weather == Weather::Night);
+    form_label(ui, "Weather");
+    ui.horizontal(|ui| {
+        let mut on = weather_on;
+        if ui
+            .checkbox(&mut on, "Weather rules (OPT-WEATHER)")
+            .on_hover_text(OptionalRule::Weather.gist())
+            .changed()
+        {
+            out.send(with(&|s| set_rule(s, OptionalRule::Weather, on)));
+        }
+        if weather_on {
+            let start = if scn.weather == Weather::Night {
+                Weather::Normal
+            } else {
+                scn.weather
+            };
+            let weathers: Vec<(Weather, String)> = Weather::ALL
+                .iter()
+                .filter(|w| **w != Weather::Night)
+                .map(|w| (*w, format!("starts {}", w.label().to_lowercase())))
+                .collect();
+            if let Some(v) = widgets::combo(
+                ui,
+                "scn-weather",
+                "Starting weather",
+                &start,
+                &weathers,
+                120.0,
+            ) {
+                out.send(with(&|s| s.weather = v));
+            }
+        }
+    });
+    ui.end_row();
+    form_label(ui, "Light");
+    let mut on = night_on;
+    if ui
+        .checkbox(&mut on, "Fought at night (OPT-NIGHT)")
+        .on_hover_text(OptionalRule::Night.gist())
+        .changed()
+    {
+        out.send(with(&|s| {
+            set_rule(s, OptionalRule::Night, on);
+            if !on && s.weather == Weather::Night {
+                s.weather = Weather::Normal;
+            }
+        }));
+    }
+    ui.end_row();
+    form_label(ui, "");
+    ui.label(
+        RichText::new(crate::model::scenario::weather_words(scn))
+            .small()
+            .color(palette::FAINT),
+    );
+    ui.end_row();
+}
+
 fn scenario_inspector(
     ui: &mut Ui,
     view: &View<'_>,
@@ -767,17 +846,9 @@ fn scenario_inspector(
                 out.send(with(&|s| s.measure_scale = v));
             }
             ui.end_row();
-            form_label(ui, "Weather");
-            let weathers: Vec<(Weather, String)> = Weather::ALL
-                .iter()
-                .map(|s| (*s, s.label().to_string()))
-                .collect();
-            if let Some(v) =
-                widgets::combo(ui, "scn-weather", "Weather", &scn.weather, &weathers, 140.0)
-            {
-                out.send(with(&|s| s.weather = v));
-            }
-            ui.end_row();
+            // OPT-WEATHER, OPT-NIGHT: stated once, as switches with the starting weather
+            // beside them (#21 item 2); an older file's "night" weather reads as the night switch.
+            weather_rows(ui, out, scn, &with);
             form_label(ui, "Defence posture");
             let postures: Vec<(DefensePosture, String)> = DefensePosture::ALL
                 .iter()
@@ -835,39 +906,34 @@ fn scenario_inspector(
     );
 
     section(ui, "Optional rules");
-    egui::Grid::new("optional-rules")
-        .num_columns(2)
-        .show(ui, |ui| {
-            for (i, rule) in OptionalRule::ALL.iter().enumerate() {
-                let mut on = scn.optional_rules.contains(rule);
-                let label = if rule.implemented() {
-                    rule.label().to_string()
-                } else {
-                    format!("{} (not yet played)", rule.label())
-                };
-                let resp = ui.checkbox(&mut on, label);
-                let resp = if rule.implemented() {
-                    resp
-                } else {
-                    resp.on_hover_text(
-                        "The battle engine does not play this option yet: it is kept with the \
-                         scenario, but a battle is fought as if it were off.",
-                    )
-                };
-                if resp.changed() {
-                    out.send(with(&|s| {
-                        s.optional_rules.retain(|r| r != rule);
-                        if on {
-                            s.optional_rules.push(*rule);
-                            s.optional_rules.sort();
-                        }
-                    }));
-                }
-                if i % 2 == 1 {
-                    ui.end_row();
-                }
-            }
+    // #21 item 2: each switch with what it changes, in our words; weather and night are in the
+    // settings above, once.
+    for rule in OptionalRule::ALL
+        .iter()
+        .filter(|r| !matches!(r, OptionalRule::Weather | OptionalRule::Night))
+    {
+        let mut on = scn.optional_rules.contains(rule);
+        let label = if rule.implemented() {
+            format!("{} ({})", rule.label(), rule.family())
+        } else {
+            format!("{} ({}, not yet played)", rule.label(), rule.family())
+        };
+        let resp = ui.checkbox(&mut on, label);
+        let resp = if rule.implemented() {
+            resp.on_hover_text(rule.gist())
+        } else {
+            resp.on_hover_text(
+                "The battle engine does not play this option yet: it is kept with the \
+                 scenario, but a battle is fought as if it were off.",
+            )
+        };
+        if resp.changed() {
+            out.send(with(&|s| set_rule(s, *rule, on)));
+        }
+        ui.indent(("opt-gist", *rule as usize), |ui| {
+            ui.label(RichText::new(rule.gist()).small().color(palette::FAINT));
         });
+    }
 
     section(ui, "Sides");
     for (i, s) in scn.sides.iter().enumerate() {
