@@ -637,6 +637,9 @@ fn inspector_title(ui: &mut Ui, kind: &str, title: &str) {
     ui.add_space(4.0);
 }
 
+/// Makes the settings command for one change of the settings.
+type SettingsEdit<'a> = dyn Fn(&dyn Fn(&mut ScenarioSettings)) -> AppCommand + 'a;
+
 /// Switches one optional rule on or off in the settings, keeping the list sorted.
 fn set_rule(s: &mut ScenarioSettings, rule: OptionalRule, on: bool) {
     s.optional_rules.retain(|r| *r != rule);
@@ -653,7 +656,7 @@ fn weather_rows(
     ui: &mut Ui,
     out: &mut Emitter,
     scn: &Scenario,
-    with: &dyn Fn(&dyn Fn(&mut ScenarioSettings)) -> AppCommand,
+    with: &SettingsEdit<'_>,
 ) {
     let weather_on = scn.optional_rules.contains(&OptionalRule::Weather);
     let night_on = scn.optional_rules.contains(&OptionalRule::Night)
