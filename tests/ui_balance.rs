@@ -145,3 +145,28 @@ fn stop_ends_a_long_run_with_the_games_finished() {
     assert!(has(&h, "Stopped after"));
     assert!(has(&h, "Results, with 95% intervals"));
 }
+
+/// Closing the window while the games run stops them: nothing keeps the cores busy out of sight.
+#[test]
+fn closing_the_window_stops_the_games() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut h = app(&dir, egui::vec2(1024.0, 640.0));
+    open_balance(&mut h);
+    h.state_mut().ui_state.balance.runs = 5_000;
+    h.state_mut().ui_state.balance.threads = 1;
+    h.get_by_label("Start").click_accesskit();
+    h.run_steps(2);
+    assert!(h.state().balance_running());
+    h.get_by_label("Close window").click_accesskit();
+    h.run_steps(2);
+    wait_until_done(&mut h);
+    assert!(!h.state().balance_running());
+    if let Some((_, report)) = h.state().balance_report() {
+        assert!(
+            report.games < 5_000,
+            "{} games: the run was not stopped",
+            report.games
+        );
+    }
+    assert!(h.query_by_label("Stop").is_none(), "the window is closed");
+}

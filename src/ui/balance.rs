@@ -152,6 +152,11 @@ pub fn window(
                 });
         });
     if !open {
+        // Closing the window ends its games too: a run nobody can see or stop would keep both
+        // cores busy with no word of it.
+        if shown.live.is_some() {
+            out.push(AppCommand::Balance(BalanceAsk::Stop));
+        }
         form.open = None;
     }
     out

@@ -652,12 +652,7 @@ fn set_rule(s: &mut ScenarioSettings, rule: OptionalRule, on: bool) {
 /// The weather rows of the settings grid (OPT-WEATHER-01..04, OPT-NIGHT-01): the weather rule's
 /// switch with the weather it starts in, and the night switch. An older file that set the
 /// weather to "night" shows the night switch on; switching it off clears both.
-fn weather_rows(
-    ui: &mut Ui,
-    out: &mut Emitter,
-    scn: &Scenario,
-    with: &SettingsEdit<'_>,
-) {
+fn weather_rows(ui: &mut Ui, out: &mut Emitter, scn: &Scenario, with: &SettingsEdit<'_>) {
     let weather_on = scn.optional_rules.contains(&OptionalRule::Weather);
     let night_on = scn.optional_rules.contains(&OptionalRule::Night)
         || (weather_on && scn.weather == Weather::Night);
