@@ -100,15 +100,26 @@ fn a_run_of_the_danube_plays_its_first_battle_by_computer_and_shows_the_carry_an
     let names = stored.forces.side_names();
     let first = stored.battles.first().expect("battle 1");
     let end = first.end.as_ref().expect("battle 1 ended");
-    for line in end.after.lines(&names) {
+    // Under its side's heading a line does not repeat the side's name.
+    for c in &end.after.changes {
+        let line = match c.side {
+            Some(_) => format!("   • {}", c.line_under_side(&names)),
+            None => format!("• {}", c.line(&names)),
+        };
         assert!(
-            h.query_by_label(&format!("   • {line}")).is_some(),
+            h.query_by_label(&line).is_some(),
             "the report line '{line}' is shown"
         );
     }
     let second = stored.battles.get(1).expect("battle 2 set up");
     assert!(!second.start.carry_in.is_empty(), "something carried in");
-    for line in second.start.carry_in.lines(&names) {
+    for line in second
+        .start
+        .carry_in
+        .changes
+        .iter()
+        .map(|c| c.line_under_side(&names))
+    {
         assert!(
             h.query_by_label_contains(&line).is_some(),
             "the carry line '{line}' is shown"

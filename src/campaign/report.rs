@@ -99,6 +99,15 @@ pub struct Change {
 
 impl Change {
     /// "French 102 4e Ligne: stands 6 → 4: lost in the battle (END-01)".
+    /// The line as it reads under its side's heading: the side's name is not repeated.
+    pub fn line_under_side(&self, side_names: &[String]) -> String {
+        Change {
+            side: None,
+            ..self.clone()
+        }
+        .line(side_names)
+    }
+
     pub fn line(&self, side_names: &[String]) -> String {
         let mut who = String::new();
         if let Some(s) = self.side {
@@ -186,5 +195,33 @@ impl CarryReport {
             .iter()
             .flat_map(|c| c.dice.iter().copied())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_under_its_sides_heading_does_not_repeat_the_side() {
+        let c = Change {
+            kind: ChangeKind::Unit,
+            side: Some(1),
+            id: Some(7),
+            name: "IR 14 Klebek".into(),
+            from: CarryValue::Count(6),
+            to: CarryValue::Count(4),
+            why: "2 stands lost".into(),
+            dice: vec![],
+        };
+        let names = ["French".to_string(), "Austrian".to_string()];
+        assert_eq!(
+            c.line(&names),
+            "Austrian IR 14 Klebek: 6 stands → 4 stands: 2 stands lost"
+        );
+        assert_eq!(
+            c.line_under_side(&names),
+            "IR 14 Klebek: 6 stands → 4 stands: 2 stands lost"
+        );
     }
 }

@@ -205,7 +205,7 @@ fn report(ui: &mut Ui, r: &CarryReport, side_names: &[String], empty: &str) {
         }
         ui.label(RichText::new(name).color(side_colour(s)).strong());
         for c in lines {
-            ui.add(egui::Label::new(format!("   • {}", c.line(side_names))).wrap());
+            ui.add(egui::Label::new(format!("   • {}", c.line_under_side(side_names))).wrap());
         }
     }
 }
