@@ -252,3 +252,116 @@ fn id_parsing_and_slugs() {
     ));
     assert!(!md.contains("vis_091_other"));
 }
+
+/// Rule ids written in a text: upper-case words joined by hyphens ending in a number
+/// ("FIRE-11", "OPT-WEATHER-03"), standing alone.
+fn cited_ids(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = b[i].is_ascii_uppercase()
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-'));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < b.len() && (b[j].is_ascii_uppercase() || b[j].is_ascii_digit() || b[j] == b'-') {
+            j += 1;
+        }
+        let word = text[i..j].trim_end_matches('-');
+        let followed = b.get(i + word.len()).copied().unwrap_or(b' ');
+        if is_id(word) && !followed.is_ascii_alphanumeric() {
+            out.push(word.to_string());
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// The code of a source file without its unit tests (`#[cfg(test)]` onward), where ids made up
+/// to test a fallback ("FIRE-99") live.
+fn without_unit_tests(text: &str) -> &str {
+    text.find("#[cfg(test)]").map_or(text, |k| &text[..k])
+}
+
+/// #21 item 5: the source cites only rules that exist, and cites every rule of the catalogue.
+/// An id whose family the BPTC catalogue uses must be one of its entries; another system's id
+/// must be in that system's catalogue; our own data checks (DATA-nn) must have their words in
+/// `rules::gist`.
+#[test]
+fn every_rule_id_cited_in_the_source_is_in_a_catalogue_and_every_catalogue_rule_is_cited() {
+    let rules_dir = root().join("../shared/rules");
+    let Ok(bptc) = std::fs::read_to_string(rules_dir.join("bptc-catalogue.md")) else {
+        eprintln!("the catalogue is not beside the clone: nothing to compare");
+        return;
+    };
+    let catalogue: std::collections::BTreeSet<String> =
+        catalogue_ids(&bptc).into_iter().map(|(id, _)| id).collect();
+    let family = |id: &str| id.rsplit_once('-').map_or(id, |(f, _)| f).to_string();
+    let bptc_families: std::collections::BTreeSet<String> =
+        catalogue.iter().map(|id| family(id)).collect();
+    let mut others = String::new();
+    for e in std::fs::read_dir(&rules_dir)
+        .expect("the rules directory")
+        .flatten()
+    {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "md") && !p.ends_with("bptc-catalogue.md") {
+            others.push_str(&std::fs::read_to_string(&p).unwrap_or_default());
+        }
+    }
+    let other_ids: std::collections::BTreeSet<String> = cited_ids(&others).into_iter().collect();
+    let ours: std::collections::BTreeSet<String> = powderhorn::rules::gist::all()
+        .map(|g| g.id.to_string())
+        .collect();
+
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let mut cited = std::collections::BTreeSet::new();
+    let mut unknown = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a source file");
+        for id in cited_ids(without_unit_tests(&text)) {
+            let known = if bptc_families.contains(&family(&id)) {
+                catalogue.contains(&id)
+            } else if id.starts_with("DATA-") {
+                ours.contains(&id)
+            } else {
+                // Another system's id, or a name that only looks like one ("UTF-8", "APP-6").
+                other_ids.contains(&id) || !id.contains(|c: char| c.is_ascii_digit()) || {
+                    let f = family(&id);
+                    !others.contains(&format!("{f}-"))
+                }
+            };
+            if !known {
+                unknown.push(format!("{}: {id}", f.display()));
+            }
+            cited.insert(id);
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "ids cited in the source that no catalogue has:\n{}",
+        unknown.join("\n")
+    );
+    // The other way: every BPTC rule (not the worked examples) is cited somewhere in the code.
+    let uncited: Vec<&String> = catalogue
+        .iter()
+        .filter(|id| !id.starts_with("WE-") && !cited.contains(*id))
+        .collect();
+    assert!(
+        uncited.is_empty(),
+        "catalogue rules the source never cites: {uncited:?}"
+    );
+    assert!(cited.len() > 280, "only {} ids cited", cited.len());
+}
+
+#[test]
+fn the_id_finder_reads_ids_and_skips_words() {
+    assert_eq!(
+        cited_ids("see FIRE-11, OPT-WEATHER-03; (CMD-19) UTF-8 XFIRE-2 FIRE-12a ab-CD-1"),
+        vec!["FIRE-11", "OPT-WEATHER-03", "CMD-19", "UTF-8", "XFIRE-2"]
+    );
+}

@@ -429,6 +429,7 @@ const GISTS: &[(&str, &str, &str)] = &[
     ("DATA-10", "Pieces on the table", "A unit or commander must stand wholly on the table, at a position that is a number."),
     ("DATA-11", "Pieces not overlapping", "Two pieces may touch but not overlap; a commander may stand on his own side's troops only."),
     ("DATA-12", "Pieces on passable ground", "No unit or commander may be placed on ground it could not move through."),
+    ("DATA-13", "Usable identifiers", "Every id in a scenario must be present, free of control characters and at most 100 characters long, so it can be stored and found again."),
 ];
 
 #[cfg(test)]
