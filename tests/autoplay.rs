@@ -156,7 +156,14 @@ fn check_game(scenario: &Scenario, lists: &[ArmyList], seed: u64) -> (AutoplayRu
 
 /// Runs `check_game` for every seed, spread over the machine's cores; results in seed order.
 fn check_many(seeds: std::ops::Range<u64>) -> Vec<(u64, AutoplayRun, Vec<String>)> {
-    let scenario = ebelsberg();
+    check_many_of(&ebelsberg(), seeds)
+}
+
+/// As [`check_many`], for any scenario.
+fn check_many_of(
+    scenario: &Scenario,
+    seeds: std::ops::Range<u64>,
+) -> Vec<(u64, AutoplayRun, Vec<String>)> {
     let lists = lists();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let all: Vec<u64> = seeds.collect();
@@ -164,7 +171,7 @@ fn check_many(seeds: std::ops::Range<u64>) -> Vec<(u64, AutoplayRun, Vec<String>
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let mine: Vec<u64> = all.iter().copied().skip(t).step_by(threads).collect();
-                let (scenario, lists) = (&scenario, &lists);
+                let (scenario, lists) = (scenario, &lists);
                 scope.spawn(move || {
                     mine.into_iter()
                         .map(|seed| {
@@ -225,6 +232,31 @@ fn end_03_vp_01_end_01_a_thousand_autoplayed_battles_keep_the_invariants_and_rep
     assert!(
         bloody >= PARADE_FLOOR,
         "only {bloody} of 1,000 games lost a stand (floor {PARADE_FLOOR}): the solo opponent parades"
+    );
+}
+
+/// #21 acceptance: with every optional rule switched on, 1,000 autoplayed battles keep every
+/// invariant above and replay.
+#[test]
+fn every_optional_rule_on_a_thousand_autoplayed_battles_keep_the_invariants_and_replay() {
+    let mut scenario = ebelsberg();
+    scenario.optional_rules = powderhorn::model::OptionalRule::ALL.to_vec();
+    let games = check_many_of(&scenario, 0..1_000);
+    let failures: Vec<String> = games
+        .iter()
+        .filter(|(_, _, bad)| !bad.is_empty())
+        .map(|(seed, _, bad)| format!("seed {seed}: {}", bad.join("; ")))
+        .collect();
+    assert_eq!(games.len(), 1_000);
+    assert!(
+        failures.is_empty(),
+        "{} games broke an invariant:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        games.iter().all(|(_, r, _)| r.dice > 0),
+        "a game rolled no dice"
     );
 }
 
