@@ -65,7 +65,8 @@ pub fn check_prone(ctx: &Ctx, id: PieceId, prone: bool) -> Result<(), RuleError>
     }
     let piece = ctx.piece(id)?;
     check_may_act(ctx, piece)?;
-    if id.is_command() || !on_foot(ctx, piece) || piece.formation.is_none() {
+    // Standing up is always allowed to a prone unit (one that mounted stays able to get up).
+    if prone && (id.is_command() || !on_foot(ctx, piece) || piece.formation.is_none()) {
         return Err(RuleError::new(
             GOING,
             format!(
