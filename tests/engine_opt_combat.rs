@@ -987,3 +987,29 @@ fn opt_prone_02_a_prone_extended_line_fires_a_prone_close_order_does_not() {
     let ev = ok(&mut b, fire(&[f1], t, None));
     assert_eq!(rolls(&ev), vec![roll("to hit", &[1, 1, 1, 1])]);
 }
+
+#[test]
+fn opt_airburst_01_opt_saber_01_opt_prone_01_documented_actions_parse() {
+    // docs/battle-file.md shows one line of each new action: each is a battle-file action.
+    let md = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/battle-file.md"),
+    )
+    .expect("docs/battle-file.md");
+    let mut seen = Vec::new();
+    for line in md.lines().filter(|l| l.starts_with("{\"action\": ")) {
+        let a: Action = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        match a {
+            Action::Fire {
+                ammunition: Some(Ammunition::AirBurst),
+                ..
+            } => seen.push("air burst"),
+            Action::Charge { saber: true, .. } => seen.push("saber"),
+            Action::Prone { prone: true, .. } => seen.push("prone"),
+            _ => {}
+        }
+    }
+    assert_eq!(seen, ["air burst", "saber", "prone"]);
+    // Written back, an ordinary charge has no `saber` field (old files stay as they were).
+    let plain = serde_json::to_value(charge(u(0, 1), u(1, 1), false)).expect("json");
+    assert!(plain.get("saber").is_none(), "{plain}");
+}
