@@ -1013,3 +1013,34 @@ fn opt_airburst_01_opt_saber_01_opt_prone_01_documented_actions_parse() {
     let plain = serde_json::to_value(charge(u(0, 1), u(1, 1), false)).expect("json");
     assert!(plain.get("saber").is_none(), "{plain}");
 }
+
+#[test]
+fn opt_airburst_01_opt_saber_01_opt_prone_01_autoplay_with_the_options_on_keeps_the_log_whole() {
+    // With the three options on, autoplayed Ebelsberg games end and their events fold to the
+    // battle's state (the solo opponent does not use the options yet: this holds that switching
+    // them on changes nothing it relies on).
+    use powderhorn::ai::{autoplay, Limits};
+    use powderhorn::model::scenario::OptionalRule;
+    let mut scenario = powderhorn::model::samples::scenarios()
+        .expect("samples")
+        .into_iter()
+        .find(|s| s.id.as_str() == "1809-ebelsberg")
+        .expect("Ebelsberg");
+    scenario.optional_rules = vec![
+        OptionalRule::AirBurst,
+        OptionalRule::SaberCharge,
+        OptionalRule::Prone,
+    ];
+    let lists = builder::lists();
+    let mut games = 0;
+    for seed in 0..12 {
+        let mut b = Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(seed), 0)
+            .expect("sets up");
+        let run = autoplay(&mut b, &Limits::default());
+        assert!(run.finished, "seed {seed}: {:?}", run.stopped);
+        assert_eq!(b.state().turn.phase, Phase::Over, "seed {seed}");
+        assert_eq!(&b.replay_events(), b.state(), "seed {seed}");
+        games += 1;
+    }
+    assert_eq!(games, 12);
+}
