@@ -98,6 +98,7 @@ fn hold(b: &mut Battle, piece: PieceId, opts: &Options, t: &mut Tally, seed: u64
             Action::Charge {
                 chargers: vec![piece],
                 target: *e,
+                saber: false,
             },
             opts.charges.iter().any(|c| c.target == *e),
         ));
@@ -592,6 +593,7 @@ fn init_09_init_12_pending_in_a_charge_response_window() {
     b.perform(Action::Charge {
         chargers: vec![u(0, 1)],
         target: u(1, 1),
+        saber: false,
     })
     .expect("the offered charge is accepted");
     let p = b.pending();
@@ -670,6 +672,7 @@ fn gen_16_check_draws_no_dice_and_changes_nothing() {
         Action::Charge {
             chargers: vec![u(0, 1)],
             target: u(1, 1),
+            saber: false,
         },
         Action::Deploy {
             piece: u(0, 1),

@@ -110,6 +110,7 @@ fn charge(chargers: &[PieceId], target: PieceId) -> Action {
     Action::Charge {
         chargers: chargers.to_vec(),
         target,
+        saber: false,
     }
 }
 
@@ -182,6 +183,7 @@ fn we_07_init_09_chg_02_chg_13_chg_14_chg_17_chg_18_chg_19_chg_22_fire_28_double
                     start: pose(100.0, 100.0, 0.0),
                     placed: pose(100.0, 110.0, 0.0),
                     distance_cm: 12.0,
+                    saber: false,
                 }],
             },
             Event::Moved {
@@ -2077,6 +2079,7 @@ fn chg_05_chg_10_chg_11_chg_17_a_second_charge_joins_the_combat_on_its_target() 
                     start: pose(113.0, 104.5, 0.0),
                     placed: pose(108.25, 112.75, 270.0),
                     distance_cm: 10.817,
+                    saber: false,
                 }],
             },
             Event::Moved {
@@ -2246,6 +2249,7 @@ fn chg_05_chg_19_fire_28_a_charger_touching_two_enemy_units_makes_two_charges() 
                     start: pose(100.0, 100.0, 0.0),
                     placed: at,
                     distance_cm: 12.0,
+                    saber: false,
                 }],
             },
             Event::ResponseClosed { target: e },
@@ -2397,6 +2401,7 @@ fn seq_04_chg_05_contact_without_a_combat_is_fought_in_the_charge_phase() {
             start: pose(105.0, 100.0, 0.0),
             placed: pose(105.0, 100.0, 0.0),
             distance_cm: 0.0,
+            saber: false,
         };
         vec![
             Event::ChargeDeclared {

@@ -231,6 +231,7 @@ fn init_13_no_take_backs_once_a_response_is_declared() {
     b.perform(Action::Charge {
         chargers: vec![a],
         target: d,
+        saber: false,
     })
     .expect("an initiative charge at the nearest visible enemy");
     b.perform(Action::Respond {
@@ -265,6 +266,7 @@ fn init_11_supporting_a_charge_on_initiative() {
     b.perform(Action::Charge {
         chargers: vec![a],
         target: d,
+        saber: false,
     })
     .expect("initiative charge");
     b.perform(Action::CloseResponse { target: d })

@@ -100,6 +100,7 @@ fn charge(chargers: &[PieceId], target: PieceId) -> Action {
     Action::Charge {
         chargers: chargers.to_vec(),
         target,
+        saber: false,
     }
 }
 
@@ -338,6 +339,7 @@ fn cmd_21_cmd_22_chg_26_golden_order_charge_respond_close_resolve() {
                     start,
                     placed,
                     distance_cm: 12.0,
+                    saber: false,
                 }],
             },
             Event::Moved {

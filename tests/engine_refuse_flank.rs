@@ -230,6 +230,7 @@ fn move_30_not_while_charging() {
     b.perform(Action::Charge {
         chargers: vec![u(0, 1)],
         target: u(1, 7),
+        saber: false,
     })
     .expect("the charge is declared");
     refused(&mut b, u(0, 1), 30.0, 0.0, "MOVE-30");

@@ -404,6 +404,7 @@ fn vis_17_a_charge_placed_beside_a_dug_in_unit_reveals_it() {
         .perform(Action::Charge {
             chargers: vec![u(0, 1)],
             target: u(1, 2),
+            saber: false,
         })
         .expect("the charge is legal")
         .to_vec();

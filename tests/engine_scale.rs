@@ -85,6 +85,7 @@ fn charge(b: &mut Battle) -> Result<Vec<Event>, String> {
         b.perform(Action::Charge {
             chargers: vec![u(0, 1)],
             target: u(1, 1),
+            saber: false,
         })
         .map(|e| e.to_vec()),
     )

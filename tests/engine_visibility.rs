@@ -137,6 +137,7 @@ impl Table {
                 has_fired: false,
                 orders: Default::default(),
                 flank: Default::default(),
+                prone: false,
             },
         );
         id
@@ -183,6 +184,7 @@ impl Table {
                 has_fired: false,
                 orders: Default::default(),
                 flank: Default::default(),
+                prone: false,
             },
         );
         id

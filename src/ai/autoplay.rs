@@ -163,7 +163,9 @@ impl Driver<'_, '_> {
     fn attempt(&mut self, battle: &mut Battle, action: Action) -> bool {
         let t = battle.state().turn;
         let charge = match &action {
-            Action::Charge { chargers, target } => chargers.first().map(|c| (*target, *c)),
+            Action::Charge {
+                chargers, target, ..
+            } => chargers.first().map(|c| (*target, *c)),
             _ => None,
         };
         // FIRE-30, FIRE-31: a unit that moves or fires under an order may draw opportunity fire.

@@ -774,6 +774,7 @@ pub fn consider_charge(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         vec![Action::Charge {
             chargers: vec![id],
             target,
+            saber: false,
         }]
     } else {
         Vec::new()

@@ -242,8 +242,9 @@ pub fn plan_supports(ctx: &Ctx, planned: &mut [PlannedUnit]) {
         )
     };
     for k in 0..planned.len() {
-        let Some(Action::Charge { chargers, target }) =
-            planned.get(k).and_then(|u| u.candidates.first())
+        let Some(Action::Charge {
+            chargers, target, ..
+        }) = planned.get(k).and_then(|u| u.candidates.first())
         else {
             continue;
         };

@@ -86,6 +86,7 @@ fn chg_08_policy_order_sends_a_friend_within_10_cm_to_support_its_charge() {
             candidates: vec![Action::Charge {
                 chargers: vec![a],
                 target: d,
+                saber: false,
             }],
         },
         PlannedUnit {
@@ -113,6 +114,7 @@ fn chg_08_policy_order_sends_a_friend_within_10_cm_to_support_its_charge() {
             candidates: vec![Action::Charge {
                 chargers: vec![a],
                 target: d,
+                saber: false,
             }],
         },
         PlannedUnit {
@@ -133,6 +135,7 @@ fn chg_08_policy_defender_supports_its_charged_unit() {
         Action::Charge {
             chargers: vec![a],
             target: d,
+            saber: false,
         },
     );
     // Not before contact: the response window is still open.
@@ -160,6 +163,7 @@ fn init_11_policy_idle_unit_supports_an_initiative_charge() {
         Action::Charge {
             chargers: vec![a],
             target: d,
+            saber: false,
         },
     );
     ok(&mut b, Action::CloseResponse { target: d });
@@ -217,6 +221,7 @@ fn fire_30_fire_33_policy_opportunity_fire_at_a_mover_never_at_a_charger() {
         Action::Charge {
             chargers: vec![u(0, 1)],
             target: u(1, 1),
+            saber: false,
         },
     );
     assert!(opportunity_fire(&b.ctx(), &Sight::new(), u(0, 1)).is_empty());
@@ -415,6 +420,7 @@ fn init_12_init_14_policy_evades_a_charge_by_a_clearly_stronger_enemy() {
         Action::Charge {
             chargers: vec![cav],
             target: sk,
+            saber: false,
         },
     );
     let responses = charge_responses(&b.ctx(), sk, cav);

@@ -151,6 +151,7 @@ impl OptionalRule {
             self,
             OptionalRule::AirBurst
                 | OptionalRule::SaberCharge
+                | OptionalRule::Prone
                 | OptionalRule::Weather
                 | OptionalRule::Night
                 | OptionalRule::MoraleGrades

@@ -92,6 +92,10 @@ pub enum Action {
     Charge {
         chargers: Vec<PieceId>,
         target: PieceId,
+        /// OPTIONAL saber charge (OPT-SABER-01): declared as one, by cavalry only; left out of
+        /// battle files when false.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        saber: bool,
     },
     /// The inactive side's counter-initiative to the charge on `target` (INIT-10, INIT-12..15,
     /// CHG-09, ART-04): one response per unit.
@@ -157,6 +161,9 @@ pub enum Action {
         #[serde(default)]
         right_deg: f64,
     },
+    /// OPTIONAL prone (OPT-PRONE-01): a foot unit lies down (`prone: true`) or stands up
+    /// (`prone: false`); either is a Deploy action.
+    Prone { piece: PieceId, prone: bool },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -204,6 +211,7 @@ impl Action {
             Action::Dismount { piece, .. } | Action::Mount { piece } => Some(*piece),
             Action::RollStartingWeather => None,
             Action::RefuseFlank { piece, .. } | Action::Adjust { piece, .. } => Some(*piece),
+            Action::Prone { piece, .. } => Some(*piece),
         }
     }
 }

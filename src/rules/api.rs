@@ -113,6 +113,10 @@ pub struct FireOption {
     /// Stands that fire (FIRE-05).
     pub stands: u32,
     pub preview: DicePreview,
+    /// OPT-AIRBURST-01: the same fire with air-burst shell is accepted too (the preview is the
+    /// default load's).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub air_burst: bool,
 }
 
 /// A target a unit may charge now.
@@ -127,6 +131,10 @@ pub struct ChargeOption {
     /// the combat could not be previewed).
     pub preview: Option<DicePreview>,
     pub note: Option<String>,
+    /// OPT-SABER-01: the same charge declared as a saber charge is accepted too (the preview is
+    /// the ordinary charge's).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub saber: bool,
 }
 
 /// What a unit may do now.
@@ -152,6 +160,12 @@ pub struct Options {
     /// engineers have just made); where to is checked when it moves (`Consolidate`).
     #[serde(default)]
     pub consolidate: bool,
+    /// OPT-PRONE-01: it may lie down now (a Deploy action).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prone: bool,
+    /// OPT-PRONE-01: it lies prone and may stand up now (a Deploy action).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_up: bool,
     /// Legal end poses of an advance (MOVE-02..MOVE-08), sampled on a grid; `None` when not
     /// asked for or no move is allowed now.
     pub envelope: Option<Vec<Pose>>,
@@ -452,12 +466,21 @@ impl Battle {
                 ),
             },
         };
+        let air_burst = super::firing::air_burst_in_use(&ctx)
+            && self
+                .check(&Action::Fire {
+                    firers: vec![piece],
+                    target: target.id,
+                    ammunition: Some(super::artillery::Ammunition::AirBurst),
+                })
+                .is_ok();
         Some(FireOption {
             target: target.id,
             name: target.name.clone(),
             distance_cm: first.distance_cm,
             stands: first.stands,
             preview,
+            air_burst,
         })
     }
 
@@ -467,6 +490,7 @@ impl Battle {
         let (declared, mut probe) = self.dry_run(&Action::Charge {
             chargers: vec![piece],
             target,
+            saber: false,
         })?;
         let mut state = self.state().clone();
         apply_all(&mut state, &declared);
@@ -498,6 +522,7 @@ impl Battle {
         let action = Action::Charge {
             chargers: vec![piece],
             target: target.id,
+            saber: false,
         };
         self.check(&action).ok()?;
         let ctx = self.ctx();
@@ -507,6 +532,14 @@ impl Battle {
             Ok(p) => (Some(p), None),
             Err(e) => (None, Some(format!("no preview: {e}"))),
         };
+        let saber = super::charge::saber_in_use(&ctx)
+            && self
+                .check(&Action::Charge {
+                    chargers: vec![piece],
+                    target: target.id,
+                    saber: true,
+                })
+                .is_ok();
         Some(ChargeOption {
             target: target.id,
             name: target.name.clone(),
@@ -514,6 +547,7 @@ impl Battle {
             distance_cm: plan.distance_cm,
             preview,
             note,
+            saber,
         })
     }
 
@@ -584,11 +618,19 @@ impl Battle {
         });
         let consolidate =
             p.on_table() && super::charge::check_consolidation_right(&ctx, piece).is_ok();
+        let in_use = super::prone::prone_in_use(&ctx);
+        let prone = in_use && ok(Action::Prone { piece, prone: true });
+        let stand_up = in_use
+            && ok(Action::Prone {
+                piece,
+                prone: false,
+            });
         // A move: the unit may act, is not held in a combat, and the orders gate lets a move
         // of it through (standing still, so no declaration about the path is read).
         let may_move = p.pose.is_some_and(|pose| {
             check_may_act(&ctx, p).is_ok()
                 && check_not_engaged(&ctx, piece).is_ok()
+                && super::prone::check_may_move(&ctx, p).is_ok()
                 && super::command::authorize(
                     &ctx,
                     &Action::Move {
@@ -607,7 +649,7 @@ impl Battle {
         if may_move && envelope.as_ref().is_none_or(|e| !e.is_empty()) {
             kinds.push(UnitActionKind::Move);
         }
-        if !formations.is_empty() || limber || unlimber || mount || dismount {
+        if !formations.is_empty() || limber || unlimber || mount || dismount || prone || stand_up {
             kinds.push(UnitActionKind::Deploy);
         }
         if !fire.is_empty() {
@@ -632,6 +674,8 @@ impl Battle {
             dismount,
             evade,
             consolidate,
+            prone,
+            stand_up,
             envelope,
         })
     }

@@ -203,6 +203,9 @@ pub fn apply(state: &mut BattleState, event: &Event) {
             super::reveal::apply_event(state, event)
         }
         Event::Adjusted { .. } => super::referee::apply_event(state, event),
+        Event::ProneChanged { .. } | Event::HitsReduced { .. } => {
+            super::prone::apply_event(state, event)
+        }
     }
     super::flank::after_event(state, refused);
 }
@@ -235,6 +238,8 @@ fn leaves_flanks_alone(event: &Event) -> bool {
             | Event::BreakTest { .. }
             | Event::BattleResult(_)
             | Event::Conceded { .. }
+            | Event::ProneChanged { .. }
+            | Event::HitsReduced { .. }
     )
 }
 

@@ -473,9 +473,12 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
         | Action::Unlimber { piece, .. }
         | Action::Dismount { piece, .. }
         | Action::Mount { piece }
+        | Action::Prone { piece, .. }
         | Action::EngineerTask { piece, .. } => super::charge::check_not_engaged(ctx, *piece)?,
         Action::Fire { firers, .. } | Action::FireAtBridge { firers, .. } => {
             for f in firers {
+                // OPT-SABER-01: named before the general INIT-03 refusal.
+                super::charge::check_no_saber_fire(ctx, *f)?;
                 super::charge::check_not_engaged(ctx, *f)?;
             }
         }
@@ -559,9 +562,11 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
         Action::ReplaceCommand { piece, at } => {
             super::command::resolve_replace_command(ctx, *piece, *at)
         }
-        Action::Charge { chargers, target } => {
-            super::charge::resolve_charge(ctx, chargers, *target)
-        }
+        Action::Charge {
+            chargers,
+            target,
+            saber,
+        } => super::charge::resolve_charge_as(ctx, chargers, *target, *saber),
         Action::Respond {
             piece,
             target,
@@ -593,6 +598,7 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
             right_deg,
         } => super::flank::resolve_refuse_flank(ctx, *piece, *left_deg, *right_deg),
         Action::Adjust { piece, set } => super::referee::resolve_adjust(ctx, *piece, set),
+        Action::Prone { piece, prone } => super::prone::resolve_prone(ctx, *piece, *prone),
     }
 }
 

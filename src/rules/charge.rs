@@ -108,7 +108,25 @@
 //! initiative evade; one initiative support). Command units sharing a combat's outcome (CMD-22,
 //! CMD-26, CHG-26) are added by `command::finish` to every action's events (suppression,
 //! `Retreated`, knock-out; a joined one moves with charge, support and consolidation moves).
-//! The OPTIONAL saber charge (OPT-SABER) is refused as unsupported.
+//!
+//! # The OPTIONAL saber charge (OPT-SABER-01..03)
+//!
+//! With the option on, `Charge { saber: true }` declares a saber charge, kept on each
+//! [`ChargerPlan`] (and so in `ChargeDeclared`). Rulings made here:
+//!
+//! * "Only cavalry" (OPT-SABER-01) is read from the troop row: cavalry rows, mounted or in their
+//!   dismounted mode. Only mounted cavalry get the bonus (OPT-SABER-02).
+//! * No ranged fire "until the charge is over": a saber charger in a combat not yet fought is
+//!   refused any Fire (OPT-SABER-01, [`check_no_saber_fire`]); the combat's end is the charge's
+//!   end.
+//! * OPT-SABER-02: +1 die per stand of a saber-charging mounted cavalry unit in round 1 of its
+//!   combat only (also in a further combat of the same charge, CHG-05). Its stands are all the
+//!   stands it has (CHG-13 c).
+//! * OPT-SABER-03 (a)/(c): the bonus is lost against a target in square unless that target is
+//!   poor (row grade or unit grade Poor, or the list's poor note).
+//! * OPT-SABER-03 (b)/(c): a charged unit on foot that is rifle-armed ([`rifle_armed`]) and not
+//!   poor rolls +1 die in every round of a combat in which a mounted cavalry charger is in
+//!   contact with it, saber charge or not (the ruling's "when charged by mounted cavalry").
 //!
 //! Layering: part of `rules`; depends on `model` and `geom` only. Must not import egui, eframe,
 //! rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
@@ -118,8 +136,7 @@ use super::apply::apply;
 use super::artillery::{canister_dice, canister_profile};
 use super::battle::{check_may_act, Ctx};
 use super::casualty::{
-    cover_label, resolve_attack, save_plan, score_to_hit, Attack, AttackDice, DiceGroup,
-    SaveSituation,
+    cover_label, save_plan, score_to_hit, Attack, AttackDice, DiceGroup, SaveSituation,
 };
 use super::dice::Dice;
 use super::error::{ActionError, RuleError};
@@ -223,6 +240,9 @@ pub struct ChargerPlan {
     pub start: Pose,
     pub placed: Pose,
     pub distance_cm: f64,
+    /// OPT-SABER-01: declared as a saber charge.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub saber: bool,
 }
 
 /// How a combat was decided (CHG-21..CHG-23).
@@ -840,7 +860,80 @@ fn pivoted(fp: &Footprint, from: Pose, facing_deg: f64) -> Pose {
 // ---------------------------------------------------------------------------------------------
 // Facts about units in charges.
 
-/// CHG-13: attack dice per stand in a charge (OPT-SABER is not offered).
+/// Is the OPTIONAL saber charge in use in this battle (OPT-SABER-01)?
+pub fn saber_in_use(ctx: &Ctx) -> bool {
+    ctx.scenario
+        .optional_rules
+        .contains(&OptionalRule::SaberCharge)
+}
+
+/// OPT-SABER-01: a cavalry row, mounted or in its dismounted mode.
+fn is_cavalry(ctx: &Ctx, p: &PieceState) -> bool {
+    ctx.row(p)
+        .is_some_and(|r| r.arm == Arm::Cavalry || r.role == RowRole::DismountedMode)
+}
+
+/// Men on foot: infantry, engineers, dismounted cavalry.
+fn on_foot(ctx: &Ctx, p: &PieceState) -> bool {
+    ctx.row(p).is_some_and(|r| {
+        r.role == RowRole::DismountedMode || matches!(r.arm, Arm::Infantry | Arm::Engineers)
+    })
+}
+
+/// OPT-SABER-03 (c): poor troops — the row's grade, the unit's bought grade (ACW Poor) or the
+/// list's poor note.
+pub fn is_poor(ctx: &Ctx, p: &PieceState) -> bool {
+    p.grade == crate::model::Grade::Poor
+        || ctx
+            .row(p)
+            .is_some_and(|r| r.grade == crate::model::RowGrade::Poor)
+        || ctx.has_effect(p, |e| matches!(e, RuleEffect::Poor))
+}
+
+/// OPT-SABER-03 (b) ruling: a foot row armed with rifled muskets or breech-loaders — every
+/// Franco-Prussian foot row (FPW note 13 read as rifle-armed), and elsewhere the rows whose
+/// name says rifle, rifled or breech-loading (ACW "Rifled/Breech Loading" rows and rifled
+/// carbines, 18C American Riflemen, the Colonial rifle and breech-loader rows).
+pub fn rifle_armed(list: &crate::model::ArmyList, row: &crate::model::TroopType) -> bool {
+    let foot =
+        row.role == RowRole::DismountedMode || matches!(row.arm, Arm::Infantry | Arm::Engineers);
+    if !foot {
+        return false;
+    }
+    if list.period == crate::model::Period::FrancoPrussian {
+        return true;
+    }
+    let name = row.name.to_ascii_lowercase();
+    name.contains("rifle") || name.contains("breech")
+}
+
+/// OPT-SABER-01: a unit that declared a saber charge fires no ranged weapon until that charge
+/// is over (its combat fought).
+pub fn check_no_saber_fire(ctx: &Ctx, piece: PieceId) -> Result<(), RuleError> {
+    let saber = ctx
+        .state
+        .charges
+        .combats
+        .iter()
+        .any(|c| c.chargers.iter().any(|k| k.piece == piece && k.saber));
+    if saber && saber_in_use(ctx) {
+        let name = ctx
+            .state
+            .piece(piece)
+            .map_or(piece.to_string(), |p| p.name.clone());
+        return Err(RuleError::new(
+            "OPT-SABER-01",
+            format!(
+                "{name} has declared a saber charge and fires no ranged weapon until that charge \
+                 is fought"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// CHG-13: attack dice per stand in a charge, without the saber line (OPT-SABER-02 adds its +1
+/// per stand as a modifier of its own, [`ChargeDiceSituation::saber`]).
 pub fn charge_dice_per_stand(ctx: &Ctx, p: &PieceState) -> u32 {
     let Some(row) = ctx.row(p) else {
         return 1;
@@ -874,6 +967,11 @@ pub struct ChargeDiceSituation {
     pub presence_dice: u32,
     /// CHG-15 / FIRE-28: −2 disordered.
     pub disordered: bool,
+    /// CHG-13 "with sabre" / OPT-SABER-02: +1 per stand, a saber-charging mounted cavalry unit
+    /// in round 1 (not against a square, OPT-SABER-03 a).
+    pub saber: bool,
+    /// CHG-15 / OPT-SABER-03 (b): +1, rifle-armed foot charged by mounted cavalry.
+    pub rifled: bool,
 }
 
 /// CHG-13, CHG-14, CHG-15 (with the FIRE-12 floor): one unit's dice in a charge round, and every
@@ -899,6 +997,20 @@ pub fn charge_dice(s: &ChargeDiceSituation) -> AttackDice {
     }
     if s.flank_or_rear {
         mods.push(m("CHG-14", "fighting to its flank or rear", -2));
+    }
+    if s.saber {
+        mods.push(m(
+            "OPT-SABER-02",
+            "saber charge: +1 die per stand (first round)",
+            i(s.stands),
+        ));
+    }
+    if s.rifled {
+        mods.push(m(
+            "OPT-SABER-03",
+            "rifled muskets against charging mounted cavalry",
+            1,
+        ));
     }
     if s.heavy {
         mods.push(m("CHG-15", "heavy cavalry during the charge", 1));
@@ -1073,6 +1185,7 @@ pub fn contacts_without_combat(ctx: &Ctx) -> Vec<Event> {
                     start: pose,
                     placed: pose,
                     distance_cm: 0.0,
+                    saber: false,
                 })
             })
             .collect();
@@ -1198,6 +1311,7 @@ fn second_contacts(ctx: &Ctx, plan: &ChargerPlan, target: PieceId, to: Pose) -> 
                 start: plan.start,
                 placed: to,
                 distance_cm: plan.distance_cm,
+                saber: plan.saber,
             }],
         });
         events.push(Event::ResponseClosed { target: q.id });
@@ -1207,6 +1321,8 @@ fn second_contacts(ctx: &Ctx, plan: &ChargerPlan, target: PieceId, to: Pose) -> 
             edge,
             to,
         });
+        // OPT-PRONE-01 ruling: contacted, it stands up.
+        events.extend(super::prone::stand_up_on_contact(ctx, q.id));
     }
     events
 }
@@ -1280,6 +1396,8 @@ fn check_charger(
             format!("{} is suppressed and may not charge", p.name),
         ));
     }
+    // OPT-PRONE-02: a charge is a move.
+    super::prone::check_may_move(ctx, p)?;
     if is_disordered(ctx.state, p) || p.formation == Some(Formation::Disordered) {
         return Err(err(
             "CHG-02",
@@ -1512,6 +1630,16 @@ pub fn check_charge(
     chargers: &[PieceId],
     target: PieceId,
 ) -> Result<ChargeCheck, ActionError> {
+    check_charge_as(ctx, chargers, target, false)
+}
+
+/// [`check_charge`], declared as a saber charge or not (OPT-SABER-01).
+pub fn check_charge_as(
+    ctx: &Ctx,
+    chargers: &[PieceId],
+    target: PieceId,
+    saber: bool,
+) -> Result<ChargeCheck, ActionError> {
     let t = ctx.state.turn;
     if !matches!(t.phase, Phase::Initiative | Phase::Command) {
         return Err(err(
@@ -1522,15 +1650,12 @@ pub fn check_charge(
             ),
         ));
     }
-    if ctx
-        .scenario
-        .optional_rules
-        .contains(&OptionalRule::SaberCharge)
-    {
-        return Err(ActionError::Unsupported {
-            rule: "OPT-SABER-01",
-            what: "the optional saber charge".into(),
-        });
+    if saber && !saber_in_use(ctx) {
+        return Err(err(
+            "OPT-SABER-01",
+            "the saber charge is an optional rule this battle does not use; declare an \
+             ordinary charge, or switch the option on in the scenario",
+        ));
     }
     check_no_open_window(ctx)?;
     if chargers.is_empty() {
@@ -1587,6 +1712,16 @@ pub fn check_charge(
             ));
         }
         check_charger(ctx, &sight, p, tp)?;
+        if saber && !is_cavalry(ctx, p) {
+            return Err(err(
+                "OPT-SABER-01",
+                format!(
+                    "only cavalry may make a saber charge; {} is not cavalry, so charge it \
+                     without the saber declaration",
+                    p.name
+                ),
+            ));
+        }
         let (Some(cfp), Some(start)) = (footprint_of(ctx, p), p.pose) else {
             return Err(err("SEQ-01", format!("{} is not on the table", p.name)));
         };
@@ -1716,6 +1851,7 @@ pub fn check_charge(
             start,
             placed,
             distance_cm: (distance * 1000.0).round() / 1000.0,
+            saber,
         });
         if placed != start {
             moves.push(Event::Moved {
@@ -1741,11 +1877,21 @@ pub fn resolve_charge(
     chargers: &[PieceId],
     target: PieceId,
 ) -> Result<Vec<Event>, ActionError> {
+    resolve_charge_as(ctx, chargers, target, false)
+}
+
+/// [`resolve_charge`], declared as a saber charge or not (OPT-SABER-01).
+pub fn resolve_charge_as(
+    ctx: &Ctx,
+    chargers: &[PieceId],
+    target: PieceId,
+    saber: bool,
+) -> Result<Vec<Event>, ActionError> {
     let ChargeCheck {
         chargers: plans,
         moves,
         overrun,
-    } = check_charge(ctx, chargers, target)?;
+    } = check_charge_as(ctx, chargers, target, saber)?;
     let t = ctx.state.turn;
     let tp = ctx.piece(target)?;
     // SKIR-04 ruling: a charger whose line from the middle of its front edge where it started
@@ -1789,6 +1935,8 @@ fn open_combat<'a>(ctx: &Ctx<'a>, target: PieceId) -> Result<&'a Combat, ActionE
 
 /// INIT-05 (c), (d), FIRE-29: may this unit evade at all?
 fn check_can_evade(ctx: &Ctx, p: &PieceState) -> Result<(), ActionError> {
+    // OPT-PRONE-02: an evade is a move.
+    super::prone::check_may_move(ctx, p)?;
     if p.formation == Some(Formation::Square) {
         return Err(err(
             "INIT-05",
@@ -2229,7 +2377,12 @@ fn canister_events(
                 morale: super::morale::morale_rule(&c, vp), // OPT-MORALE-01
             }
         };
-        let out = resolve_attack(&attack, dice)?;
+        // OPT-PRONE-02: canister is fire too.
+        let out = {
+            let c = view(ctx, &state);
+            let reduce = |h: u32| super::prone::reduce(&c, &attack, h);
+            super::casualty::resolve_attack_with(&attack, &reduce, dice)?
+        };
         record_all(&mut state, &mut events, out.events);
         if let Some(d) = out.fall_back_cm {
             let c = view(ctx, &state);
@@ -2337,6 +2490,9 @@ pub fn resolve_close_response(ctx: &Ctx, target: PieceId) -> Result<Vec<Event>, 
                         to,
                     },
                 );
+                // OPT-PRONE-01 ruling: a prone target stands up when a charger reaches it.
+                let up = super::prone::stand_up_on_contact(&view(ctx, &state), target);
+                record_all(&mut state, &mut events, up.into_iter().collect());
                 let ev = second_contacts(&view(ctx, &state), k, target, to);
                 record_all(&mut state, &mut events, ev);
             }
@@ -2524,6 +2680,8 @@ pub fn resolve_support(
             format!("{} has no Attack value and cannot support", p.name),
         ));
     }
+    // OPT-PRONE-02: moving into support is a move.
+    super::prone::check_may_move(ctx, p)?;
     if ctx.state.charges.combat_of(piece).is_some() {
         return Err(err(
             "CHG-08",
@@ -2706,6 +2864,7 @@ fn side_pool(
     units: &[(PieceId, u32, bool, bool)],
     supporters: &[PieceId],
     needed: &dyn Fn(&PieceState) -> (u8, Vec<Modifier>),
+    optional: &dyn Fn(&PieceState) -> (bool, bool),
     first_round: bool,
     purpose: &str,
 ) -> Pool {
@@ -2720,7 +2879,11 @@ fn side_pool(
             continue;
         };
         let charging = *charging && first_round;
+        // OPT-SABER-02, OPT-SABER-03: the saber bonus and the rifled die.
+        let (saber, rifled) = optional(p);
         let s = ChargeDiceSituation {
+            saber,
+            rifled,
             stands: *stands,
             dice_per_stand: charge_dice_per_stand(ctx, p),
             charging,
@@ -3222,11 +3385,25 @@ pub fn resolve_combat(
             ));
             (needed, mods)
         };
+        // OPT-SABER-02 with OPT-SABER-03 (a), (c): the saber bonus of round 1.
+        let saber_blocked = tp.formation == Some(Formation::Square) && !is_poor(&c, &tp);
+        let att_optional = |p: &PieceState| -> (bool, bool) {
+            let declared = combat.chargers.iter().any(|k| k.piece == p.id && k.saber);
+            (
+                first
+                    && declared
+                    && saber_in_use(&c)
+                    && is_mounted_cavalry(&c, p)
+                    && !saber_blocked,
+                false,
+            )
+        };
         let att_pool = side_pool(
             &c,
             &att_units,
             &alive(c.state, &att_supporters),
             &att_needed,
+            &att_optional,
             first,
             "charge: attackers to hit",
         );
@@ -3246,11 +3423,28 @@ pub fn resolve_combat(
                 (4, vec![m("CHG-16", open_label, 4)])
             }
         };
+        // OPT-SABER-03 (b), (c): rifled muskets against charging mounted cavalry.
+        let by_horse = chargers_now.iter().any(|k| {
+            c.state
+                .piece(*k)
+                .is_some_and(|kp| is_mounted_cavalry(&c, kp))
+        });
+        let def_optional = |p: &PieceState| -> (bool, bool) {
+            let rifled = saber_in_use(&c)
+                && by_horse
+                && on_foot(&c, p)
+                && !is_poor(&c, p)
+                && c.row(p)
+                    .zip(c.list(p.id.side()))
+                    .is_some_and(|(row, list)| rifle_armed(list, row));
+            (false, rifled)
+        };
         let def_pool = side_pool(
             &c,
             &def_units,
             &alive(c.state, &def_supporters),
             &def_needed,
+            &def_optional,
             first,
             "charge: defenders to hit",
         );

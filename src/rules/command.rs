@@ -738,6 +738,8 @@ pub fn unit_action(action: &Action) -> Option<(Vec<PieceId>, UnitActionKind)> {
         Action::FireAtBridge { firers, .. } => Some((firers.clone(), UnitActionKind::Fire)),
         // MOVE-30 ruling: refusing a flank is a Deploy action.
         Action::RefuseFlank { piece, .. } => Some((vec![*piece], UnitActionKind::Deploy)),
+        // OPT-PRONE-01 ruling: lying down and standing up are Deploy actions.
+        Action::Prone { piece, .. } => Some((vec![*piece], UnitActionKind::Deploy)),
         // Responses (INIT-12) and opportunity fire (FIRE-31) are the inactive side's and need no
         // order; CloseResponse, ResolveCharge and Consolidate carry on a charge already
         // authorized (CHG-24: consolidation is part of the combat, not an action).

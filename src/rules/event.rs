@@ -424,6 +424,21 @@ pub enum Event {
         left_deg: f64,
         right_deg: f64,
     },
+    /// OPT-PRONE-01: the unit now lies prone (`prone: true`) or stands (`false`); `rule` says
+    /// why (OPT-PRONE-01 for its own Deploy action or for standing up when a charge contacts
+    /// it).
+    ProneChanged {
+        piece: PieceId,
+        prone: bool,
+        rule: String,
+    },
+    /// OPT-PRONE-02: after saves, the attack's hits on a prone unit were cut by `by` (one per
+    /// firing unit, never below 0).
+    HitsReduced {
+        piece: PieceId,
+        by: u32,
+        rule: String,
+    },
     /// VIS-17: a dug-in unit gave its position away (moved, fired, or an enemy came within
     /// 5 cm); permanent for the rest of the game (ruling). Its dug-in effects stay (FIRE-26,
     /// CMD-19 result 4) until `DugInEnded`.

@@ -215,6 +215,8 @@ pub fn action_summary(a: &Action) -> String {
         Action::RollStartingWeather => "roll_starting_weather",
         Action::RefuseFlank { .. } => "refuse_flank",
         Action::Adjust { .. } => "adjust",
+        Action::Prone { prone: true, .. } => "go_prone",
+        Action::Prone { prone: false, .. } => "stand_up",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

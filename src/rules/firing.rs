@@ -51,8 +51,8 @@ use super::apply::apply;
 use super::artillery::{self, Ammunition, Candidate, WeaponClass};
 use super::battle::{check_may_act, formation_change_allowed, may_form_square, Ctx};
 use super::casualty::{
-    cover_label, fire_dice, ko_threshold, resolve_attack, score_to_hit, Attack, AttackDice,
-    DiceGroup, DiceSituation, MoraleRule, SaveSituation, SquareBonus, TargetProfile, ToHit,
+    cover_label, fire_dice, ko_threshold, score_to_hit, Attack, AttackDice, DiceGroup,
+    DiceSituation, MoraleRule, SaveSituation, SquareBonus, TargetProfile, ToHit,
 };
 use super::dice::Dice;
 use super::error::{ActionError, RuleError};
@@ -736,12 +736,7 @@ pub fn check_fire_as(
             "canister is fired only by a charged gun, as its counter-initiative (INIT-10), not by a Fire action",
         ));
     }
-    if ammunition == Some(Ammunition::AirBurst)
-        && !ctx
-            .scenario
-            .optional_rules
-            .contains(&OptionalRule::AirBurst)
-    {
+    if ammunition == Some(Ammunition::AirBurst) && !air_burst_in_use(ctx) {
         return Err(err(
             "OPT-AIRBURST-01",
             "air burst is an optional rule this scenario does not use",
@@ -809,6 +804,10 @@ pub fn check_fire_as(
                 ),
             ));
         }
+        // OPT-PRONE-02: a prone unit in close order does not fire; OPT-SABER-01: nor does a
+        // saber charger before its charge is fought.
+        super::prone::check_may_fire(ctx, fp)?;
+        super::charge::check_no_saber_fire(ctx, fp.id)?;
         let (Some(row), Some(list)) = (ctx.row(fp), ctx.list(fp.id.side())) else {
             return Err(err(
                 "COL-04",
@@ -1062,6 +1061,13 @@ fn situation(
     }
 }
 
+/// Is the OPTIONAL air burst (OPT-AIRBURST-01) in use in this battle?
+pub fn air_burst_in_use(ctx: &Ctx) -> bool {
+    ctx.scenario
+        .optional_rules
+        .contains(&OptionalRule::AirBurst)
+}
+
 /// FIRE-16: the firer's list gives its artillery the cover shift.
 pub fn shifts_cover(ctx: &Ctx, fp: &PieceState) -> bool {
     ctx.has_effect(fp, |e| matches!(e, RuleEffect::ArtilleryCoverShift))
@@ -1204,14 +1210,21 @@ fn run_attack_screened(
     screen: Option<crate::model::HqId>,
     dice: &mut dyn Dice,
 ) -> Result<(), ActionError> {
-    let out = match screen {
-        None => resolve_attack(attack, dice)?,
-        Some(hq) => {
-            let c = view(ctx, state);
-            let side = attack.target.piece.side();
-            let absorb = |h: u32| super::skirmish::absorb(&c, side, hq, h);
-            super::casualty::resolve_attack_with(attack, &absorb, dice)?
-        }
+    let out = {
+        let c = view(ctx, state);
+        let side = attack.target.piece.side();
+        // OPT-PRONE-02 (after saves), then SKIR-03's screen takes its share of what is left.
+        let absorb = |h: u32| {
+            let (mut ev, h) = super::prone::reduce(&c, attack, h);
+            if let (Some(hq), true) = (screen, h > 0) {
+                let (screened, left) = super::skirmish::absorb(&c, side, hq, h);
+                ev.extend(screened);
+                (ev, left)
+            } else {
+                (ev, h)
+            }
+        };
+        super::casualty::resolve_attack_with(attack, &absorb, dice)?
     };
     record_all(state, events, out.events);
     if let Some(d) = out.fall_back_cm {

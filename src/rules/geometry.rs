@@ -184,6 +184,7 @@ mod tests {
             has_fired: false,
             orders: Default::default(),
             flank: Default::default(),
+            prone: false,
         }
     }
 

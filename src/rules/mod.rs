@@ -33,6 +33,7 @@ pub mod gist;
 pub mod gunnery;
 pub mod morale;
 pub mod movement;
+pub mod prone;
 pub mod referee;
 pub mod report;
 pub mod reveal;

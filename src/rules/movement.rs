@@ -2885,6 +2885,8 @@ fn path_rect(start: Pose, ms: &[Motion]) -> Rect {
 /// Can the piece be moved at all now (SEQ rules, FIRE-23)?
 fn check_can_move(ctx: &Ctx, piece: &PieceState) -> Result<(), ActionError> {
     check_may_act(ctx, piece)?;
+    // OPT-PRONE-02: a prone unit does not move.
+    super::prone::check_may_move(ctx, piece)?;
     if piece.suppressed_at.is_some() {
         return Err(refuse(
             "FIRE-23",

@@ -180,6 +180,9 @@ pub struct PieceState {
     /// Refused flank stands (MOVE-30; `flank`).
     #[serde(default, skip_serializing_if = "super::flank::FlankState::is_straight")]
     pub flank: super::flank::FlankState,
+    /// OPTIONAL prone (OPT-PRONE-01): the unit lies down ("P" counter; `prone`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prone: bool,
 }
 
 impl PieceState {
@@ -344,6 +347,7 @@ impl BattleState {
                         has_fired: false,
                         orders: Default::default(),
                         flank: Default::default(),
+                        prone: false,
                     },
                 );
             }
@@ -374,6 +378,7 @@ impl BattleState {
                         has_fired: false,
                         orders: Default::default(),
                         flank: Default::default(),
+                        prone: false,
                     },
                 );
             }

@@ -2870,6 +2870,7 @@ fn same_for_sight(a: &PieceState, b: &PieceState) -> bool {
         disordered_until: _,
         grade: _,
         orders: _,
+        prone: _,
     } = a;
     *id == b.id
         && *pose == b.pose
@@ -3266,6 +3267,7 @@ fn point_piece(id: PieceId, name: &str, at: Point) -> PieceSight {
         has_fired: false,
         orders: Default::default(),
         flank: Default::default(),
+        prone: false,
     };
     PieceSight::new(
         source,

@@ -705,7 +705,9 @@ fn unit_options(
         && !o.unlimber
         && !o.mount
         && !o.dismount
-        && !o.evade;
+        && !o.evade
+        && !o.prone
+        && !o.stand_up;
     if nothing {
         ui.label(RichText::new("Nothing to do for this unit now.").color(palette::FAINT));
         ui.add_space(6.0);
@@ -721,6 +723,22 @@ fn unit_options(
                 ammunition: None,
             }));
         }
+        // OPT-AIRBURST-01: offered where the engine accepts it.
+        if f.air_burst
+            && ui
+                .button(format!("Air burst at {}", f.name))
+                .on_hover_text(
+                    "Shell cut to burst overhead: 2 cm zone, one die fewer, every target hit \
+                     as in the open (OPT-AIRBURST-01)",
+                )
+                .clicked()
+        {
+            out.send(AppCommand::BattleAction(Action::Fire {
+                firers: vec![o.piece],
+                target: f.target,
+                ammunition: Some(crate::rules::artillery::Ammunition::AirBurst),
+            }));
+        }
     }
     for c in &o.charges {
         let detail = c.preview.as_ref().map(preview_words).unwrap_or_default();
@@ -730,6 +748,23 @@ fn unit_options(
             out.send(AppCommand::BattleAction(Action::Charge {
                 chargers: vec![o.piece],
                 target: c.target,
+                saber: false,
+            }));
+        }
+        // OPT-SABER-01: the same charge declared as a saber charge.
+        if c.saber
+            && ui
+                .button(format!("Saber charge {} ({:.0} cm)", c.name, c.distance_cm))
+                .on_hover_text(
+                    "Cavalry charge with the sword: no firing until it is fought; mounted \
+                     cavalry roll one more die per stand in the first round (OPT-SABER-01..03)",
+                )
+                .clicked()
+        {
+            out.send(AppCommand::BattleAction(Action::Charge {
+                chargers: vec![o.piece],
+                target: c.target,
+                saber: true,
             }));
         }
     }
@@ -773,6 +808,32 @@ fn unit_options(
         }
         if o.mount && ui.button("Mount").clicked() {
             out.send(AppCommand::BattleAction(Action::Mount { piece: o.piece }));
+        }
+        // OPT-PRONE-01: lying down and standing up are Deploy actions.
+        if o.prone
+            && ui
+                .button("Go prone")
+                .on_hover_text(
+                    "Lie down: each enemy unit firing at it scores one hit fewer; it may not \
+                     move, and fires only in extended line (OPT-PRONE-01, OPT-PRONE-02)",
+                )
+                .clicked()
+        {
+            out.send(AppCommand::BattleAction(Action::Prone {
+                piece: o.piece,
+                prone: true,
+            }));
+        }
+        if o.stand_up
+            && ui
+                .button("Stand up")
+                .on_hover_text("Get up from prone (OPT-PRONE-01)")
+                .clicked()
+        {
+            out.send(AppCommand::BattleAction(Action::Prone {
+                piece: o.piece,
+                prone: false,
+            }));
         }
         if o.evade && ui.button("Evade").on_hover_text("INIT-05").clicked() {
             out.send(AppCommand::BattleAction(Action::Evade {

@@ -398,6 +398,7 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
                 has_fired: g.pick(2) == 0,
                 orders: Default::default(),
                 flank: Default::default(),
+                prone: false,
             };
             if k.extras {
                 // Either side may claim to be dug in; only the defender's claim is lawful.

@@ -26,7 +26,7 @@ pub fn last_seen_words(game_turn: u32) -> String {
 }
 
 /// The markers a piece carries (FIRE-22 suppression, FIRE-28 disorder, FIRE-29 exhaustion,
-/// DEF-04 dug in, GEN-11 hits this turn).
+/// DEF-04 dug in, GEN-11 hits this turn, the OPTIONAL prone "P", OPT-PRONE-01).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Markers {
     pub hits: u32,
@@ -34,11 +34,17 @@ pub struct Markers {
     pub disordered: bool,
     pub exhausted: bool,
     pub dug_in: bool,
+    pub prone: bool,
 }
 
 impl Markers {
     pub fn any(&self) -> bool {
-        self.hits > 0 || self.suppressed || self.disordered || self.exhausted || self.dug_in
+        self.hits > 0
+            || self.suppressed
+            || self.disordered
+            || self.exhausted
+            || self.dug_in
+            || self.prone
     }
 
     /// The markers in words, for the hover card.
@@ -62,6 +68,9 @@ impl Markers {
         }
         if self.dug_in {
             out.push("dug in".into());
+        }
+        if self.prone {
+            out.push("prone".into());
         }
         out
     }
@@ -224,6 +233,7 @@ impl TableScene {
                 disordered,
                 exhausted: crate::rules::firing::is_exhausted(&ctx, p),
                 dug_in: p.dug_in && !p.revealed,
+                prone: crate::rules::prone::is_prone(&ctx, p),
             };
             let troop = ctx
                 .row(p)

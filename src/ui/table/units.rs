@@ -92,6 +92,9 @@ fn badges(pc: &ScenePiece) -> Vec<(String, Color32)> {
     if m.dug_in {
         out.push(("dug in".into(), Color32::from_rgb(0x5c, 0x44, 0x2b)));
     }
+    if m.prone {
+        out.push(("P".into(), Color32::from_rgb(0x4a, 0x5a, 0x3a)));
+    }
     out
 }
 
