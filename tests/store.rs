@@ -252,6 +252,7 @@ fn rich_scenario() -> Scenario {
         weather: Weather::Poor,
         defense: DefensePosture::Hasty,
         defender: Some(1),
+        teams: Vec::new(),
         optional_rules: vec![
             OptionalRule::Weather,
             OptionalRule::Prone,
@@ -919,6 +920,7 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
         weather: Weather::Normal,
         defense: DefensePosture::None,
         defender: None,
+        teams: Vec::new(),
         optional_rules: vec![OptionalRule::Scouting],
         terrain: vec![TerrainFeature {
             id: FeatureId(1),

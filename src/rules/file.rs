@@ -215,6 +215,9 @@ pub fn action_summary(a: &Action) -> String {
         Action::RollStartingWeather => "roll_starting_weather",
         Action::RefuseFlank { .. } => "refuse_flank",
         Action::Adjust { .. } => "adjust",
+        Action::DeployScout { .. } => "deploy_scout",
+        Action::LaunchScout { .. } => "launch_scout",
+        Action::Communicate { .. } => "communicate",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

@@ -383,6 +383,7 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
         weather: c.enumv("weather")?,
         defense: c.enumv("defense")?,
         defender: c.opt_int("defender")?,
+        teams: Vec::new(),
         optional_rules: c.json("optional_rules_json")?,
         terrain: Vec::new(),
         sides: Vec::new(),
