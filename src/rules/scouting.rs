@@ -24,7 +24,9 @@
 //! * OPT-SCOUT-02 (c): a scout on the table spots a hidden enemy — a dug-in unit not yet
 //!   revealed (VIS-16, VIS-17: the hidden set-up this engine plays) — within 30 cm edge to edge,
 //!   or 15 cm when the hidden unit has cover from the scout (`firing::target_cover` from the
-//!   scout's centre), × the measure scale, if it has line of sight: the engine's sight rules
+//!   scout's centre, from the terrain alone — woods, built-up areas, behind walls and hedges;
+//!   the Trench or Dug-Out that hides it, and other works, do not count, or every hidden unit
+//!   would be "in cover"), × the measure scale, if it has line of sight: the engine's sight rules
 //!   (VIS-01..VIS-15) with the hidden unit taken as not hidden. Checked after every action
 //!   outside deployment (the hook in `reveal::append_reveals`), recorded as `Revealed` with
 //!   cause `scout`.
@@ -54,7 +56,7 @@ use super::reveal::RevealCause;
 use super::state::{BattleState, Phase, PieceId, PieceState, Pose};
 use super::visibility::{check_dug_in, SightIndex};
 use crate::geom::edge_distance;
-use crate::model::{Cover, OptionalRule, UnitId};
+use crate::model::{Cover, HqId, OptionalRule, UnitId};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -541,7 +543,14 @@ pub fn spotted(ctx: &Ctx, already: &BTreeSet<PieceId>) -> Vec<Event> {
             if d > SPOT_OPEN_CM * ms + 1e-9 {
                 continue;
             }
-            let cover = super::firing::target_cover(ctx, sfp.centroid(), h, &hfp).cover;
+            // Cover from the terrain only: the works that hide it do not count.
+            let mut bare = (*h).clone();
+            bare.dug_in = false;
+            bare.id = PieceId::Hq {
+                side: h.id.side(),
+                hq: HqId(u32::MAX),
+            };
+            let cover = super::firing::target_cover(ctx, sfp.centroid(), &bare, &hfp).cover;
             let reach = if cover == Cover::Open {
                 SPOT_OPEN_CM
             } else {
