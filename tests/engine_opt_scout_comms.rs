@@ -89,6 +89,11 @@ fn opt_scout_01_an_eligible_row_detaches_one_stand_and_others_are_refused() {
     let mut b = cavalry(false).at_deployment(vec![], OrdersMode::Full);
     let breakpoint = b.state().sides[0].breakpoint;
     let parent = name(&b, u(0, 1));
+    // The window's offers: the light row may, the heavy row may not.
+    let offers = |b: &Battle, id| b.options(id).expect("options").deploy_scout;
+    assert!(offers(&b, u(0, 1)));
+    assert!(!offers(&b, u(0, 2)));
+    assert!(!offers(&b, u(0, 3)), "one stand left");
     // Side 0's unit ids are 1..3, so the scout is unit 4; one stand of the light cavalry row.
     let ev = deploy_scout(&mut b, u(0, 1), 70.0, 40.0, 0.0);
     assert_eq!(
@@ -194,6 +199,7 @@ fn opt_scout_02_initial_roll_with_the_weather_then_one_free_move_per_command_pha
         },
         "OPT-SCOUT-02",
     );
+    assert_eq!(b.options(scout).expect("options").launch_by, vec![hq(0)]);
     let order = b.state().command.next_order;
     let roll = |dice: Vec<u8>, total: u8, outcome: OrderOutcome, order: u32| {
         vec![
@@ -541,6 +547,11 @@ fn opt_multi_02_one_way_success_then_the_successive_penalty_and_a_failure_ends_o
     // HQ 3 (value 7): 2 + 3 = 5 ≤ 7, no modifier (poor weather does not apply): success;
     // 1D6 = 4 → 4 × 5 = 20 s. Its second roll: 7 − 1 = 6; 4 + 4 = 8 fails.
     let mut b = at_command(&teams(true), vec![2, 3, 4, 4, 4]);
+    // The window's offers: one-way, or two-way with Ben's HQ 4 (the CO is Anna's too).
+    assert_eq!(
+        b.options(h(0, 3)).expect("options").communicate,
+        vec![None, Some(h(0, 4))]
+    );
     let ev = perform(&mut b, comm(h(0, 3), None));
     let mut want = comm_roll(
         h(0, 3),
