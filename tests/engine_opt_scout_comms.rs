@@ -468,6 +468,7 @@ fn comm(command: PieceId, partner: Option<PieceId>) -> Action {
     Action::Communicate { command, partner }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn comm_roll(
     command: PieceId,
     dice: Vec<u8>,
