@@ -349,6 +349,48 @@ fn opt_scout_02_spots_hidden_enemies_within_15_cm_in_cover_and_30_cm_in_the_open
 }
 
 #[test]
+fn opt_scout_02_a_launched_scout_spots_after_its_free_move() {
+    // The Brigade HQ (value 7) at (90, 60), the scout at (100, 70) facing 0 (x 98.25..101.75,
+    // y 68..70): 6.75 across and 8 up, 10.5 cm, no distance modifier; 2 + 2 = 4 ≤ 7 launches
+    // it. It is 30 cm from the hidden unit across the hedge (cover: 15 cm): not spotted. It
+    // moves 16 cm to (100, 86): 14 cm, spotted.
+    let mut b = hidden()
+        .hq_at(0, 90.0, 60.0)
+        .at_deployment(vec![2, 2], OrdersMode::Full);
+    deploy_scout(&mut b, u(0, 1), 100.0, 70.0, 0.0);
+    let ev = perform(&mut b, Action::EndPhase);
+    assert!(!ev.iter().any(|e| matches!(e, Event::Revealed { .. })));
+    perform(&mut b, Action::EndPhase);
+    let ev = perform(
+        &mut b,
+        Action::LaunchScout {
+            command: hq(0),
+            scout: u(0, 2),
+        },
+    );
+    assert!(
+        ev.contains(&Event::ScoutLaunch {
+            scout: u(0, 2),
+            command: hq(0),
+            launched: true
+        }),
+        "{ev:?}"
+    );
+    let ev = perform(
+        &mut b,
+        Action::Move {
+            piece: u(0, 2),
+            via: vec![],
+            to: pose(100.0, 86.0, 0.0),
+            manoeuvre: Manoeuvre::Advance,
+        },
+    );
+    assert_eq!(ev.last(), spotted_by_scout(14.0).first(), "{ev:?}");
+    assert!(b.state().piece(u(1, 1)).is_some_and(|p| p.revealed));
+    replays(&b);
+}
+
+#[test]
 fn opt_scout_02_spotting_needs_line_of_sight() {
     // A wood (high area, VIS: blocks sight) from y 88 to 96 across the whole approach blocks
     // the line from the scout at (100, 86) facing 0 (14 cm away) to the hidden unit.
@@ -777,4 +819,30 @@ fn solo_01_the_solo_opponent_on_both_sides_plays_by_the_standard_rules() {
     }
     assert_eq!(fresh.state(), b.state());
     assert!(checked >= 100, "only {checked} actions checked");
+}
+
+#[test]
+fn solo_01_with_every_optional_rule_on_the_solo_opponent_still_plays_to_the_end() {
+    // The same standard rules with every optional switch on: a few seeds finish and replay.
+    let mut scenario = samples::scenarios()
+        .expect("the samples parse")
+        .into_iter()
+        .find(|s| s.id.as_str() == "1809-ebelsberg")
+        .expect("Ebelsberg is a sample");
+    scenario.optional_rules = powderhorn::model::scenario::OptionalRule::ALL.to_vec();
+    let lists = builder::lists();
+    let mut played = 0;
+    for seed in 0..3 {
+        let mut b = Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(seed), 0)
+            .expect("the sample sets up");
+        let run = autoplay(&mut b, &Limits::default());
+        assert!(run.finished, "seed {seed}: {:?}", run.stopped);
+        assert_eq!(
+            b.replay_events(),
+            *b.state(),
+            "seed {seed}: the events fold"
+        );
+        played += 1;
+    }
+    assert_eq!(played, 3);
 }
