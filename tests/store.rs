@@ -252,7 +252,12 @@ fn rich_scenario() -> Scenario {
         weather: Weather::Poor,
         defense: DefensePosture::Hasty,
         defender: Some(1),
-        teams: Vec::new(),
+        // OPT-MULTI-01: teams are stored (schema 10).
+        teams: vec![powderhorn::model::Team {
+            side: 0,
+            name: "Anna".to_string(),
+            hqs: vec![HqId(1)],
+        }],
         optional_rules: vec![
             OptionalRule::Weather,
             OptionalRule::Prone,
