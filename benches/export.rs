@@ -148,6 +148,7 @@ fn big_scenario() -> Scenario {
         weather: Default::default(),
         defense: Default::default(),
         defender: None,
+        teams: Vec::new(),
         optional_rules: vec![],
         terrain: vec![],
         sides: vec![

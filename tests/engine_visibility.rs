@@ -76,6 +76,8 @@ fn table() -> Table {
             command: Default::default(),
             engineering: Default::default(),
             weather: Default::default(),
+            scouts: Default::default(),
+            comms: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,

@@ -252,6 +252,12 @@ fn rich_scenario() -> Scenario {
         weather: Weather::Poor,
         defense: DefensePosture::Hasty,
         defender: Some(1),
+        // OPT-MULTI-01: teams are stored (schema 10).
+        teams: vec![powderhorn::model::Team {
+            side: 0,
+            name: "Anna".to_string(),
+            hqs: vec![HqId(1)],
+        }],
         optional_rules: vec![
             OptionalRule::Weather,
             OptionalRule::Prone,
@@ -919,6 +925,7 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
         weather: Weather::Normal,
         defense: DefensePosture::None,
         defender: None,
+        teams: Vec::new(),
         optional_rules: vec![OptionalRule::Scouting],
         terrain: vec![TerrainFeature {
             id: FeatureId(1),

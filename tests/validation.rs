@@ -256,6 +256,7 @@ fn scenario(points: u32, blue: Side) -> Scenario {
         weather: Weather::Normal,
         defense: DefensePosture::None,
         defender: None,
+        teams: Vec::new(),
         optional_rules: vec![],
         terrain: vec![],
         sides: vec![blue, red],

@@ -649,6 +649,17 @@ impl ArmyList {
             .flat_map(|r| r.effects.iter())
     }
 
+    /// OPT-SCOUT-01 ruling: may a unit of this row send single stands out as scouts? Cavalry
+    /// rows whose notes allow scouting in single stands (the `scouts` effect: Napoleonic note
+    /// 12, FPW note 16, 18C note 21), or any cavalry row in an ACW list.
+    pub fn can_scout(&self, row: &TroopType) -> bool {
+        row.arm == Arm::Cavalry
+            && (self.period == Period::Acw
+                || self
+                    .row_effects(row)
+                    .any(|e| matches!(e, RuleEffect::Scouts)))
+    }
+
     /// The command levels this list's chart offers, in rank order.
     pub fn levels(&self) -> Vec<CommandLevel> {
         let mut v: Vec<CommandLevel> = self.command_types.iter().map(|c| c.level).collect();

@@ -152,6 +152,8 @@ impl OptionalRule {
             OptionalRule::AirBurst
                 | OptionalRule::SaberCharge
                 | OptionalRule::Prone
+                | OptionalRule::Scouting
+                | OptionalRule::MultiplayerComms
                 | OptionalRule::Weather
                 | OptionalRule::Night
                 | OptionalRule::MoraleGrades
@@ -283,6 +285,18 @@ pub fn weather_words(scenario: &Scenario) -> String {
     words
 }
 
+/// OPT-MULTI-01: one player of a side and the formations they command: each HQ named, with
+/// every HQ under it in the order of battle. An HQ no team names (the CO, often) is played by
+/// the side's first team.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Team {
+    /// Index into the scenario's sides.
+    pub side: usize,
+    /// The player's name, shown in the battle window ("Anna", "Left wing").
+    pub name: String,
+    pub hqs: Vec<crate::model::HqId>,
+}
+
 /// The table, in centimetres (BAS-04: at least 180 × 240 is advised, not enforced).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Table {
@@ -334,6 +348,10 @@ pub struct Scenario {
     pub defender: Option<usize>,
     #[serde(default)]
     pub optional_rules: Vec<OptionalRule>,
+    /// OPT-MULTI-01: the players of each side and the formations (HQs) each commands. Empty
+    /// (the default, and every file from before teams): one player per side.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<Team>,
     #[serde(default)]
     pub terrain: Vec<TerrainFeature>,
     pub sides: Vec<Side>,

@@ -164,6 +164,21 @@ pub enum Action {
     /// OPTIONAL prone (OPT-PRONE-01): a foot unit lies down (`prone: true`) or stands up
     /// (`prone: false`); either is a Deploy action.
     Prone { piece: PieceId, prone: bool },
+    /// OPT-SCOUT-01: during deployment, detach one stand of `piece` (a cavalry unit whose row
+    /// may scout) as a scout placed at `at`. The unit keeps one stand fewer for good.
+    DeployScout { piece: PieceId, at: Pose },
+    /// OPT-SCOUT-02 (a): a friendly command unit makes the scout's initial command roll in the
+    /// Command phase (the normal modifiers, weather included). Once it passes, the scout moves
+    /// up to its full Move in each own Command phase without orders.
+    LaunchScout { command: PieceId, scout: PieceId },
+    /// OPT-MULTI-02: a communication roll by a command unit (CO or HQ, not an FAO) in the
+    /// Command phase: one-way when `partner` is none; two-way when it names a team-mate's
+    /// command unit, which rolls too (ruling (b)).
+    Communicate {
+        command: PieceId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        partner: Option<PieceId>,
+    },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -212,6 +227,10 @@ impl Action {
             Action::RollStartingWeather => None,
             Action::RefuseFlank { piece, .. } | Action::Adjust { piece, .. } => Some(*piece),
             Action::Prone { piece, .. } => Some(*piece),
+            Action::DeployScout { piece, .. } => Some(*piece),
+            Action::LaunchScout { command, .. } | Action::Communicate { command, .. } => {
+                Some(*command)
+            }
         }
     }
 }

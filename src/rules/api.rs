@@ -169,6 +169,18 @@ pub struct Options {
     /// Legal end poses of an advance (MOVE-02..MOVE-08), sampled on a grid; `None` when not
     /// asked for or no move is allowed now.
     pub envelope: Option<Vec<Pose>>,
+    /// OPT-SCOUT-01: it may send one stand out as a scout now (`deploy_scout`; the place is
+    /// checked when it is given).
+    #[serde(default)]
+    pub deploy_scout: bool,
+    /// OPT-SCOUT-02 (a): a scout not yet launched — the command units that may make its
+    /// initial roll now (`launch_scout`).
+    #[serde(default)]
+    pub launch_by: Vec<PieceId>,
+    /// OPT-MULTI-02: a command unit — the communication rolls it may make now (`communicate`):
+    /// `None` one-way, `Some(partner)` two-way with that team-mate's command unit.
+    #[serde(default)]
+    pub communicate: Vec<Option<PieceId>>,
 }
 
 /// A unit of the inactive side that may answer a charge, and the answers the rules accept.
@@ -661,7 +673,54 @@ impl Battle {
         if evade {
             kinds.push(UnitActionKind::Evade);
         }
+        let deploy_scout =
+            super::scouting::on(&ctx) && super::scouting::check_deploy_scout(&ctx, piece).is_ok();
+        let command_units: Vec<PieceId> = ctx
+            .state
+            .pieces
+            .keys()
+            .filter(|id| id.is_command() && id.side() == piece.side())
+            .copied()
+            .collect();
+        let launch_by: Vec<PieceId> = if super::scouting::is_active_scout(ctx.state, piece)
+            && ctx.state.scouts.get(piece).is_some_and(|s| !s.launched)
+        {
+            command_units
+                .iter()
+                .filter(|c| {
+                    ok(Action::LaunchScout {
+                        command: **c,
+                        scout: piece,
+                    })
+                })
+                .copied()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let communicate: Vec<Option<PieceId>> =
+            if piece.is_command() && super::comms::on(ctx.scenario) {
+                std::iter::once(None)
+                    .chain(
+                        command_units
+                            .iter()
+                            .filter(|c| **c != piece)
+                            .map(|c| Some(*c)),
+                    )
+                    .filter(|partner| {
+                        ok(Action::Communicate {
+                            command: piece,
+                            partner: *partner,
+                        })
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
         Ok(Options {
+            deploy_scout,
+            launch_by,
+            communicate,
             piece,
             name: p.name.clone(),
             kinds,

@@ -96,6 +96,8 @@ pub fn apply(state: &mut BattleState, event: &Event) {
                 .pieces
                 .get_mut(piece)
                 .is_some_and(|p| !std::mem::replace(&mut p.knocked_out, true));
+            // OPT-SCOUT-03: a scout never counts towards the breakpoint or VPs.
+            let newly = newly && !state.scouts.is_scout(*piece);
             if newly && !piece.is_command() {
                 if let Some(s) = state.sides.get_mut(piece.side()) {
                     s.units_lost += 1;
@@ -205,6 +207,12 @@ pub fn apply(state: &mut BattleState, event: &Event) {
         Event::Adjusted { .. } => super::referee::apply_event(state, event),
         Event::ProneChanged { .. } | Event::HitsReduced { .. } => {
             super::prone::apply_event(state, event)
+        }
+        Event::ScoutDeployed { .. } | Event::ScoutLaunch { .. } | Event::ScoutWithdrawn { .. } => {
+            super::scouting::apply_event(state, event)
+        }
+        Event::CommunicationRolled { .. } | Event::Communicated { .. } => {
+            super::comms::apply_event(state, event)
         }
     }
     super::flank::after_event(state, refused);

@@ -484,6 +484,8 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
         }
         _ => {}
     }
+    // OPT-SCOUT-02 (d): scouts never fire, charge or support.
+    super::scouting::check_scout_action(ctx, action)?;
     // INIT, CMD: the orders gate for every unit action; its records and the command units'
     // shared fate (CMD-22, CMD-26) are added to the action's events.
     let pending = super::command::authorize(ctx, action)?;
@@ -525,6 +527,19 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
             to,
             manoeuvre,
         } => super::command::resolve_move(ctx, *piece, via, *to, *manoeuvre),
+        Action::Fire {
+            firers,
+            target,
+            ammunition,
+        } if super::scouting::is_active_scout(ctx.state, *target) => {
+            // OPT-SCOUT-03: a scout fired at withdraws; no dice.
+            super::scouting::resolve_fired_at(ctx, firers, *target, *ammunition)
+        }
+        Action::Charge {
+            chargers, target, ..
+        } if super::scouting::is_active_scout(ctx.state, *target) => {
+            super::scouting::resolve_charged(ctx, chargers, *target)
+        }
         Action::Fire {
             firers,
             target,
@@ -599,6 +614,15 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
         } => super::flank::resolve_refuse_flank(ctx, *piece, *left_deg, *right_deg),
         Action::Adjust { piece, set } => super::referee::resolve_adjust(ctx, *piece, set),
         Action::Prone { piece, prone } => super::prone::resolve_prone(ctx, *piece, *prone),
+        Action::DeployScout { piece, at } => {
+            super::scouting::resolve_deploy_scout(ctx, *piece, *at)
+        }
+        Action::LaunchScout { command, scout } => {
+            super::scouting::resolve_launch_scout(ctx, *command, *scout, dice)
+        }
+        Action::Communicate { command, partner } => {
+            super::comms::resolve_communicate(ctx, *command, *partner, dice)
+        }
     }
 }
 

@@ -828,6 +828,11 @@ pub fn authorize(ctx: &Ctx, action: &Action) -> Result<Pending, ActionError> {
                 ),
             ));
         }
+        // OPT-SCOUT-02 (b): a launched scout moves without an order.
+        if let Some(act) = super::scouting::command_phase_act(ctx, p, kind)? {
+            pending.acts.push(act);
+            continue;
+        }
         let o = &p.orders;
         let current = st.command.current.as_ref();
         let under = current.is_some_and(|c| o.order == Some(c.id) && c.units.contains(&id));
@@ -1433,7 +1438,10 @@ pub fn check_issue_order(
 
 /// The part of [`check_issue_order`] about the command unit alone (whatever it orders): the
 /// phase, CMD-02, CMD-05, CMD-28, FIRE-23 and its command value (CMD-01). The command unit.
-fn check_issuer<'a>(ctx: &Ctx<'a>, command: PieceId) -> Result<&'a PieceState, ActionError> {
+pub(crate) fn check_issuer<'a>(
+    ctx: &Ctx<'a>,
+    command: PieceId,
+) -> Result<&'a PieceState, ActionError> {
     let st = ctx.state;
     let t = st.turn;
     if st.command.mode == OrdersMode::Free {
@@ -1759,6 +1767,33 @@ pub fn resolve_issue_order(
         blunder(&mut staged, command, &unit_ids, die, dice)?;
     }
     Ok(staged.into_events())
+}
+
+/// CMD-18, CMD-19: the blunder of a roll other than an order's (a scout's initial roll,
+/// OPT-SCOUT-02; a communication roll, OPT-MULTI-02): the table die, its event and its result
+/// for `units` (none for a communication roll).
+pub(crate) fn blunder_table(
+    staged: &mut Staged,
+    order: u32,
+    command: PieceId,
+    units: &[PieceId],
+    dice: &mut dyn Dice,
+) -> Result<(), ActionError> {
+    let die = dice.d6("blunder table")?;
+    staged.push(Event::DiceRolled {
+        piece: Some(command),
+        purpose: "blunder table".into(),
+        rule: "CMD-19".into(),
+        dice: vec![die],
+        modifiers: Vec::new(),
+    });
+    staged.push(Event::Blunder {
+        order,
+        command,
+        result: die,
+        name: blunder_name(die).to_string(),
+    });
+    blunder(staged, command, units, die, dice)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -452,6 +452,54 @@ pub enum Event {
         piece: PieceId,
         rule: String,
     },
+    /// OPT-SCOUT-01: a single stand of `parent` (its row's stats) is placed at `at` as the
+    /// scout `scout`, a piece of its own; the parent has one stand fewer for good
+    /// (OPT-SCOUT-03 ruling).
+    ScoutDeployed {
+        scout: PieceId,
+        parent: PieceId,
+        name: String,
+        at: Pose,
+    },
+    /// OPT-SCOUT-02 (a): the outcome of a scout's initial command roll (the roll itself is the
+    /// `order_rolled` before it); launched, it moves freely from now on.
+    ScoutLaunch {
+        scout: PieceId,
+        command: PieceId,
+        launched: bool,
+    },
+    /// OPT-SCOUT-03: the scout was fired at or contacted and leaves the table at once; it is not
+    /// lost (no breakpoint, no VPs). `by`: the enemy units that fired or charged.
+    ScoutWithdrawn {
+        scout: PieceId,
+        by: Vec<PieceId>,
+        cause: super::scouting::ThreatKind,
+    },
+    /// OPT-MULTI-02: one communication roll — the initiator's, or (`partner_roll`) the
+    /// two-way partner's. The dice are in the `dice_rolled` before it.
+    CommunicationRolled {
+        command: PieceId,
+        #[serde(default)]
+        partner_roll: bool,
+        /// The command unit is the CO (a failure ends the side's orders, ruling (a)).
+        co: bool,
+        player_turn: u32,
+        value: u8,
+        target: i32,
+        total: u8,
+        outcome: super::command::OrderOutcome,
+    },
+    /// OPT-MULTI-02: the players may speak: `command`'s player to `partner`'s (one-way when
+    /// `partner` is none, or when `two_way` is false), for `seconds` (the duration dice's sum ×
+    /// 5 one-way, × 10 two-way).
+    Communicated {
+        command: PieceId,
+        #[serde(default)]
+        partner: Option<PieceId>,
+        two_way: bool,
+        dice: Vec<u8>,
+        seconds: u32,
+    },
     /// A referee's adjustment (`Action::Adjust`, GEN-12): every adjustable value of the piece
     /// before and after, so the log shows what changed and `apply` copies `to` in.
     Adjusted {

@@ -217,6 +217,9 @@ pub fn action_summary(a: &Action) -> String {
         Action::Adjust { .. } => "adjust",
         Action::Prone { prone: true, .. } => "go_prone",
         Action::Prone { prone: false, .. } => "stand_up",
+        Action::DeployScout { .. } => "deploy_scout",
+        Action::LaunchScout { .. } => "launch_scout",
+        Action::Communicate { .. } => "communicate",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

@@ -58,6 +58,9 @@ pub enum RevealCause {
     Fired,
     /// An enemy unit came within 5 cm (× measure scale): the nearest one, edge to edge.
     EnemyWithin { enemy: PieceId, distance_cm: f64 },
+    /// OPT-SCOUT-02: an enemy scout spotted it (within 30 cm in the open, 15 cm in cover, with
+    /// line of sight; `scouting::spotted`): the nearest such scout, edge to edge, in cm.
+    Scout { scout: PieceId, distance_cm: f64 },
 }
 
 /// A dug-in unit's works still count for it: VIS-16 lawful and not yet moved off.
@@ -134,6 +137,8 @@ pub fn append_reveals(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
     };
     let watch: Vec<&PieceState> = after.pieces.values().filter(unseen).collect();
     if watch.is_empty() {
+        // OPT-SCOUT-02: what the scouts spot.
+        out.extend(super::scouting::spotted(&post, &revealed));
         return out;
     }
     let enemies: Vec<(PieceId, Footprint)> = after
@@ -151,8 +156,11 @@ pub fn append_reveals(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
                 rule: REVEAL_RULE.to_string(),
                 cause: RevealCause::EnemyWithin { enemy, distance_cm },
             });
+            revealed.insert(p.id);
         }
     }
+    // OPT-SCOUT-02: what the scouts spot that the approach did not reveal.
+    out.extend(super::scouting::spotted(&post, &revealed));
     out
 }
 

@@ -224,6 +224,12 @@ pub struct BattleState {
     /// The weather of the moment (OPT-WEATHER-02, OPT-WEATHER-04; `weather`).
     #[serde(default)]
     pub weather: super::weather::WeatherState,
+    /// Scouting stands (OPT-SCOUT-01..03; `scouting`).
+    #[serde(default, skip_serializing_if = "super::scouting::ScoutState::is_empty")]
+    pub scouts: super::scouting::ScoutState,
+    /// Communication rolls made (OPT-MULTI-02; `comms`).
+    #[serde(default, skip_serializing_if = "super::comms::CommsState::is_empty")]
+    pub comms: super::comms::CommsState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -407,6 +413,8 @@ impl BattleState {
             charges: super::charge::ChargeState::default(),
             engineering: Default::default(),
             weather: Default::default(),
+            scouts: Default::default(),
+            comms: Default::default(),
         })
     }
 
@@ -522,7 +530,7 @@ pub fn placement_violations(scenario: &Scenario, lists: &[ArmyList]) -> Vec<Viol
 /// Reported by [`placement_violations`] (so by `scenario validate`, exit 1, and the table
 /// editor) but not a reason for `setup` to refuse a start: the table is playable, the scenario
 /// is not as its designer drew it.
-fn zone_in(ctx: &Ctx) -> Vec<Violation> {
+pub(crate) fn zone_in(ctx: &Ctx) -> Vec<Violation> {
     let shrink = super::movement::SHRINK_CM;
     let mut out = Vec::new();
     for piece in ctx.state.pieces.values() {
@@ -601,7 +609,7 @@ fn at_cm(p: Point) -> String {
 }
 
 /// [`placement_violations`] on a laid-out state whose scenario passed the geometry checks.
-fn placement_in(ctx: &Ctx) -> Vec<Violation> {
+pub(crate) fn placement_in(ctx: &Ctx) -> Vec<Violation> {
     use super::terrain::{mover_of, Going, TerrainMap};
     use geo::Intersects;
     let shrink = super::movement::SHRINK_CM;

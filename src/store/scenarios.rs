@@ -170,8 +170,8 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO scenarios (id, format, name, date, year, description, table_width_cm,
              table_depth_cm, scale, points, turn_limit, weather, defense, defender,
-             optional_rules_json, measure_scale)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+             optional_rules_json, measure_scale, teams_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
     )?
     .execute(params![
         s.id.as_str(),
@@ -190,6 +190,7 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
         s.defender.map(pos),
         json_text(&s.optional_rules, &what)?,
         s.measure_scale.factor(),
+        json_text(&s.teams, &what)?,
     ])?;
 
     for (si, side) in s.sides.iter().enumerate() {
@@ -383,6 +384,7 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
         weather: c.enumv("weather")?,
         defense: c.enumv("defense")?,
         defender: c.opt_int("defender")?,
+        teams: c.json("teams_json")?,
         optional_rules: c.json("optional_rules_json")?,
         terrain: Vec::new(),
         sides: Vec::new(),

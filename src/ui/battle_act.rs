@@ -166,6 +166,7 @@ pub fn panel(
             decisions(ui, engine, panel, &pending, state, out);
             if let Some(piece) = state.battle_selected {
                 manoeuvres(ui, engine, piece, state, out);
+                super::battle_comms::panel(ui, engine, piece, out); // OPT-SCOUT, OPT-MULTI
             }
             orders(ui, engine, &pending, state, out);
         });

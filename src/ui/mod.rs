@@ -20,6 +20,7 @@ pub mod army_lists;
 pub mod balance;
 pub mod battle;
 pub mod battle_act;
+pub mod battle_comms;
 pub mod battle_look;
 pub mod battle_result;
 pub mod campaign_editor;

@@ -503,6 +503,8 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
             command: Default::default(),
             engineering: Default::default(),
             weather: Default::default(),
+            scouts: Default::default(),
+            comms: Default::default(),
         },
     }
 }
