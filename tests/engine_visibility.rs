@@ -76,6 +76,7 @@ fn table() -> Table {
             command: Default::default(),
             engineering: Default::default(),
             weather: Default::default(),
+            constructions: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,
@@ -203,6 +204,7 @@ impl Table {
             geometry,
             dense: false,
             frozen: false,
+            construction: None,
         });
         id
     }

@@ -269,6 +269,7 @@ fn rich_scenario() -> Scenario {
                 ]),
                 dense: false,
                 frozen: false,
+                construction: None,
             },
             TerrainFeature {
                 id: FeatureId(2),
@@ -280,6 +281,7 @@ fn rich_scenario() -> Scenario {
                 },
                 dense: false,
                 frozen: false,
+                construction: None,
             },
             TerrainFeature {
                 id: FeatureId(3),
@@ -293,6 +295,7 @@ fn rich_scenario() -> Scenario {
                 ]),
                 dense: false,
                 frozen: true,
+                construction: None,
             },
             TerrainFeature {
                 id: FeatureId(4),
@@ -304,6 +307,7 @@ fn rich_scenario() -> Scenario {
                 },
                 dense: false,
                 frozen: false,
+                construction: None,
             },
             TerrainFeature {
                 id: FeatureId(5),
@@ -317,6 +321,7 @@ fn rich_scenario() -> Scenario {
                 ]),
                 dense: true,
                 frozen: false,
+                construction: None,
             },
             TerrainFeature {
                 id: FeatureId(6),
@@ -325,6 +330,7 @@ fn rich_scenario() -> Scenario {
                 geometry: Geometry::Polygon(vec![pt(10.0, 80.0), pt(60.0, 80.0), pt(35.0, 92.0)]),
                 dense: true,
                 frozen: true,
+                construction: None,
             },
         ],
         sides: vec![french, austrian],
@@ -927,6 +933,7 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
             geometry: Geometry::Polygon(vec![pt(10.0, 50.0), pt(60.0, 50.0), pt(35.0, 70.0)]),
             dense: false,
             frozen: false,
+            construction: None,
         }],
         sides: vec![Side {
             name: "Hesse-Kassel".to_string(),

@@ -474,7 +474,9 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
         | Action::Dismount { piece, .. }
         | Action::Mount { piece }
         | Action::EngineerTask { piece, .. } => super::charge::check_not_engaged(ctx, *piece)?,
-        Action::Fire { firers, .. } | Action::FireAtBridge { firers, .. } => {
+        Action::Fire { firers, .. }
+        | Action::FireAtBridge { firers, .. }
+        | Action::FireAtConstruction { firers, .. } => {
             for f in firers {
                 super::charge::check_not_engaged(ctx, *f)?;
             }
@@ -582,6 +584,17 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
         Action::FireAtBridge { firers, work } => {
             super::engineering::resolve_fire_at_bridge(ctx, firers, *work, dice)
         }
+        Action::FireAtConstruction {
+            firers,
+            construction,
+            at,
+        } => super::construction::resolve_fire_at_construction(
+            ctx,
+            firers,
+            *construction,
+            *at,
+            dice,
+        ),
         Action::Dismount { piece, troop_type } => {
             super::dismount::resolve_dismount(ctx, *piece, troop_type.as_ref())
         }

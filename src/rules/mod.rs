@@ -17,6 +17,7 @@ pub mod battle;
 pub mod casualty;
 pub mod charge;
 pub mod command;
+pub mod construction;
 pub mod dice;
 pub mod dismount;
 pub mod endphase;

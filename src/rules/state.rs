@@ -221,6 +221,9 @@ pub struct BattleState {
     /// The weather of the moment (OPT-WEATHER-02, OPT-WEATHER-04; `weather`).
     #[serde(default)]
     pub weather: super::weather::WeatherState,
+    /// OPTIONAL constructions: permanent hits and collapses (OPT-CONSTR-03; `construction`).
+    #[serde(default)]
+    pub constructions: super::construction::ConstructionState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -402,6 +405,7 @@ impl BattleState {
             charges: super::charge::ChargeState::default(),
             engineering: Default::default(),
             weather: Default::default(),
+            constructions: Default::default(),
         })
     }
 

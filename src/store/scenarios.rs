@@ -508,6 +508,7 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
             geometry,
             dense: c.flag("dense")?,
             frozen: c.flag("frozen")?,
+            construction: None,
         });
     }
     Ok(Some(s))

@@ -146,6 +146,7 @@ fn terrain(g: &mut Gen, k: &Knobs) -> Vec<TerrainFeature> {
             geometry,
             dense: false,
             frozen: false,
+            construction: None,
         });
     };
     let (w, d) = (k.width, k.depth);
