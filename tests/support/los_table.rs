@@ -503,6 +503,7 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
             command: Default::default(),
             engineering: Default::default(),
             weather: Default::default(),
+            constructions: Default::default(),
         },
     }
 }
