@@ -509,24 +509,75 @@ pub fn occupant_save(ctx: &Ctx, p: &PieceState, from: Point) -> Option<(u8, &'st
     site.profile().save.map(|s| (s, "OPT-CONSTR-02"))
 }
 
-/// OPT-CONSTR-02 (b): the construction the target of fire shelters in, when the load can
-/// damage it: the site and the segment facing `from`.
-pub fn damaged_by(
+/// OPT-CONSTR-02 (b): the second attack a Fire action makes on the construction its target
+/// shelters in — the dice of the firers whose load can damage it, on the segment facing the
+/// nearest firer (`from`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Strike {
+    pub site: Site,
+    pub segment: u32,
+    pub dice: u32,
+    pub modifiers: Vec<Modifier>,
+    /// The single firer whose dice these are, if one.
+    pub piece: Option<PieceId>,
+}
+
+/// The [`Strike`] of fire at `target` from `from`, given each firer's load and the dice it
+/// rolls at the troops (`(firer, name, load, dice)`); `None` when no firer's load can harm the
+/// construction, the target shelters in none, or the rule is not in use.
+pub fn strike_of(
     ctx: &Ctx,
     target: &PieceState,
     from: Point,
-    load: Option<Ammunition>,
-) -> Option<(Site, u32)> {
+    loads: &[(PieceId, String, Option<Ammunition>, u32)],
+) -> Option<Strike> {
     if !in_use(ctx) {
         return None;
     }
     let site = sheltering(ctx, target, from)?;
-    if !can_damage(site.material, load) {
+    let harmful: Vec<&(PieceId, String, Option<Ammunition>, u32)> = loads
+        .iter()
+        .filter(|(_, _, load, n)| *n > 0 && can_damage(site.material, *load))
+        .collect();
+    let dice: u32 = harmful.iter().map(|(_, _, _, n)| *n).sum();
+    if dice == 0 {
         return None;
     }
     let centre = footprint_of(ctx, target)?.centroid();
-    let seg = segment_facing(&site, from, centre);
-    Some((site, seg))
+    let segment = segment_facing(&site, from, centre);
+    let modifiers = harmful
+        .iter()
+        .map(|(_, name, _, n)| Modifier {
+            rule: "OPT-CONSTR-02".into(),
+            label: format!("{name}: the same dice at {}", site.name),
+            value: i32::try_from(*n).unwrap_or(i32::MAX),
+        })
+        .collect();
+    let piece = match harmful.as_slice() {
+        [one] => Some(one.0),
+        _ => None,
+    };
+    Some(Strike {
+        site,
+        segment,
+        dice,
+        modifiers,
+        piece,
+    })
+}
+
+/// Rolls a [`Strike`] ([`attack_construction`]) on the table as it stands after the attack on
+/// the troops.
+pub fn roll_strike(ctx: &Ctx, s: &Strike, dice: &mut dyn Dice) -> Result<Vec<Event>, ActionError> {
+    attack_construction(
+        ctx,
+        &s.site,
+        s.segment,
+        s.dice,
+        s.modifiers.clone(),
+        s.piece,
+        dice,
+    )
 }
 
 /// OPT-CONSTR-03: an attack of `n` dice on segment `segment` of a construction — 6s hit, the
