@@ -153,6 +153,7 @@ impl OptionalRule {
                 | OptionalRule::SaberCharge
                 | OptionalRule::Weather
                 | OptionalRule::Night
+                | OptionalRule::Constructions
                 | OptionalRule::MoraleGrades
                 | OptionalRule::MoraleGradesInCharge
         )

@@ -129,6 +129,21 @@ pub struct ChargeOption {
     pub note: Option<String>,
 }
 
+/// OPTIONAL constructions (OPT-CONSTR-03): a building or bought work a gun may fire at now
+/// (`FireAtConstruction` with `at` none), and how damaged it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConstructionOffer {
+    pub construction: super::construction::ConstructionId,
+    pub name: String,
+    /// The 5 cm segment the shot strikes, and its hits so far of the Hits that bring the
+    /// construction down (OPT-CONSTR-01).
+    pub segment: u32,
+    pub hits: u32,
+    pub of: u32,
+    /// The dice the guns roll at it (hit only on 6).
+    pub dice: usize,
+}
+
 /// What a unit may do now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Options {
@@ -155,6 +170,10 @@ pub struct Options {
     /// Legal end poses of an advance (MOVE-02..MOVE-08), sampled on a grid; `None` when not
     /// asked for or no move is allowed now.
     pub envelope: Option<Vec<Pose>>,
+    /// OPT-CONSTR-03: buildings and works it may fire at now (empty unless constructions are
+    /// in use).
+    #[serde(default)]
+    pub constructions: Vec<ConstructionOffer>,
 }
 
 /// A unit of the inactive side that may answer a charge, and the answers the rules accept.
@@ -584,6 +603,11 @@ impl Battle {
         });
         let consolidate =
             p.on_table() && super::charge::check_consolidation_right(&ctx, piece).is_ok();
+        let constructions = if may_act {
+            self.construction_offers(piece)
+        } else {
+            Vec::new()
+        };
         // A move: the unit may act, is not held in a combat, and the orders gate lets a move
         // of it through (standing still, so no declaration about the path is read).
         let may_move = p.pose.is_some_and(|pose| {
@@ -633,7 +657,34 @@ impl Battle {
             evade,
             consolidate,
             envelope,
+            constructions,
         })
+    }
+
+    /// The buildings and works `piece` may fire at now, each one `check` accepts.
+    pub fn construction_offers(&self, piece: PieceId) -> Vec<ConstructionOffer> {
+        let ctx = self.ctx();
+        super::construction::sites(&ctx)
+            .into_iter()
+            .filter_map(|site| {
+                let checked = self
+                    .check(&Action::FireAtConstruction {
+                        firers: vec![piece],
+                        construction: site.id,
+                        at: None,
+                    })
+                    .ok()?;
+                let segment = super::construction::aimed_segment(&ctx, piece, &site, None);
+                Some(ConstructionOffer {
+                    construction: site.id,
+                    name: site.name.clone(),
+                    segment,
+                    hits: ctx.state.constructions.hits(site.id, segment),
+                    of: site.profile().hits,
+                    dice: checked.dice,
+                })
+            })
+            .collect()
     }
 
     /// The command roll of this order before it is rolled: the order must be one the rules

@@ -726,19 +726,10 @@ pub fn resolve_fire_at_construction(
         )
         .into());
     }
-    // The aimed segment: nearest `at`, or facing the first gun named.
     let Some(first) = firers.first() else {
         return Err(RuleError::new("FIRE-01", "name at least one firing unit").into());
     };
-    let first = ctx.piece(*first)?;
-    let segment = match at {
-        Some(p) => nearest_segment(&site, p),
-        None => {
-            let from = footprint_of(ctx, first).map_or(Point::new(0.0, 0.0), |f| f.centroid());
-            let towards = centre_of(&site.line);
-            segment_facing(&site, from, towards)
-        }
-    };
+    let segment = aimed_segment(ctx, *first, &site, at);
     let Some(aim) = site.segment_middle(segment) else {
         return Ok(Vec::new());
     };
@@ -831,6 +822,22 @@ pub fn resolve_fire_at_construction(
         _ => None,
     };
     attack_construction(ctx, &site, segment, n, mods, piece, dice)
+}
+
+/// The segment a `FireAtConstruction` strikes: the one nearest `at`, or (none) the one facing
+/// the first gun named on the line from its centre to the construction's middle.
+pub fn aimed_segment(ctx: &Ctx, first: PieceId, site: &Site, at: Option<Point>) -> u32 {
+    match at {
+        Some(p) => nearest_segment(site, p),
+        None => {
+            let from = ctx
+                .state
+                .piece(first)
+                .and_then(|p| footprint_of(ctx, p))
+                .map_or(centre_of(&site.line), |f| f.centroid());
+            segment_facing(site, from, centre_of(&site.line))
+        }
+    }
 }
 
 /// The average of a line's points (a building's middle, near enough to aim at).
