@@ -7,7 +7,6 @@
 use powderhorn::model::DefenseId;
 use powderhorn::model::FeatureId;
 use powderhorn::rules::action::Action;
-use powderhorn::rules::artillery::Ammunition;
 use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::construction::{occupant_save, ConstructionId};
 use powderhorn::rules::event::{KnockOutCause, Modifier};

@@ -681,7 +681,12 @@ impl Battle {
                     segment,
                     hits: ctx.state.constructions.hits(site.id, segment),
                     of: site.profile().hits,
-                    dice: checked.dice,
+                    dice: checked
+                        .draws
+                        .iter()
+                        .filter(|d| d.purpose == "fire at construction")
+                        .map(|d| d.dice)
+                        .sum(),
                 })
             })
             .collect()
