@@ -468,3 +468,49 @@ fn opt_constr_03_a_collapsed_breast_work_counts_as_a_knocked_out_defence_for_vps
     assert!(ctx.state.ledger.sides[1].losses.contains(&loss));
     assert_eq!(powderhorn::rules::victory::loss_points(&ctx, 1, &loss), 25);
 }
+
+#[test]
+fn opt_constr_02_shell_at_troops_in_a_wooden_building_strikes_it_too() {
+    // The garrison in a wooden Mill, the battery firing shell (ART-01: a gun may). The shell's
+    // attack on the battalion: 1, 1, no hits. The second attack (OPT-CONSTR-02 (b)) has the
+    // same 2 dice, on segment 1 (facing the guns, as in the round-shot test): 6, 6 = 2 hits,
+    // no save for wood: 2 of 3 Hits.
+    let sc = table(true)
+        .mill(Some("wooden"))
+        .guns(1, 49.0, 8.0)
+        .unit_under(1, 1, 1, "line-infantry-07-15", 2, (50.0, 43.0), 180.0);
+    let mut b = sc.command(vec![1, 1, 6, 6]);
+    let ev = b
+        .perform(Action::Fire {
+            firers: vec![u(0, 1)],
+            target: u(1, 1),
+            ammunition: Some(powderhorn::rules::artillery::Ammunition::Shell),
+        })
+        .expect("fires shell")
+        .to_vec();
+    let at = ev
+        .iter()
+        .position(|e| matches!(e, Event::DiceRolled { purpose, .. } if purpose == "fire at construction"))
+        .expect("the building is attacked");
+    assert_eq!(
+        ev[at..],
+        [
+            Event::DiceRolled {
+                piece: Some(u(0, 1)),
+                purpose: "fire at construction".into(),
+                rule: "OPT-CONSTR-03".into(),
+                dice: vec![6, 6],
+                modifiers: vec![
+                    m("OPT-CONSTR-02", "field-artillery 1: the same dice at Mill", 2),
+                    m("OPT-CONSTR-03", "Mill: hit only on 6", 6),
+                ],
+            },
+            Event::ConstructionHit {
+                construction: mill_id(),
+                segment: 1,
+                hits: 2,
+                total: 2,
+            },
+        ]
+    );
+}
