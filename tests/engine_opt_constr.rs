@@ -514,3 +514,42 @@ fn opt_constr_02_shell_at_troops_in_a_wooden_building_strikes_it_too() {
         ]
     );
 }
+
+#[test]
+fn opt_constr_01_a_building_material_round_trips_through_the_store() {
+    use powderhorn::model::{Construction, Geometry, TerrainFeature, TerrainKind};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("powderhorn.sqlite");
+    let mut s = powderhorn::model::samples::scenarios()
+        .expect("the shipped samples parse")
+        .into_iter()
+        .next()
+        .expect("a sample scenario");
+    let next = s.terrain.iter().map(|t| t.id.0).max().unwrap_or(0) + 1;
+    for (i, material) in [None, Some(Construction::Wooden), Some(Construction::StoneFortification)]
+        .into_iter()
+        .enumerate()
+    {
+        let x = 10.0 + 10.0 * i as f64;
+        s.terrain.push(TerrainFeature {
+            id: FeatureId(next + i as u32),
+            name: format!("House {i}"),
+            kind: TerrainKind::BuiltUp,
+            geometry: Geometry::Polygon(vec![
+                powderhorn::geom::Point::new(x, 90.0),
+                powderhorn::geom::Point::new(x + 5.0, 90.0),
+                powderhorn::geom::Point::new(x + 5.0, 95.0),
+                powderhorn::geom::Point::new(x, 95.0),
+            ]),
+            dense: false,
+            frozen: false,
+            construction: material,
+        });
+    }
+    {
+        let mut store = powderhorn::store::Store::open(&db).expect("opens");
+        store.save_scenario(&s).expect("saves");
+    }
+    let store = powderhorn::store::Store::open(&db).expect("reopens");
+    assert_eq!(store.load_scenario(&s.id).expect("loads"), s);
+}

@@ -25,9 +25,12 @@ pub const MIGRATION_7_SQL: &str = include_str!("../../db/migrations/0007_battle_
 pub const MIGRATION_8_SQL: &str = include_str!("../../db/migrations/0008_fog.sql");
 /// Version 9: linked campaigns (sides, links, carry rules, victory) and campaign runs.
 pub const MIGRATION_9_SQL: &str = include_str!("../../db/migrations/0009_campaign_runs.sql");
+/// Version 10: the material of a built-up terrain feature (OPT-CONSTR-01).
+pub const MIGRATION_10_SQL: &str =
+    include_str!("../../db/migrations/0010_terrain_construction.sql");
 
 /// Every migration as (file name, SQL), oldest first; version N is the state after the Nth.
-pub const MIGRATIONS_SQL: [(&str, &str); 9] = [
+pub const MIGRATIONS_SQL: [(&str, &str); 10] = [
     ("0001_core.sql", MIGRATION_1_SQL),
     ("0002_user_rows_and_battles.sql", MIGRATION_2_SQL),
     ("0003_unit_pikes.sql", MIGRATION_3_SQL),
@@ -37,6 +40,7 @@ pub const MIGRATIONS_SQL: [(&str, &str); 9] = [
     ("0007_battle_sessions.sql", MIGRATION_7_SQL),
     ("0008_fog.sql", MIGRATION_8_SQL),
     ("0009_campaign_runs.sql", MIGRATION_9_SQL),
+    ("0010_terrain_construction.sql", MIGRATION_10_SQL),
 ];
 
 /// The schema version this build writes (and the newest it can open).
