@@ -59,6 +59,7 @@ const STEPS: &[M<'static>] = &[
     M::up(MIGRATION_7_SQL),
     M::up(MIGRATION_8_SQL),
     M::up(MIGRATION_9_SQL).foreign_key_check(),
+    M::up(MIGRATION_10_SQL),
 ];
 
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(STEPS);
