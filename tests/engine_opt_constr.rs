@@ -112,7 +112,10 @@ fn opt_constr_03_round_shot_hits_on_a_brick_building_are_permanent() {
     // saves one. One hit stays on segment 1 of 6.
     let sc = table(true).mill(Some("brick")).guns(1, 48.0, 20.0);
     let mut b = sc.command(vec![6, 6, 5, 2]);
-    let ev = b.perform(fire_at_mill(vec![u(0, 1)])).expect("fires").to_vec();
+    let ev = b
+        .perform(fire_at_mill(vec![u(0, 1)]))
+        .expect("fires")
+        .to_vec();
     assert_eq!(
         ev,
         vec![
@@ -154,7 +157,8 @@ fn opt_constr_03_round_shot_hits_on_a_brick_building_are_permanent() {
 #[test]
 fn opt_constr_03_shell_harms_only_wooden_buildings() {
     // A French howitzer battery (2 stands, 20 cm, shell only, ART-01) 15 cm short of the Mill.
-    let howitzers = |sc: Sc| sc.unit_under(0, 1, 1, "howitzer-field-artillery", 2, (48.0, 25.0), 0.0);
+    let howitzers =
+        |sc: Sc| sc.unit_under(0, 1, 1, "howitzer-field-artillery", 2, (48.0, 25.0), 0.0);
     // Brick: shell cannot harm it (OPT-CONSTR-03), so the guns may not fire at it.
     let mut b = howitzers(table(true).mill(Some("brick"))).command(vec![]);
     let e = b.perform(fire_at_mill(vec![u(0, 1)])).unwrap_err();
@@ -164,7 +168,10 @@ fn opt_constr_03_shell_harms_only_wooden_buildings() {
     // crosses y = 40 at x = 48 + 2 × 16.25 / 18.75 = 49.73: segment 1. 2 dice, 6s hit: 6, 6
     // = 2 hits; wooden has no save; 2 of its 3 Hits.
     let mut b = howitzers(table(true).mill(Some("wooden"))).command(vec![6, 6]);
-    let ev = b.perform(fire_at_mill(vec![u(0, 1)])).expect("fires").to_vec();
+    let ev = b
+        .perform(fire_at_mill(vec![u(0, 1)]))
+        .expect("fires")
+        .to_vec();
     assert_eq!(
         ev,
         vec![
@@ -174,7 +181,11 @@ fn opt_constr_03_shell_harms_only_wooden_buildings() {
                 rule: "OPT-CONSTR-03".into(),
                 dice: vec![6, 6],
                 modifiers: vec![
-                    m("OPT-CONSTR-03", "howitzer-field-artillery 1: 2 stand(s) × 1", 2),
+                    m(
+                        "OPT-CONSTR-03",
+                        "howitzer-field-artillery 1: 2 stand(s) × 1",
+                        2
+                    ),
                     m("OPT-CONSTR-03", "Mill: hit only on 6", 6),
                 ],
             },
@@ -253,10 +264,15 @@ fn opt_constr_03_collapse_knocks_out_the_occupants_and_suppresses_those_in_conta
 /// y = 43 facing south, and a French battery of 2 stands at (49, 8) facing it, 35 cm away
 /// (beyond half range, 22.5 cm: no extra die).
 fn garrison(on: bool) -> Sc {
-    table(on)
-        .mill(None)
-        .guns(1, 49.0, 8.0)
-        .unit_under(1, 1, 1, "line-infantry-07-15", 2, (50.0, 43.0), 180.0)
+    table(on).mill(None).guns(1, 49.0, 8.0).unit_under(
+        1,
+        1,
+        1,
+        "line-infantry-07-15",
+        2,
+        (50.0, 43.0),
+        180.0,
+    )
 }
 
 fn fire_at_garrison() -> Action {
@@ -298,7 +314,12 @@ fn opt_constr_02_infantry_inside_take_the_better_save_and_the_building_is_struck
     assert_eq!(offers.len(), 1);
     assert_eq!(offers[0].construction, mill_id());
     assert_eq!(
-        (offers[0].segment, offers[0].hits, offers[0].of, offers[0].dice),
+        (
+            offers[0].segment,
+            offers[0].hits,
+            offers[0].of,
+            offers[0].dice
+        ),
         (1, 0, 6, 2)
     );
     let ev = b.perform(fire_at_garrison()).expect("fires").to_vec();
@@ -316,7 +337,9 @@ fn opt_constr_02_infantry_inside_take_the_better_save_and_the_building_is_struck
     }));
     let at = ev
         .iter()
-        .position(|e| matches!(e, Event::DiceRolled { purpose, .. } if purpose == "fire at construction"))
+        .position(
+            |e| matches!(e, Event::DiceRolled { purpose, .. } if purpose == "fire at construction"),
+        )
         .expect("the building is attacked");
     assert_eq!(
         ev[at..],
@@ -327,7 +350,11 @@ fn opt_constr_02_infantry_inside_take_the_better_save_and_the_building_is_struck
                 rule: "OPT-CONSTR-03".into(),
                 dice: vec![6, 4],
                 modifiers: vec![
-                    m("OPT-CONSTR-02", "field-artillery 1: the same dice at Mill", 2),
+                    m(
+                        "OPT-CONSTR-02",
+                        "field-artillery 1: the same dice at Mill",
+                        2
+                    ),
                     m("OPT-CONSTR-03", "Mill: hit only on 6", 6),
                 ],
             },
@@ -369,7 +396,11 @@ fn opt_constr_01_option_off_changes_nothing() {
     // and nothing strikes the building.
     let sc = garrison(false);
     let mut b = sc.command(vec![6, 6, 5, 3, 2, 2, 2]);
-    assert!(b.options(u(0, 1)).expect("options").constructions.is_empty());
+    assert!(b
+        .options(u(0, 1))
+        .expect("options")
+        .constructions
+        .is_empty());
     let e = b.perform(fire_at_mill(vec![u(0, 1)])).unwrap_err();
     assert_eq!(rule_of(e), "OPT-CONSTR-01");
     let ctx = b.ctx();
@@ -490,7 +521,9 @@ fn opt_constr_02_shell_at_troops_in_a_wooden_building_strikes_it_too() {
         .to_vec();
     let at = ev
         .iter()
-        .position(|e| matches!(e, Event::DiceRolled { purpose, .. } if purpose == "fire at construction"))
+        .position(
+            |e| matches!(e, Event::DiceRolled { purpose, .. } if purpose == "fire at construction"),
+        )
         .expect("the building is attacked");
     assert_eq!(
         ev[at..],
@@ -501,7 +534,11 @@ fn opt_constr_02_shell_at_troops_in_a_wooden_building_strikes_it_too() {
                 rule: "OPT-CONSTR-03".into(),
                 dice: vec![6, 6],
                 modifiers: vec![
-                    m("OPT-CONSTR-02", "field-artillery 1: the same dice at Mill", 2),
+                    m(
+                        "OPT-CONSTR-02",
+                        "field-artillery 1: the same dice at Mill",
+                        2
+                    ),
                     m("OPT-CONSTR-03", "Mill: hit only on 6", 6),
                 ],
             },
@@ -526,9 +563,13 @@ fn opt_constr_01_a_building_material_round_trips_through_the_store() {
         .next()
         .expect("a sample scenario");
     let next = s.terrain.iter().map(|t| t.id.0).max().unwrap_or(0) + 1;
-    for (i, material) in [None, Some(Construction::Wooden), Some(Construction::StoneFortification)]
-        .into_iter()
-        .enumerate()
+    for (i, material) in [
+        None,
+        Some(Construction::Wooden),
+        Some(Construction::StoneFortification),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let x = 10.0 + 10.0 * i as f64;
         s.terrain.push(TerrainFeature {

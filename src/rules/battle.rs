@@ -588,13 +588,9 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
             firers,
             construction,
             at,
-        } => super::construction::resolve_fire_at_construction(
-            ctx,
-            firers,
-            *construction,
-            *at,
-            dice,
-        ),
+        } => {
+            super::construction::resolve_fire_at_construction(ctx, firers, *construction, *at, dice)
+        }
         Action::Dismount { piece, troop_type } => {
             super::dismount::resolve_dismount(ctx, *piece, troop_type.as_ref())
         }

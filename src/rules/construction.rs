@@ -259,7 +259,10 @@ impl Site {
                 } else {
                     0.0
                 };
-                Point::new(w[0].x + (w[1].x - w[0].x) * t, w[0].y + (w[1].y - w[0].y) * t)
+                Point::new(
+                    w[0].x + (w[1].x - w[0].x) * t,
+                    w[0].y + (w[1].y - w[0].y) * t,
+                )
             };
             let (lo, hi) = (walked, walked + len);
             if hi >= a - 1e-9 && lo <= b + 1e-9 {
@@ -876,7 +879,10 @@ mod tests {
         assert!(can_damage(Construction::Stone, Some(Ammunition::RoundShot)));
         assert!(can_damage(Construction::Wooden, Some(Ammunition::Shell)));
         assert!(!can_damage(Construction::Brick, Some(Ammunition::Shell)));
-        assert!(!can_damage(Construction::Wooden, Some(Ammunition::Canister)));
+        assert!(!can_damage(
+            Construction::Wooden,
+            Some(Ammunition::Canister)
+        ));
         assert!(!can_damage(Construction::Wooden, None));
         // 12 cm is three started 5 cm segments; exactly 10 cm is two.
         assert_eq!(segments_of(12.0, 1.0), 3);
