@@ -192,10 +192,8 @@ pub fn apply_event(state: &mut BattleState, event: &Event) {
                 }),
             }
         }
-        Event::ConstructionCollapsed { construction } => {
-            if !s.collapsed.contains(construction) {
-                s.collapsed.push(*construction);
-            }
+        Event::ConstructionCollapsed { construction } if !s.collapsed.contains(construction) => {
+            s.collapsed.push(*construction);
         }
         _ => {}
     }
