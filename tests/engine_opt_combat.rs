@@ -999,6 +999,10 @@ fn opt_airburst_01_opt_saber_01_opt_prone_01_documented_actions_parse() {
     for line in md.lines().filter(|l| l.starts_with("{\"action\": ")) {
         // A line of a JSON list in the docs ends with a comma.
         let line = line.trim_end().trim_end_matches(',');
+        if !line.ends_with('}') {
+            // The first line of an action written over several lines.
+            continue;
+        }
         let a: Action = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
         match a {
             Action::Fire {

@@ -78,6 +78,7 @@ fn table() -> Table {
             weather: Default::default(),
             scouts: Default::default(),
             comms: Default::default(),
+            constructions: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,
@@ -207,6 +208,7 @@ impl Table {
             geometry,
             dense: false,
             frozen: false,
+            construction: None,
         });
         id
     }

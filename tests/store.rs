@@ -275,6 +275,7 @@ fn rich_scenario() -> Scenario {
                 ]),
                 dense: false,
                 frozen: false,
+                construction: None,
             },
             TerrainFeature {
                 id: FeatureId(2),
@@ -286,6 +287,7 @@ fn rich_scenario() -> Scenario {
                 },
                 dense: false,
                 frozen: false,
+                construction: None,
             },
             TerrainFeature {
                 id: FeatureId(3),
@@ -299,6 +301,7 @@ fn rich_scenario() -> Scenario {
                 ]),
                 dense: false,
                 frozen: true,
+                construction: None,
             },
             TerrainFeature {
                 id: FeatureId(4),
@@ -310,6 +313,7 @@ fn rich_scenario() -> Scenario {
                 },
                 dense: false,
                 frozen: false,
+                construction: None,
             },
             TerrainFeature {
                 id: FeatureId(5),
@@ -323,6 +327,7 @@ fn rich_scenario() -> Scenario {
                 ]),
                 dense: true,
                 frozen: false,
+                construction: None,
             },
             TerrainFeature {
                 id: FeatureId(6),
@@ -331,6 +336,7 @@ fn rich_scenario() -> Scenario {
                 geometry: Geometry::Polygon(vec![pt(10.0, 80.0), pt(60.0, 80.0), pt(35.0, 92.0)]),
                 dense: true,
                 frozen: true,
+                construction: None,
             },
         ],
         sides: vec![french, austrian],
@@ -934,6 +940,7 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
             geometry: Geometry::Polygon(vec![pt(10.0, 50.0), pt(60.0, 50.0), pt(35.0, 70.0)]),
             dense: false,
             frozen: false,
+            construction: None,
         }],
         sides: vec![Side {
             name: "Hesse-Kassel".to_string(),

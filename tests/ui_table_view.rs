@@ -49,6 +49,7 @@ fn feature(id: u32, kind: TerrainKind, ring: Vec<Point>) -> TerrainFeature {
         geometry: Geometry::Polygon(ring),
         dense: false,
         frozen: false,
+        construction: None,
     }
 }
 

@@ -459,6 +459,10 @@ fn outcome_of(after: &[Event]) -> Option<String> {
             n => format!("{n} hits"),
         }),
         Event::Saved { saved, .. } => Some(format!("{saved} saved")),
+        Event::ConstructionHit { hits, total, .. } => Some(format!(
+            "{hits} hit{} kept on the building or work ({total} on that stretch)",
+            if *hits == 1 { "" } else { "s" }
+        )),
         Event::OrderRolled(o) => Some(format!(
             "{}: {}",
             o.total,

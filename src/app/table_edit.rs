@@ -151,6 +151,7 @@ pub fn ready_made(piece: ReadyMade, at: Point, table: Table) -> Vec<TerrainFeatu
         geometry,
         dense: false,
         frozen: false,
+        construction: None,
     };
     match piece {
         ReadyMade::Wood => vec![f(
@@ -692,6 +693,7 @@ mod tests {
             geometry: Geometry::Polygon(points),
             dense: false,
             frozen: false,
+            construction: None,
         }
     }
 

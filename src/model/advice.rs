@@ -213,6 +213,7 @@ mod tests {
             geometry,
             dense: false,
             frozen: false,
+            construction: None,
         }
     }
 

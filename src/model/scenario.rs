@@ -156,6 +156,7 @@ impl OptionalRule {
                 | OptionalRule::MultiplayerComms
                 | OptionalRule::Weather
                 | OptionalRule::Night
+                | OptionalRule::Constructions
                 | OptionalRule::MoraleGrades
                 | OptionalRule::MoraleGradesInCharge
         )

@@ -111,4 +111,44 @@ pub struct TerrainFeature {
     /// TERR-11: frozen (wet terrain becomes crossable as high area).
     #[serde(default)]
     pub frozen: bool,
+    /// OPT-CONSTR-01: what a built-up feature is built of, for its Hits and Save when the
+    /// optional constructions rule is in use. Not written when unset, so files from before it
+    /// was added load and save unchanged; a built-up feature without it counts as brick
+    /// ([`Construction::DEFAULT_BUILT_UP`]). Other kinds ignore it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub construction: Option<Construction>,
+}
+
+/// OPT-CONSTR-01: the material of a building or fortification, which picks its row of the
+/// constructions table (Hits and Save per 5 cm of length, `rules::construction::profile`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Construction {
+    Wooden,
+    Brick,
+    Stone,
+    StoneFortification,
+}
+
+impl Construction {
+    pub const ALL: [Construction; 4] = [
+        Construction::Wooden,
+        Construction::Brick,
+        Construction::Stone,
+        Construction::StoneFortification,
+    ];
+
+    /// A built-up area drawn without a material: brick. FIRE-15 gives a built-up area Hard
+    /// cover, the band of brick and stone buildings; brick is the weaker of the two, so an
+    /// unmarked town is never sturdier than its designer said.
+    pub const DEFAULT_BUILT_UP: Construction = Construction::Brick;
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Construction::Wooden => "Wooden building",
+            Construction::Brick => "Brick building",
+            Construction::Stone => "Stone building",
+            Construction::StoneFortification => "Stone fortification",
+        }
+    }
 }

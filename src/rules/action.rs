@@ -132,6 +132,15 @@ pub enum Action {
     },
     /// Artillery fire at a pontoon section (ENG-04 (c)–(d)); `work` is the section's work id.
     FireAtBridge { firers: Vec<PieceId>, work: u32 },
+    /// OPTIONAL constructions: artillery fire straight at a building or bought work
+    /// (OPT-CONSTR-03); `at` picks the 5 cm segment aimed at (the one nearest it), none: the
+    /// segment facing the first gun.
+    FireAtConstruction {
+        firers: Vec<PieceId>,
+        construction: super::construction::ConstructionId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
+    },
     /// Mounted cavalry dismount (COL-02 and the lists' dismounting notes): a Deploy action;
     /// `troop_type` names the dismounted row where the list has several.
     Dismount {
@@ -222,7 +231,9 @@ impl Action {
             | Action::Evade { piece, .. } => Some(*piece),
             Action::CloseResponse { .. } | Action::ResolveCharge { .. } => None,
             Action::EngineerTask { piece, .. } => Some(*piece),
-            Action::FireAtBridge { firers, .. } => firers.first().copied(),
+            Action::FireAtBridge { firers, .. } | Action::FireAtConstruction { firers, .. } => {
+                firers.first().copied()
+            }
             Action::Dismount { piece, .. } | Action::Mount { piece } => Some(*piece),
             Action::RollStartingWeather => None,
             Action::RefuseFlank { piece, .. } | Action::Adjust { piece, .. } => Some(*piece),

@@ -137,6 +137,21 @@ pub struct ChargeOption {
     pub saber: bool,
 }
 
+/// OPTIONAL constructions (OPT-CONSTR-03): a building or bought work a gun may fire at now
+/// (`FireAtConstruction` with `at` none), and how damaged it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConstructionOffer {
+    pub construction: super::construction::ConstructionId,
+    pub name: String,
+    /// The 5 cm segment the shot strikes, and its hits so far of the Hits that bring the
+    /// construction down (OPT-CONSTR-01).
+    pub segment: u32,
+    pub hits: u32,
+    pub of: u32,
+    /// The dice the guns roll at it (hit only on 6).
+    pub dice: usize,
+}
+
 /// What a unit may do now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Options {
@@ -181,6 +196,10 @@ pub struct Options {
     /// `None` one-way, `Some(partner)` two-way with that team-mate's command unit.
     #[serde(default)]
     pub communicate: Vec<Option<PieceId>>,
+    /// OPT-CONSTR-03: buildings and works it may fire at now (empty unless constructions are
+    /// in use).
+    #[serde(default)]
+    pub constructions: Vec<ConstructionOffer>,
 }
 
 /// A unit of the inactive side that may answer a charge, and the answers the rules accept.
@@ -637,6 +656,11 @@ impl Battle {
                 piece,
                 prone: false,
             });
+        let constructions = if may_act {
+            self.construction_offers(piece)
+        } else {
+            Vec::new()
+        };
         // A move: the unit may act, is not held in a combat, and the orders gate lets a move
         // of it through (standing still, so no declaration about the path is read).
         let may_move = p.pose.is_some_and(|pose| {
@@ -736,7 +760,39 @@ impl Battle {
             prone,
             stand_up,
             envelope,
+            constructions,
         })
+    }
+
+    /// The buildings and works `piece` may fire at now, each one `check` accepts.
+    pub fn construction_offers(&self, piece: PieceId) -> Vec<ConstructionOffer> {
+        let ctx = self.ctx();
+        super::construction::sites(&ctx)
+            .into_iter()
+            .filter_map(|site| {
+                let checked = self
+                    .check(&Action::FireAtConstruction {
+                        firers: vec![piece],
+                        construction: site.id,
+                        at: None,
+                    })
+                    .ok()?;
+                let segment = super::construction::aimed_segment(&ctx, piece, &site, None);
+                Some(ConstructionOffer {
+                    construction: site.id,
+                    name: site.name.clone(),
+                    segment,
+                    hits: ctx.state.constructions.hits(site.id, segment),
+                    of: site.profile().hits,
+                    dice: checked
+                        .draws
+                        .iter()
+                        .filter(|d| d.purpose == "fire at construction")
+                        .map(|d| d.dice)
+                        .sum(),
+                })
+            })
+            .collect()
     }
 
     /// The command roll of this order before it is rolled: the order must be one the rules

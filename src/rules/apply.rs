@@ -195,6 +195,9 @@ pub fn apply(state: &mut BattleState, event: &Event) {
         | Event::WorkCancelled { .. }
         | Event::BridgeHit { .. }
         | Event::BridgeDestroyed { .. } => super::engineering::apply_event(state, event),
+        Event::ConstructionHit { .. } | Event::ConstructionCollapsed { .. } => {
+            super::construction::apply_event(state, event)
+        }
         Event::ScreenHit { .. } | Event::ScreenRemoved { .. } => {
             super::skirmish::apply_event(state, event)
         }

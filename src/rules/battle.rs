@@ -475,7 +475,9 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
         | Action::Mount { piece }
         | Action::Prone { piece, .. }
         | Action::EngineerTask { piece, .. } => super::charge::check_not_engaged(ctx, *piece)?,
-        Action::Fire { firers, .. } | Action::FireAtBridge { firers, .. } => {
+        Action::Fire { firers, .. }
+        | Action::FireAtBridge { firers, .. }
+        | Action::FireAtConstruction { firers, .. } => {
             for f in firers {
                 // OPT-SABER-01: named before the general INIT-03 refusal.
                 super::charge::check_no_saber_fire(ctx, *f)?;
@@ -601,6 +603,13 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
         }
         Action::FireAtBridge { firers, work } => {
             super::engineering::resolve_fire_at_bridge(ctx, firers, *work, dice)
+        }
+        Action::FireAtConstruction {
+            firers,
+            construction,
+            at,
+        } => {
+            super::construction::resolve_fire_at_construction(ctx, firers, *construction, *at, dice)
         }
         Action::Dismount { piece, troop_type } => {
             super::dismount::resolve_dismount(ctx, *piece, troop_type.as_ref())

@@ -735,7 +735,9 @@ pub fn unit_action(action: &Action) -> Option<(Vec<PieceId>, UnitActionKind)> {
         Action::Dismount { piece, .. } | Action::Mount { piece } => {
             Some((vec![*piece], UnitActionKind::Deploy))
         }
-        Action::FireAtBridge { firers, .. } => Some((firers.clone(), UnitActionKind::Fire)),
+        Action::FireAtBridge { firers, .. } | Action::FireAtConstruction { firers, .. } => {
+            Some((firers.clone(), UnitActionKind::Fire))
+        }
         // MOVE-30 ruling: refusing a flank is a Deploy action.
         Action::RefuseFlank { piece, .. } => Some((vec![*piece], UnitActionKind::Deploy)),
         // OPT-PRONE-01 ruling: lying down and standing up are Deploy actions.

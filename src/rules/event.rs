@@ -379,6 +379,20 @@ pub enum Event {
     BridgeDestroyed {
         work: u32,
     },
+    /// OPT-CONSTR-03: hits on one 5 cm segment of a construction, after its saves
+    /// (permanent); `total` on that segment afterwards. The dice are in the `DiceRolled`
+    /// events before it.
+    ConstructionHit {
+        construction: super::construction::ConstructionId,
+        segment: u32,
+        hits: u32,
+        total: u32,
+    },
+    /// OPT-CONSTR-03: a segment reached the construction's Hits: it collapses (the knock-outs,
+    /// suppressions and any DEF-06 loss follow as their own events).
+    ConstructionCollapsed {
+        construction: super::construction::ConstructionId,
+    },
     /// SKIR-03 (b), (d): a brigade's skirmisher screen absorbed hits before its formed unit;
     /// `total` absorbed so far, `stands_left` afterwards.
     ScreenHit {

@@ -210,6 +210,7 @@ pub fn action_summary(a: &Action) -> String {
         Action::Evade { .. } => "evade",
         Action::EngineerTask { .. } => "engineer_task",
         Action::FireAtBridge { .. } => "fire_at_bridge",
+        Action::FireAtConstruction { .. } => "fire_at_construction",
         Action::Dismount { .. } => "dismount",
         Action::Mount { .. } => "mount",
         Action::RollStartingWeather => "roll_starting_weather",

@@ -1300,6 +1300,8 @@ pub(crate) struct DirectAttack {
     screened: Option<crate::model::HqId>,
     penetrated: BTreeMap<PieceId, (u32, PieceId)>,
     shooters: BTreeMap<PieceId, (Point, bool, bool)>,
+    /// OPT-CONSTR-02 (b): the second attack on the construction the target shelters in.
+    shelter: Option<super::construction::Strike>,
 }
 
 /// [`DirectAttack`] of `plan` on the table of `c`, the action's scratch state (`ctx` is the
@@ -1315,6 +1317,7 @@ fn direct_attack(ctx: &Ctx, c: &Ctx, plan: &FirePlan) -> Result<Option<DirectAtt
     let mut shooters: BTreeMap<PieceId, (Point, bool, bool)> = BTreeMap::new();
     // SKIR-03: the brigade screen any firer's line crosses.
     let mut screened: Option<crate::model::HqId> = None;
+    let shelter;
     let (attack, away) = {
         let tp = c.piece(plan.target)?;
         let Some(tfp) = footprint_of(c, tp) else {
@@ -1404,8 +1407,27 @@ fn direct_attack(ctx: &Ctx, c: &Ctx, plan: &FirePlan) -> Result<Option<DirectAtt
             });
         }
         let away = nearest.map_or(tfp.centroid(), |(_, p)| p);
+        // OPTIONAL constructions (OPT-CONSTR-02): the shelter's save, and the dice that also
+        // strike the shelter.
+        let loads: Vec<_> = contributions
+            .iter()
+            .map(|k| {
+                let load = plan
+                    .firers
+                    .iter()
+                    .find(|f| f.piece == k.firer)
+                    .and_then(|f| f.ammunition);
+                (k.firer, k.name.clone(), load, k.dice.dice)
+            })
+            .collect();
+        shelter = super::construction::strike_of(c, tp, away, &loads);
         let attack = Attack {
-            target: target_profile(c, tp, flank_any, None),
+            target: target_profile(
+                c,
+                tp,
+                flank_any,
+                super::construction::occupant_save(c, tp, away),
+            ),
             groups: groups_of(contributions, "to hit", "FIRE-14"),
             away_from: plan
                 .firers
@@ -1423,6 +1445,7 @@ fn direct_attack(ctx: &Ctx, c: &Ctx, plan: &FirePlan) -> Result<Option<DirectAtt
         screened,
         penetrated,
         shooters,
+        shelter,
     }))
 }
 
@@ -1442,11 +1465,16 @@ fn resolve_direct(
         screened,
         penetrated,
         shooters,
+        shelter,
     }) = direct
     else {
         return Ok(());
     };
     run_attack_screened(ctx, state, events, &attack, away, screened, dice)?;
+    if let Some(s) = shelter {
+        let ev = super::construction::roll_strike(&view(ctx, state), &s, dice)?;
+        record_all(state, events, ev);
+    }
     // ART-02 (c)–(d): every other unit reached gets its own attack, 1 die per stand.
     for (victim, (n, firer)) in penetrated {
         let Some(&(origin, shift, first_fire)) = shooters.get(&firer) else {
@@ -1615,6 +1643,14 @@ fn resolve_shell(
                 screened = super::skirmish::screens_fire(&c, vp, origin);
                 s.skirmish_screen = screened.is_some();
                 let replacement = wall.filter(|_| cover.behind_wall).map(|w| (w, "ART-07"));
+                // OPT-CONSTR-02: the better of the wall save and the shelter's.
+                let replacement = match (
+                    replacement,
+                    super::construction::occupant_save(&c, vp, origin),
+                ) {
+                    (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
+                    (a, b) => a.or(b),
+                };
                 Ok(Attack {
                     target: target_profile(&c, vp, flank, replacement),
                     groups: groups_of(
@@ -1635,9 +1671,25 @@ fn resolve_shell(
                 })
             }
         };
+        // OPT-CONSTR-02 (b): shell at troops in a wooden construction strikes it too.
+        let shelter = match &attack {
+            Ok(a) if victim == plan.target => {
+                let c = view(ctx, state);
+                let n = a.groups.iter().map(|g| g.dice).sum();
+                c.state.piece(victim).and_then(|vp| {
+                    let loads = [(f.piece, firer.name.clone(), f.ammunition, n)];
+                    super::construction::strike_of(&c, vp, origin, &loads)
+                })
+            }
+            _ => None,
+        };
         match attack {
             Ok(attack) => run_attack_screened(ctx, state, events, &attack, origin, screened, dice)?,
             Err(no_effect) => record(state, events, no_effect),
+        }
+        if let Some(s) = shelter {
+            let ev = super::construction::roll_strike(&view(ctx, state), &s, dice)?;
+            record_all(state, events, ev);
         }
     }
     Ok(())

@@ -18,6 +18,7 @@ pub mod casualty;
 pub mod charge;
 pub mod command;
 pub mod comms;
+pub mod construction;
 pub mod dice;
 pub mod dismount;
 pub mod endphase;

@@ -230,6 +230,9 @@ pub struct BattleState {
     /// Communication rolls made (OPT-MULTI-02; `comms`).
     #[serde(default, skip_serializing_if = "super::comms::CommsState::is_empty")]
     pub comms: super::comms::CommsState,
+    /// OPTIONAL constructions: permanent hits and collapses (OPT-CONSTR-03; `construction`).
+    #[serde(default)]
+    pub constructions: super::construction::ConstructionState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -415,6 +418,7 @@ impl BattleState {
             weather: Default::default(),
             scouts: Default::default(),
             comms: Default::default(),
+            constructions: Default::default(),
         })
     }
 

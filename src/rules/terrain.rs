@@ -1036,6 +1036,7 @@ mod tests {
             ]),
             dense: false,
             frozen: false,
+            construction: None,
         };
         let wall = TerrainFeature {
             id: FeatureId(2),
@@ -1047,6 +1048,7 @@ mod tests {
             },
             dense: false,
             frozen: false,
+            construction: None,
         };
         let c = path_crossings(
             &[wall, wood],

@@ -312,8 +312,8 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
         };
         conn.prepare_cached(
             "INSERT INTO terrain_features (scenario_id, pos, id, name, kind, hill_level, shape,
-                 width_cm, points_json, dense, frozen)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                 width_cm, points_json, dense, frozen, construction)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         )?
         .execute(params![
             s.id.as_str(),
@@ -329,7 +329,8 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
                 &format!("{what}, terrain feature {}", t.id)
             )?,
             t.dense,
-            t.frozen
+            t.frozen,
+            t.construction.as_ref().map(enum_text).transpose()?
         ])?;
     }
     Ok(())
@@ -510,6 +511,7 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
             geometry,
             dense: c.flag("dense")?,
             frozen: c.flag("frozen")?,
+            construction: c.opt_enum("construction")?,
         });
     }
     Ok(Some(s))

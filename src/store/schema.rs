@@ -27,9 +27,12 @@ pub const MIGRATION_8_SQL: &str = include_str!("../../db/migrations/0008_fog.sql
 pub const MIGRATION_9_SQL: &str = include_str!("../../db/migrations/0009_campaign_runs.sql");
 /// Version 10: a scenario's teams (OPT-MULTI-01).
 pub const MIGRATION_10_SQL: &str = include_str!("../../db/migrations/0010_scenario_teams.sql");
+/// Version 11: the material of a built-up terrain feature (OPT-CONSTR-01).
+pub const MIGRATION_11_SQL: &str =
+    include_str!("../../db/migrations/0011_terrain_construction.sql");
 
 /// Every migration as (file name, SQL), oldest first; version N is the state after the Nth.
-pub const MIGRATIONS_SQL: [(&str, &str); 10] = [
+pub const MIGRATIONS_SQL: [(&str, &str); 11] = [
     ("0001_core.sql", MIGRATION_1_SQL),
     ("0002_user_rows_and_battles.sql", MIGRATION_2_SQL),
     ("0003_unit_pikes.sql", MIGRATION_3_SQL),
@@ -40,6 +43,7 @@ pub const MIGRATIONS_SQL: [(&str, &str); 10] = [
     ("0008_fog.sql", MIGRATION_8_SQL),
     ("0009_campaign_runs.sql", MIGRATION_9_SQL),
     ("0010_scenario_teams.sql", MIGRATION_10_SQL),
+    ("0011_terrain_construction.sql", MIGRATION_11_SQL),
 ];
 
 /// The schema version this build writes (and the newest it can open).
@@ -59,6 +63,7 @@ const STEPS: &[M<'static>] = &[
     M::up(MIGRATION_8_SQL),
     M::up(MIGRATION_9_SQL).foreign_key_check(),
     M::up(MIGRATION_10_SQL),
+    M::up(MIGRATION_11_SQL),
 ];
 
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(STEPS);

@@ -957,6 +957,18 @@ fn other_actions(
             },
         ));
     }
+    // OPT-CONSTR-03: buildings and works the guns may fire at, with their damage so far.
+    for c in engine.construction_offers(piece) {
+        out.push((
+            format!("Fire at {} ({}/{} hits)", c.name, c.hits, c.of),
+            "Guns fire at a building or work: 6s hit, its saves, the hits stay (OPT-CONSTR-03)",
+            Action::FireAtConstruction {
+                firers: vec![piece],
+                construction: c.construction,
+                at: None,
+            },
+        ));
+    }
     let front = ahead(from, from.facing_deg, 2.5);
     for (task, rule) in [
         (

@@ -395,6 +395,7 @@ pub fn bridge_across(
         },
         dense: false,
         frozen: false,
+        construction: None,
     })
 }
 
@@ -1235,6 +1236,7 @@ fn finish_draft(ed: &mut TableEditor, out: &mut Emitter) {
         geometry,
         dense: false,
         frozen: false,
+        construction: None,
     };
     out.send(edit(ScenarioEdit::AddFeature(Box::new(f))));
     ed.submitted = Some(points);

@@ -56,6 +56,7 @@ fn terrain(g: &mut Gen) -> Vec<TerrainFeature> {
             geometry,
             dense: false,
             frozen: false,
+            construction: None,
         });
     };
     for k in 0..6 {

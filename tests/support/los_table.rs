@@ -146,6 +146,7 @@ fn terrain(g: &mut Gen, k: &Knobs) -> Vec<TerrainFeature> {
             geometry,
             dense: false,
             frozen: false,
+            construction: None,
         });
     };
     let (w, d) = (k.width, k.depth);
@@ -505,6 +506,7 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
             weather: Default::default(),
             scouts: Default::default(),
             comms: Default::default(),
+            constructions: Default::default(),
         },
     }
 }
