@@ -155,6 +155,8 @@ impl OptionalRule {
                 | OptionalRule::Night
                 | OptionalRule::MoraleGrades
                 | OptionalRule::MoraleGradesInCharge
+                | OptionalRule::MultiNational
+                | OptionalRule::FixedFormations
         )
     }
 

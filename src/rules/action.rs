@@ -157,6 +157,14 @@ pub enum Action {
         #[serde(default)]
         right_deg: f64,
     },
+    /// OPT-FIXED-03 (OPTIONAL, fixed formations): the CO orders a unit of his own formation to
+    /// join HQ `to_hq`'s formation for the rest of the battle; on a successful command roll it
+    /// is placed at `at`, within 10 cm of that HQ (`allegiance`).
+    Transfer {
+        piece: PieceId,
+        to_hq: crate::model::HqId,
+        at: Pose,
+    },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -204,6 +212,7 @@ impl Action {
             Action::Dismount { piece, .. } | Action::Mount { piece } => Some(*piece),
             Action::RollStartingWeather => None,
             Action::RefuseFlank { piece, .. } | Action::Adjust { piece, .. } => Some(*piece),
+            Action::Transfer { piece, .. } => Some(*piece),
         }
     }
 }

@@ -593,6 +593,9 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
             right_deg,
         } => super::flank::resolve_refuse_flank(ctx, *piece, *left_deg, *right_deg),
         Action::Adjust { piece, set } => super::referee::resolve_adjust(ctx, *piece, set),
+        Action::Transfer { piece, to_hq, at } => {
+            super::allegiance::resolve_transfer(ctx, *piece, *to_hq, *at, dice)
+        }
     }
 }
 

@@ -40,7 +40,7 @@
 //!
 //! # Not yet
 //!
-//! Fixed formations (OPT-FIXED-03) and multi-player communication modifiers; overruns met while
+//! Multi-player communication modifiers; overruns met while
 //! falling back (the fire code's forced moves) are not carried out (the charge rules' forced
 //! moves use [`overrun_events`]).
 //!
@@ -1431,7 +1431,7 @@ pub fn check_issue_order(
 
 /// The part of [`check_issue_order`] about the command unit alone (whatever it orders): the
 /// phase, CMD-02, CMD-05, CMD-28, FIRE-23 and its command value (CMD-01). The command unit.
-fn check_issuer<'a>(ctx: &Ctx<'a>, command: PieceId) -> Result<&'a PieceState, ActionError> {
+pub(super) fn check_issuer<'a>(ctx: &Ctx<'a>, command: PieceId) -> Result<&'a PieceState, ActionError> {
     let st = ctx.state;
     let t = st.turn;
     if st.command.mode == OrdersMode::Free {
@@ -1544,7 +1544,7 @@ fn check_ordered_units(
 }
 
 /// The part of [`check_ordered_units`] about one unit `u` (whose piece is `p`).
-fn check_ordered_unit(
+pub(super) fn check_ordered_unit(
     ctx: &Ctx,
     command: PieceId,
     cp: &PieceState,
@@ -1599,6 +1599,8 @@ fn check_ordered_unit(
             ),
         ));
     }
+    // OPT-FIXED-02, OPT-NATION-01, OPT-NATION-03 (optional rules; nothing when off).
+    super::allegiance::check_may_order(ctx, command, p)?;
     match u.action {
         UnitActionKind::Evade | UnitActionKind::EngineerTask => {
             return Err(refuse(
@@ -1739,24 +1741,35 @@ pub fn resolve_issue_order(
         outcome,
     }));
     if outcome == OrderOutcome::Blunder {
-        let die = dice.d6("blunder table")?;
-        staged.push(Event::DiceRolled {
-            piece: Some(command),
-            purpose: "blunder table".into(),
-            rule: "CMD-19".into(),
-            dice: vec![die],
-            modifiers: Vec::new(),
-        });
-        staged.push(Event::Blunder {
-            order,
-            command,
-            result: die,
-            name: blunder_name(die).to_string(),
-        });
         let unit_ids: Vec<PieceId> = units.iter().map(|u| u.piece).collect();
-        blunder(&mut staged, command, &unit_ids, die, dice)?;
+        push_blunder(&mut staged, command, &unit_ids, order, dice)?;
     }
     Ok(staged.into_events())
+}
+
+/// CMD-18, CMD-19: a blunder's die, its result and what it does to the ordered units.
+pub(super) fn push_blunder(
+    staged: &mut Staged,
+    command: PieceId,
+    units: &[PieceId],
+    order: u32,
+    dice: &mut dyn Dice,
+) -> Result<(), ActionError> {
+    let die = dice.d6("blunder table")?;
+    staged.push(Event::DiceRolled {
+        piece: Some(command),
+        purpose: "blunder table".into(),
+        rule: "CMD-19".into(),
+        dice: vec![die],
+        modifiers: Vec::new(),
+    });
+    staged.push(Event::Blunder {
+        order,
+        command,
+        result: die,
+        name: blunder_name(die).to_string(),
+    });
+    blunder(staged, command, units, die, dice)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -215,6 +215,7 @@ pub fn action_summary(a: &Action) -> String {
         Action::RollStartingWeather => "roll_starting_weather",
         Action::RefuseFlank { .. } => "refuse_flank",
         Action::Adjust { .. } => "adjust",
+        Action::Transfer { .. } => "transfer",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

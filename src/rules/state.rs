@@ -221,6 +221,10 @@ pub struct BattleState {
     /// The weather of the moment (OPT-WEATHER-02, OPT-WEATHER-04; `weather`).
     #[serde(default)]
     pub weather: super::weather::WeatherState,
+    /// Transfers between fixed formations and broken allied armies (OPT-FIXED-03,
+    /// OPT-NATION-03; `allegiance`).
+    #[serde(default)]
+    pub allegiance: super::allegiance::AllegianceState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -402,6 +406,7 @@ impl BattleState {
             charges: super::charge::ChargeState::default(),
             engineering: Default::default(),
             weather: Default::default(),
+            allegiance: Default::default(),
         })
     }
 
