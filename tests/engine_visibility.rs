@@ -76,6 +76,7 @@ fn table() -> Table {
             command: Default::default(),
             engineering: Default::default(),
             weather: Default::default(),
+            allegiance: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,

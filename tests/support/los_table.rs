@@ -502,6 +502,7 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
             command: Default::default(),
             engineering: Default::default(),
             weather: Default::default(),
+            allegiance: Default::default(),
         },
     }
 }
