@@ -95,7 +95,9 @@ pub struct AllegianceState {
 /// The state changes of this module's events.
 pub fn apply_event(state: &mut BattleState, event: &Event) {
     match event {
-        Event::UnitTransferred { piece, to_hq, to, .. } => {
+        Event::UnitTransferred {
+            piece, to_hq, to, ..
+        } => {
             state.allegiance.transfers.push(Transfer {
                 piece: *piece,
                 hq: *to_hq,
@@ -188,9 +190,7 @@ pub fn army_of_hq(scenario: &Scenario, side: usize, hq: HqId) -> Option<HqId> {
 pub fn army_of(ctx: &Ctx, piece: PieceId) -> Option<HqId> {
     match piece {
         PieceId::Hq { side, hq } => army_of_hq(ctx.scenario, side, hq),
-        PieceId::Unit { side, .. } => {
-            army_of_hq(ctx.scenario, side, formation_of(ctx, piece)?)
-        }
+        PieceId::Unit { side, .. } => army_of_hq(ctx.scenario, side, formation_of(ctx, piece)?),
     }
 }
 
@@ -283,8 +283,8 @@ pub fn check_may_order(ctx: &Ctx, command: PieceId, p: &PieceState) -> Result<()
             let cn = nation_of(ctx, command);
             let trained = trained_by(ctx, p);
             let same = un.map(str::to_lowercase) == cn.map(str::to_lowercase);
-            let allowed = same
-                || cn.is_some_and(|c| trained.iter().any(|t| t.eq_ignore_ascii_case(c)));
+            let allowed =
+                same || cn.is_some_and(|c| trained.iter().any(|t| t.eq_ignore_ascii_case(c)));
             if !allowed {
                 return Err(refuse(
                     "OPT-NATION-01",
@@ -358,7 +358,10 @@ fn check_transfer_plan<'a>(
     };
     let cp = command::check_issuer(ctx, co)?;
     let Some(from_hq) = formation_of(ctx, piece) else {
-        return Err(refuse("OPT-FIXED-01", format!("{} has no formation", p.name)));
+        return Err(refuse(
+            "OPT-FIXED-01",
+            format!("{} has no formation", p.name),
+        ));
     };
     if (PieceId::Hq { side, hq: from_hq }) != co {
         return Err(refuse(
@@ -624,7 +627,10 @@ pub fn resolve_transfer(
     let mut staged = Staged::new(ctx);
     staged.push(Event::DiceRolled {
         piece: Some(plan.co),
-        purpose: format!("command roll: transfer {} to {}", plan.unit.name, hq_piece.name),
+        purpose: format!(
+            "command roll: transfer {} to {}",
+            plan.unit.name, hq_piece.name
+        ),
         rule: "OPT-FIXED-03".into(),
         dice: rolled.clone(),
         modifiers: mods,
@@ -730,9 +736,8 @@ pub fn army_broken(state: &BattleState, side: usize, army: Option<HqId>) -> bool
 fn army_commander(ctx: &Ctx, side: usize, army: Option<HqId>) -> Option<(PieceId, u8)> {
     let s = ctx.scenario.sides.get(side)?;
     let alive = |id: PieceId| ctx.state.piece(id).is_some_and(|p| !p.knocked_out);
-    let value = |id: PieceId| {
-        command::command_value(ctx, id).map(|(v, r)| v.saturating_sub(u8::from(r)))
-    };
+    let value =
+        |id: PieceId| command::command_value(ctx, id).map(|(v, r)| v.saturating_sub(u8::from(r)));
     let head = match army {
         Some(h) => Some(PieceId::Hq { side, hq: h }),
         None => s.co().map(|c| PieceId::Hq { side, hq: c.id }),

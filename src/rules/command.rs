@@ -1431,7 +1431,10 @@ pub fn check_issue_order(
 
 /// The part of [`check_issue_order`] about the command unit alone (whatever it orders): the
 /// phase, CMD-02, CMD-05, CMD-28, FIRE-23 and its command value (CMD-01). The command unit.
-pub(super) fn check_issuer<'a>(ctx: &Ctx<'a>, command: PieceId) -> Result<&'a PieceState, ActionError> {
+pub(super) fn check_issuer<'a>(
+    ctx: &Ctx<'a>,
+    command: PieceId,
+) -> Result<&'a PieceState, ActionError> {
     let st = ctx.state;
     let t = st.turn;
     if st.command.mode == OrdersMode::Free {
