@@ -539,3 +539,61 @@ fn opt_nation_03_option_off_the_ally_flag_means_nothing() {
     let ev = order(&mut b, h(0, 1), &[u(0, 3)]).expect("one army");
     assert_eq!(outcome(&ev), OrderOutcome::Success);
 }
+
+// --- ARMY-14 ----------------------------------------------------------------------------------
+
+fn army_14_rules(sc: &Sc) -> Vec<String> {
+    powderhorn::model::advice::scenario_advice(&sc.scenario())
+        .into_iter()
+        .filter(|a| a.rule == "ARMY-14")
+        .map(|a| a.message)
+        .collect()
+}
+
+#[test]
+fn army_14_the_co_is_the_most_senior_hq_and_the_chain_is_followed() {
+    // A corps HQ under a division CO: the CO is outranked, and the corps reports to a lower
+    // level. Unit 1 directly under the division is no matter for advice (a divisional reserve).
+    let sc = Sc::bare("nap-french", "nap-austrian")
+        .year(1809)
+        .hq(0, 1, "division", "average", 8, None, (60.0, 20.0))
+        .hq(0, 2, "corps", "average", 8, Some(1), (100.0, 20.0))
+        .hq(0, 3, "brigade", "average", 7, Some(2), (140.0, 20.0))
+        .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
+        .unit_under(0, 1, 1, FR_LINE, 4, (60.0, 35.0), 0.0)
+        .unit_under(0, 2, 3, FR_LINE, 4, (140.0, 35.0), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 150.0), 180.0);
+    let advice = army_14_rules(&sc);
+    assert_eq!(advice.len(), 2, "{advice:?}");
+    assert!(
+        advice[0].contains("the CO 'HQ 0.1' is a Division HQ but 'HQ 0.2' is a Corps HQ"),
+        "{advice:?}"
+    );
+    assert!(
+        advice[1].contains("'HQ 0.2' (Corps HQ) reports to 'HQ 0.1' (Division HQ)"),
+        "{advice:?}"
+    );
+    // Advice is not a violation: validation does not report ARMY-14.
+    let v = powderhorn::model::validate::validate_scenario(&sc.scenario(), &lists());
+    assert!(v.iter().all(|v| v.rule != "ARMY-14"));
+}
+
+#[test]
+fn army_14_a_chain_in_order_and_the_samples_get_no_advice() {
+    // Division CO over a brigade, each unit under the brigade: nothing to advise.
+    let sc = Sc::bare("nap-french", "nap-austrian")
+        .year(1809)
+        .hq(0, 1, "division", "average", 8, None, (60.0, 20.0))
+        .hq(0, 2, "brigade", "average", 7, Some(1), (100.0, 20.0))
+        .hq(1, 1, "brigade", "average", 7, None, (100.0, 180.0))
+        .unit_under(0, 1, 2, FR_LINE, 4, (60.0, 35.0), 0.0)
+        .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 150.0), 180.0);
+    assert_eq!(army_14_rules(&sc), Vec::<String>::new());
+    let mut checked = 0;
+    for s in powderhorn::model::samples::scenarios().expect("the samples parse") {
+        let advice: Vec<_> = powderhorn::model::advice::chain_advice(&s);
+        assert!(advice.is_empty(), "{}: {advice:?}", s.name);
+        checked += 1;
+    }
+    assert!(checked >= 1);
+}
