@@ -597,3 +597,170 @@ fn army_14_a_chain_in_order_and_the_samples_get_no_advice() {
     }
     assert!(checked >= 1);
 }
+
+// --- autoplay with the options on ---------------------------------------------------------------
+
+/// Games the invariant test plays (issue #21: 1,000 with every optional rule on).
+const AUTOPLAY_GAMES: u64 = 1_000;
+
+/// Ebelsberg with every optional rule the engine plays switched on; the French second HQ heads
+/// an allied army (OPT-NATION-03); the Austrian second HQ and its units are Hungarian, and so is
+/// one unit of another Austrian HQ, which only the CO may then order (OPT-NATION-01).
+fn ebelsberg_allied() -> powderhorn::model::Scenario {
+    use powderhorn::model::OptionalRule;
+    let mut s = powderhorn::model::samples::scenarios()
+        .expect("the samples parse")
+        .into_iter()
+        .find(|s| s.id.as_str() == "1809-ebelsberg")
+        .expect("Ebelsberg");
+    s.optional_rules = OptionalRule::ALL
+        .into_iter()
+        .filter(|r| r.implemented())
+        .collect();
+    assert!(s.optional_rules.contains(&OptionalRule::FixedFormations));
+    assert!(s.optional_rules.contains(&OptionalRule::MultiNational));
+    let french = &mut s.sides[0];
+    let ally = french.hqs[1].id;
+    french.hqs[1].ally = true;
+    let austrian = &mut s.sides[1];
+    let hungarian = austrian.hqs[1].id;
+    austrian.hqs[1].nation = Some("Hungarian".into());
+    for u in austrian.units.iter_mut().filter(|u| u.hq == hungarian) {
+        u.nation = Some("Hungarian".into());
+    }
+    if let Some(u) = austrian.units.iter_mut().find(|u| u.hq != hungarian) {
+        u.nation = Some("Hungarian".into());
+    }
+    assert!(s.sides[0]
+        .units
+        .iter()
+        .any(|u| u.hq == ally || { s.sides[0].hq(u.hq).is_some_and(|h| h.parent == Some(ally)) }));
+    s
+}
+
+/// The invariants of tests/autoplay.rs for one game under the options; the problems found.
+fn allied_game(scenario: &powderhorn::model::Scenario, seed: u64) -> Vec<String> {
+    use powderhorn::ai::{autoplay, Limits};
+    use powderhorn::rules::victory::piece_points;
+    let lists = lists();
+    let mut b = Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(seed), 0)
+        .expect("the sample sets up");
+    let run = autoplay(&mut b, &Limits::default());
+    let mut bad = Vec::new();
+    if !run.finished || b.state().turn.phase != Phase::Over {
+        bad.push(format!("did not end: {:?}", run.stopped));
+    }
+    if run.game_turns > scenario.turn_limit {
+        bad.push(format!("ended in game turn {}", run.game_turns));
+    }
+    let ended = b
+        .events()
+        .filter(|e| matches!(e, Event::BattleEnded { .. }))
+        .count();
+    if ended != 1 {
+        bad.push(format!("{ended} BattleEnded events"));
+    }
+    if b.replay_events() != *b.state() {
+        bad.push("folding the events does not give the state".into());
+    }
+    // Stands never grow; an allied army that broke has left the battle by the end.
+    let mut state = b.initial_state().clone();
+    for (k, entry) in b.entries().iter().enumerate() {
+        let before: Vec<(PieceId, u8)> =
+            state.pieces.iter().map(|(id, p)| (*id, p.stands)).collect();
+        for e in &entry.events {
+            powderhorn::rules::apply::apply(&mut state, e);
+        }
+        for (id, s) in before {
+            if state.piece(id).is_some_and(|p| p.stands > s) {
+                bad.push(format!("entry {k}: {id} gained stands"));
+            }
+        }
+    }
+    let ctx = b.ctx();
+    for brk in &b.state().allegiance.broken {
+        let still = b.state().pieces.values().any(|p| {
+            p.id.side() == brk.side
+                && !p.knocked_out
+                && allegiance::army_of(&ctx, p.id) == brk.head
+                && !powderhorn::rules::fao::is_fao(&ctx, p.id)
+                && brk.player_turn < b.state().turn.player_turn
+        });
+        if still {
+            bad.push(format!(
+                "a piece of the broken army {:?} is still in the battle",
+                brk.head
+            ));
+        }
+    }
+    match &run.result {
+        Some(result) => {
+            for side in 0..2 {
+                let lost: i64 = b
+                    .state()
+                    .pieces
+                    .values()
+                    .filter(|p| p.id.side() == 1 - side && p.knocked_out)
+                    .map(|p| piece_points(&ctx, p.id))
+                    .sum();
+                // Ebelsberg has no field defences.
+                if result.sides[side].vp_earned != lost {
+                    bad.push(format!(
+                        "side {side} earned {} VPs, losses are worth {lost}",
+                        result.sides[side].vp_earned
+                    ));
+                }
+            }
+        }
+        None => bad.push("no BattleResult".into()),
+    }
+    let mut again = Battle::new(scenario.clone(), lists, DiceSource::Seed(seed), 0).expect("setup");
+    for (k, entry) in b.entries().iter().enumerate() {
+        match again.perform(entry.action.clone()) {
+            Ok(ev) if ev == entry.events.as_slice() => {}
+            Ok(_) => {
+                bad.push(format!("entry {k}: replay gives other events"));
+                break;
+            }
+            Err(e) => {
+                bad.push(format!("entry {k}: replay refused: {e}"));
+                break;
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn opt_fixed_opt_nation_autoplayed_battles_with_every_option_keep_the_invariants() {
+    let scenario = ebelsberg_allied();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
+    let results: Vec<(u64, Vec<String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let scenario = &scenario;
+                scope.spawn(move || {
+                    (t..AUTOPLAY_GAMES)
+                        .step_by(threads as usize)
+                        .map(|seed| (seed, allied_game(scenario, seed)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a game thread panicked"))
+            .collect()
+    });
+    let failures: Vec<String> = results
+        .iter()
+        .filter(|(_, bad)| !bad.is_empty())
+        .map(|(seed, bad)| format!("seed {seed}: {}", bad.join("; ")))
+        .collect();
+    assert_eq!(
+        results.len() as u64,
+        AUTOPLAY_GAMES,
+        "every game was checked"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
