@@ -259,21 +259,27 @@ fn nation_label(n: Option<&str>) -> String {
 /// the optional rules in play? (The order check calls it for each unit of an order, so a
 /// mixed group passes only if every unit does.) Nothing is refused with both options off.
 pub fn check_may_order(ctx: &Ctx, command: PieceId, p: &PieceState) -> Result<(), ActionError> {
+    let (fixed, nations) = (fixed_formations(ctx.scenario), multi_national(ctx.scenario));
+    if !fixed && !nations {
+        return Ok(());
+    }
     let unit = p.id;
     let side = unit.side();
-    let cname = ctx
-        .state
-        .piece(command)
-        .map_or_else(|| command.to_string(), |c| c.name.clone());
+    let cname = || {
+        ctx.state
+            .piece(command)
+            .map_or_else(|| command.to_string(), |c| c.name.clone())
+    };
     let fao = super::fao::is_fao(ctx, command);
-    if multi_national(ctx.scenario) && !fao {
+    if nations && !fao {
         let (ua, ca) = (army_of(ctx, unit), army_of(ctx, command));
         if ua != ca {
             return Err(refuse(
                 "OPT-NATION-03",
                 format!(
-                    "{} belongs to another allied army than {cname}: each ally orders only its own troops",
-                    p.name
+                    "{} belongs to another allied army than {}: each ally orders only its own troops",
+                    p.name,
+                    cname()
                 ),
             ));
         }
@@ -290,16 +296,17 @@ pub fn check_may_order(ctx: &Ctx, command: PieceId, p: &PieceState) -> Result<()
                     "OPT-NATION-01",
                     format!(
                         "{} ({} nationality) may be ordered only by the CO or an HQ of its own \
-                         nationality, not by {cname} ({}): order it with such an HQ",
+                         nationality, not by {} ({}): order it with such an HQ",
                         p.name,
                         nation_label(un),
+                        cname(),
                         nation_label(cn)
                     ),
                 ));
             }
         }
     }
-    if fixed_formations(ctx.scenario) && !fao {
+    if fixed && !fao {
         let own = formation_of(ctx, unit).map(|hq| PieceId::Hq { side, hq });
         if own != Some(command) {
             let own_name = own
@@ -309,8 +316,9 @@ pub fn check_may_order(ctx: &Ctx, command: PieceId, p: &PieceState) -> Result<()
                 "OPT-FIXED-02",
                 format!(
                     "{} is in the fixed formation of {own_name}: only {own_name} may order it, \
-                     not {cname}",
-                    p.name
+                     not {}",
+                    p.name,
+                    cname()
                 ),
             ));
         }
@@ -755,6 +763,28 @@ fn army_commander(ctx: &Ctx, side: usize, army: Option<HqId>) -> Option<(PieceId
             Some(b) if b.1 >= c.1 => Some(b),
             _ => Some(c),
         })
+}
+
+/// BRK-02, OPT-NATION-03: whether `side` tests a breakpoint when its next player turn begins —
+/// the side's (`endphase::break_test_due`), or for allied armies, any army's not yet broken.
+pub fn break_test_due(ctx: &Ctx, side: usize) -> bool {
+    if !alliance(ctx.scenario, side) {
+        return super::endphase::break_test_due(ctx.state, side);
+    }
+    if ctx
+        .state
+        .sides
+        .get(side)
+        .is_none_or(|s| s.broken || s.conceded)
+    {
+        return false;
+    }
+    armies(ctx.scenario, side).into_iter().any(|army| {
+        let lost = army_units_lost(ctx, side, army);
+        !army_broken(ctx.state, side, army)
+            && lost > 0
+            && lost >= army_breakpoint(ctx.scenario, side, army)
+    })
 }
 
 /// The pieces (units and command units) of an allied army still in the battle.

@@ -894,7 +894,7 @@ impl Battle {
             inactive
         };
         if matches!(t.phase, Phase::End | Phase::Deployment)
-            && super::endphase::break_test_due(st, next)
+            && super::allegiance::break_test_due(&ctx, next)
         {
             decisions.push(Decision::BreakTestDue { side: next });
         }
