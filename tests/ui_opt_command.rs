@@ -11,8 +11,7 @@ use builder::{Sc, AUS_LINE, FR_LINE};
 use egui_kittest::kittest::Queryable;
 use powderhorn::rules::{Action, Phase};
 use ui_support::{
-    app_with, end_phase, entries, harness, messages, phase, start_with, FULL_ORDERS, GO_AHEAD,
-    HOTSEAT,
+    app_with, end_phase, entries, harness, messages, phase, start_with, GO_AHEAD, HOTSEAT,
 };
 
 #[test]
@@ -29,14 +28,15 @@ fn opt_fixed_03_the_window_offers_a_transfer_for_the_cos_units_only() {
         .unit_under(1, 1, 1, AUS_LINE, 4, (100.0, 150.0), 180.0)
         .scenario();
     let mut h = harness(app_with(&sc));
-    start_with(
-        &mut h,
-        "Fixed formations",
-        &[HOTSEAT, FULL_ORDERS, GO_AHEAD],
-    );
+    start_with(&mut h, "Fixed formations", &[HOTSEAT, GO_AHEAD]);
     end_phase(&mut h); // deployment
     end_phase(&mut h); // initiative
     assert_eq!(phase(&h), Phase::Command, "{:?}", messages(&h));
+    let mode = h
+        .state()
+        .battle_run()
+        .map(|r| r.session.battle().state().command.mode);
+    assert_eq!(mode, Some(powderhorn::rules::command::OrdersMode::Full));
     // Unit 2 is HQ 0.2's: no transfer is offered.
     h.get_by_label("line-infantry-08-12 2").click();
     h.run();
