@@ -31,6 +31,8 @@ fn side(name: &str, list: &str, colour: [u8; 3], rows: &[&str], stands: u32, id0
         mounted: true,
         position: None,
         fao: false,
+        nation: None,
+        ally: false,
     };
     let mut hqs = vec![hq(
         id0,
@@ -101,6 +103,7 @@ fn side(name: &str, list: &str, colour: [u8; 3], rows: &[&str], stands: u32, id0
                     pikes: false,
                     position: None,
                     morale_grade: None,
+                    nation: None,
                 });
                 next_unit += 1;
                 placed += u32::from(n);

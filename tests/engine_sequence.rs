@@ -274,6 +274,7 @@ fn army_15_cost_adjustments_elite_poor_and_horse_artillery() {
         pikes: false,
         position: None,
         morale_grade: None,
+        nation: None,
     };
     assert_eq!(unit_points(&mk(&inf, 5, Grade::Regular, false), &u), 300);
     assert_eq!(unit_points(&mk(&inf, 5, Grade::Elite, false), &u), 325);

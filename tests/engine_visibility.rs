@@ -79,6 +79,7 @@ fn table() -> Table {
             scouts: Default::default(),
             comms: Default::default(),
             constructions: Default::default(),
+            allegiance: Default::default(),
         },
         next_unit: 1,
         next_feature: 1,

@@ -97,6 +97,7 @@ fn unit(id: u32, name: &str, troop: &str, stands: u8, hq: u32) -> Unit {
         pikes: false,
         position: None,
         morale_grade: None,
+        nation: None,
     }
 }
 
@@ -118,6 +119,8 @@ fn rich_scenario() -> Scenario {
         mounted: true,
         position: placed(120.0, 20.0, 0.0),
         fao: false,
+        nation: None,
+        ally: false,
     };
     co.commander.command_value = 9;
     let mut div = Hq {
@@ -134,6 +137,8 @@ fn rich_scenario() -> Scenario {
         mounted: true,
         position: None,
         fao: false,
+        nation: None,
+        ally: false,
     };
     div.commander.replaced_once = true;
     div.commander.command_value = 7;
@@ -151,6 +156,8 @@ fn rich_scenario() -> Scenario {
         mounted: false,
         position: placed(0.1 + 0.2, 33.333_333_333_333_336, 359.5),
         fao: false,
+        nation: None,
+        ally: false,
     };
 
     let mut u1 = unit(1, "26e Léger", "line-infantry", 6, 3);
@@ -212,6 +219,8 @@ fn rich_scenario() -> Scenario {
             mounted: true,
             position: placed(160.0, 170.0, 180.0),
             fao: false,
+            nation: None,
+            ally: false,
         }],
         units: vec![unit(11, "Grenz Bn 2", "grenz", 4, 10)],
         field_defenses: vec![
@@ -962,6 +971,8 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
                 mounted: true,
                 position: placed(90.0, 10.5, 0.0),
                 fao: false,
+                nation: None,
+                ally: false,
             }],
             units: vec![Unit {
                 grade: Grade::Elite,

@@ -43,6 +43,8 @@ fn test_scenario() -> Scenario {
             mounted: true,
             position: None,
             fao: false,
+            nation: None,
+            ally: false,
         },
         Hq {
             id: HqId(2),
@@ -52,6 +54,8 @@ fn test_scenario() -> Scenario {
             mounted: true,
             position: None,
             fao: false,
+            nation: None,
+            ally: false,
         },
     ];
     s.sides[1].hqs = vec![Hq {
@@ -62,6 +66,8 @@ fn test_scenario() -> Scenario {
         mounted: true,
         position: None,
         fao: false,
+        nation: None,
+        ally: false,
     }];
     s
 }

@@ -194,6 +194,8 @@ fn empty_scenario() -> Scenario {
             mounted: true,
             position: None,
             fao: false,
+            nation: None,
+            ally: false,
         }];
     }
     s

@@ -26,6 +26,8 @@ fn hq(id: u32, name: &str, parent: Option<u32>, level: CommandLevel) -> Hq {
         mounted: true,
         position: None,
         fao: false,
+        nation: None,
+        ally: false,
     }
 }
 

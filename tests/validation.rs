@@ -189,6 +189,8 @@ fn hq(id: u32, name: &str, parent: Option<u32>, level: CommandLevel, quality: Qu
         mounted: true,
         position: None,
         fao: false,
+        nation: None,
+        ally: false,
     }
 }
 
@@ -208,6 +210,7 @@ fn unit(id: u32, troop: &str, stands: u8, hq: u32) -> Unit {
         pikes: false,
         position: None,
         morale_grade: None,
+        nation: None,
     }
 }
 

@@ -264,6 +264,8 @@ pub fn apply(
                 mounted: true,
                 position: None,
                 fao: false,
+                nation: None,
+                ally: false,
             });
             Ok(Created::Hq(*side, id))
         }
@@ -381,6 +383,7 @@ pub fn apply(
                 pikes: false,
                 position: None,
                 morale_grade: None,
+                nation: None,
             });
             Ok(Created::Unit(*side, id))
         }

@@ -11,6 +11,11 @@
 //!   [`super::validate::geometry_violations`] refuses (a self-crossing road, a one-point wall)
 //!   are left out: they are reported there, and the union of a shape that crosses itself many
 //!   times costs time and memory without bound (issue #22).
+//! * ARMY-14: a historical order of battle is followed when choosing and placing HQs: the CO
+//!   is the most senior HQ on the field and no HQ reports to one of a lower level. FAOs
+//!   (ART-10) stand outside the chain and are left out. Ruling: units attached directly to a
+//!   division or corps are not advised on — divisional batteries and corps cavalry were
+//!   historically so (the Ebelsberg sample has both).
 
 use super::scenario::Scenario;
 use super::terrain::{Geometry, TerrainKind};
@@ -163,6 +168,7 @@ pub fn scenario_advice(s: &Scenario) -> Vec<Advice> {
             });
         }
     }
+    out.extend(chain_advice(s));
     let cover = terrain_cover(s);
     let pct = |x: f64| (x * 100.0).round();
     if cover < COVER_RANGE.0 {
@@ -182,6 +188,56 @@ pub fn scenario_advice(s: &Scenario) -> Vec<Advice> {
                 pct(cover)
             ),
         });
+    }
+    out
+}
+
+/// ARMY-14: where each side's order of battle leaves the historical chain of command — a CO
+/// outranked by another HQ, an HQ reporting to one of a lower level.
+pub fn chain_advice(s: &Scenario) -> Vec<Advice> {
+    let mut out = Vec::new();
+    for side in &s.sides {
+        let hqs: Vec<_> = side.hqs.iter().filter(|h| !h.fao).collect();
+        if let Some(co) = side.co() {
+            let co_rank = co.commander.level.rank();
+            if let Some(senior) = hqs
+                .iter()
+                .filter(|h| h.commander.level.rank() > co_rank)
+                .max_by_key(|h| h.commander.level.rank())
+            {
+                out.push(Advice {
+                    rule: "ARMY-14",
+                    message: format!(
+                        "{}: the CO '{}' is a {} but '{}' is a {}; the most senior HQ on the \
+                         field should command (make it the CO, or lower its level)",
+                        side.name,
+                        co.name,
+                        co.commander.level.label(),
+                        senior.name,
+                        senior.commander.level.label()
+                    ),
+                });
+            }
+        }
+        for h in &hqs {
+            let Some(parent) = h.parent.and_then(|p| side.hq(p)) else {
+                continue;
+            };
+            if parent.commander.level.rank() < h.commander.level.rank() {
+                out.push(Advice {
+                    rule: "ARMY-14",
+                    message: format!(
+                        "{}: '{}' ({}) reports to '{}' ({}), a lower level; follow the \
+                         historical chain, the higher HQ commanding the lower",
+                        side.name,
+                        h.name,
+                        h.commander.level.label(),
+                        parent.name,
+                        parent.commander.level.label()
+                    ),
+                });
+            }
+        }
     }
     out
 }

@@ -49,6 +49,15 @@ pub struct Hq {
     /// ([`Hq::stat_line`]) at [`FAO_POINTS`]. Absent in older files (an ordinary HQ).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fao: bool,
+    /// OPT-NATION-01 (OPTIONAL): the HQ's nationality for ordering ("British", "Spanish");
+    /// `None` is the side's own. Read only when the scenario switches multi-national armies on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nation: Option<String>,
+    /// OPT-NATION-03 (OPTIONAL): this HQ heads a separate allied army on its side — it is that
+    /// army's CO, and it and everything beneath it have their own breakpoint. Read only when
+    /// the scenario switches multi-national armies on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ally: bool,
 }
 
 /// ART-10 ruling: an FAO costs 55 points (roster and VP).
@@ -138,6 +147,10 @@ pub struct Unit {
     /// Read only when the scenario switches morale grades on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub morale_grade: Option<MoraleGrade>,
+    /// OPT-NATION-01 (OPTIONAL): the unit's nationality for ordering; `None` is the side's own.
+    /// Read only when the scenario switches multi-national armies on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nation: Option<String>,
 }
 
 /// OPT-MORALE-01 (OPTIONAL): a unit's morale grade, replacing the suppression score and the

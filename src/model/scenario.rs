@@ -159,6 +159,8 @@ impl OptionalRule {
                 | OptionalRule::Constructions
                 | OptionalRule::MoraleGrades
                 | OptionalRule::MoraleGradesInCharge
+                | OptionalRule::MultiNational
+                | OptionalRule::FixedFormations
         )
     }
 

@@ -188,6 +188,14 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         partner: Option<PieceId>,
     },
+    /// OPT-FIXED-03 (OPTIONAL, fixed formations): the CO orders a unit of his own formation to
+    /// join HQ `to_hq`'s formation for the rest of the battle; on a successful command roll it
+    /// is placed at `at`, within 10 cm of that HQ (`allegiance`).
+    Transfer {
+        piece: PieceId,
+        to_hq: crate::model::HqId,
+        at: Pose,
+    },
 }
 
 /// How a move is made; each has its own cost and limits (MOVE-26..29, MOVE-24, MOVE-21).
@@ -242,6 +250,7 @@ impl Action {
             Action::LaunchScout { command, .. } | Action::Communicate { command, .. } => {
                 Some(*command)
             }
+            Action::Transfer { piece, .. } => Some(*piece),
         }
     }
 }

@@ -200,6 +200,20 @@ pub struct Options {
     /// in use).
     #[serde(default)]
     pub constructions: Vec<ConstructionOffer>,
+    /// OPT-FIXED-03 (fixed formations): the formations the CO may transfer it to now, each
+    /// with a placement the check accepts. Empty when the option is off.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transfer: Vec<TransferOption>,
+}
+
+/// OPT-FIXED-03: a formation a unit may be transferred to, and where it would be placed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransferOption {
+    pub to_hq: crate::model::HqId,
+    /// The receiving HQ's name.
+    pub name: String,
+    /// A placement within 10 cm of it that the rules accept (others may be given).
+    pub at: Pose,
 }
 
 /// A unit of the inactive side that may answer a charge, and the answers the rules accept.
@@ -697,6 +711,7 @@ impl Battle {
         if evade {
             kinds.push(UnitActionKind::Evade);
         }
+        let transfer = self.transfer_options(&ctx, p);
         let deploy_scout =
             super::scouting::on(&ctx) && super::scouting::check_deploy_scout(&ctx, piece).is_ok();
         let command_units: Vec<PieceId> = ctx
@@ -745,6 +760,7 @@ impl Battle {
             deploy_scout,
             launch_by,
             communicate,
+            transfer,
             piece,
             name: p.name.clone(),
             kinds,
@@ -793,6 +809,46 @@ impl Battle {
                 })
             })
             .collect()
+    }
+
+    /// OPT-FIXED-03: for each other HQ of the unit's side, the first spot beside it
+    /// (`allegiance::transfer_spots`) where a transfer `check` accepts is offered.
+    fn transfer_options(&self, ctx: &Ctx, p: &PieceState) -> Vec<TransferOption> {
+        use super::allegiance::{check_transfer, fixed_formations, transfer_spots};
+        if !fixed_formations(ctx.scenario) || p.id.is_command() || !p.on_table() {
+            return Vec::new();
+        }
+        let Some(side) = ctx.scenario.sides.get(p.id.side()) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for h in &side.hqs {
+            let id = PieceId::Hq {
+                side: p.id.side(),
+                hq: h.id,
+            };
+            let Ok(hp) = ctx.piece(id) else { continue };
+            // A spot check without dice first: most HQs are refused for the unit, not the spot.
+            let spots = transfer_spots(ctx, hp, p);
+            let Some(at) = spots.into_iter().find(|at| {
+                check_transfer(ctx, p.id, h.id, *at).is_ok()
+                    && self
+                        .check(&Action::Transfer {
+                            piece: p.id,
+                            to_hq: h.id,
+                            at: *at,
+                        })
+                        .is_ok()
+            }) else {
+                continue;
+            };
+            out.push(TransferOption {
+                to_hq: h.id,
+                name: hp.name.clone(),
+                at,
+            });
+        }
+        out
     }
 
     /// The command roll of this order before it is rolled: the order must be one the rules
@@ -997,7 +1053,7 @@ impl Battle {
             inactive
         };
         if matches!(t.phase, Phase::End | Phase::Deployment)
-            && super::endphase::break_test_due(st, next)
+            && super::allegiance::break_test_due(&ctx, next)
         {
             decisions.push(Decision::BreakTestDue { side: next });
         }

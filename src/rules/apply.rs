@@ -217,6 +217,9 @@ pub fn apply(state: &mut BattleState, event: &Event) {
         Event::CommunicationRolled { .. } | Event::Communicated { .. } => {
             super::comms::apply_event(state, event)
         }
+        Event::UnitTransferred { .. } | Event::AllyBroke { .. } => {
+            super::allegiance::apply_event(state, event)
+        }
     }
     super::flank::after_event(state, refused);
 }
@@ -246,6 +249,7 @@ fn leaves_flanks_alone(event: &Event) -> bool {
             | Event::DefenseKnockedOut { .. }
             | Event::ObjectiveDeclared { .. }
             | Event::Broke { .. }
+            | Event::AllyBroke { .. }
             | Event::BreakTest { .. }
             | Event::BattleResult(_)
             | Event::Conceded { .. }
@@ -292,6 +296,7 @@ pub fn changes_sight_of(event: &Event) -> Option<&[PieceId]> {
         | Event::CommandCarried { piece, .. }
         | Event::Revealed { piece, .. }
         | Event::DugInEnded { piece, .. }
+        | Event::UnitTransferred { piece, .. }
         | Event::Adjusted { piece, .. } => Some(std::slice::from_ref(piece)),
         Event::Fired { firers, .. } => Some(firers.as_slice()),
         _ => None,

@@ -632,6 +632,9 @@ fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event
         Action::Communicate { command, partner } => {
             super::comms::resolve_communicate(ctx, *command, *partner, dice)
         }
+        Action::Transfer { piece, to_hq, at } => {
+            super::allegiance::resolve_transfer(ctx, *piece, *to_hq, *at, dice)
+        }
     }
 }
 

@@ -40,7 +40,7 @@
 //!
 //! # Not yet
 //!
-//! Fixed formations (OPT-FIXED-03) and multi-player communication modifiers; overruns met while
+//! Multi-player communication modifiers; overruns met while
 //! falling back (the fire code's forced moves) are not carried out (the charge rules' forced
 //! moves use [`overrun_events`]).
 //!
@@ -1556,7 +1556,7 @@ fn check_ordered_units(
 }
 
 /// The part of [`check_ordered_units`] about one unit `u` (whose piece is `p`).
-fn check_ordered_unit(
+pub(super) fn check_ordered_unit(
     ctx: &Ctx,
     command: PieceId,
     cp: &PieceState,
@@ -1611,6 +1611,8 @@ fn check_ordered_unit(
             ),
         ));
     }
+    // OPT-FIXED-02, OPT-NATION-01, OPT-NATION-03 (optional rules; nothing when off).
+    super::allegiance::check_may_order(ctx, command, p)?;
     match u.action {
         UnitActionKind::Evade | UnitActionKind::EngineerTask => {
             return Err(refuse(
@@ -1751,29 +1753,15 @@ pub fn resolve_issue_order(
         outcome,
     }));
     if outcome == OrderOutcome::Blunder {
-        let die = dice.d6("blunder table")?;
-        staged.push(Event::DiceRolled {
-            piece: Some(command),
-            purpose: "blunder table".into(),
-            rule: "CMD-19".into(),
-            dice: vec![die],
-            modifiers: Vec::new(),
-        });
-        staged.push(Event::Blunder {
-            order,
-            command,
-            result: die,
-            name: blunder_name(die).to_string(),
-        });
         let unit_ids: Vec<PieceId> = units.iter().map(|u| u.piece).collect();
-        blunder(&mut staged, command, &unit_ids, die, dice)?;
+        blunder_table(&mut staged, order, command, &unit_ids, dice)?;
     }
     Ok(staged.into_events())
 }
 
-/// CMD-18, CMD-19: the blunder of a roll other than an order's (a scout's initial roll,
-/// OPT-SCOUT-02; a communication roll, OPT-MULTI-02): the table die, its event and its result
-/// for `units` (none for a communication roll).
+/// CMD-18, CMD-19: a blunder's die, its event and what it does to `units` — of an order, a
+/// transfer (OPT-FIXED-03), a scout's initial roll (OPT-SCOUT-02) or a communication roll
+/// (OPT-MULTI-02; no units).
 pub(crate) fn blunder_table(
     staged: &mut Staged,
     order: u32,

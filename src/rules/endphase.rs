@@ -61,6 +61,11 @@ impl<'a> Staged<'a> {
         })
     }
 
+    /// The scenario being played.
+    pub fn scenario(&self) -> &'a Scenario {
+        self.scenario
+    }
+
     pub fn ctx(&self) -> Ctx<'_> {
         Ctx {
             scenario: self.scenario,
@@ -208,6 +213,14 @@ pub fn end_of_player_turn(ctx: &Ctx) -> Result<Vec<Event>, ActionError> {
             gone.insert(p.id);
         }
     }
+    // OPT-NATION-03: an allied army that broke this turn leaves the battle now.
+    let removed = super::allegiance::remove_broken_allies(ctx, &gone)?;
+    for e in &removed {
+        if let Event::UnitKnockedOut { piece, .. } = e {
+            gone.insert(*piece);
+        }
+    }
+    ev.extend(removed);
     let t = ctx.state.turn;
     for p in ctx.state.pieces.values() {
         let old_marker = p.suppressed_at.is_some_and(|at| at < t.player_turn);
@@ -354,9 +367,19 @@ pub fn begin_player_turn(staged: &mut Staged, dice: &mut dyn Dice) -> Result<(),
             player_turn,
             active,
         });
-        if break_test_due(staged.state(), active) {
+        // OPT-NATION-03: an allied side tests army by army.
+        let allied = super::allegiance::alliance(staged.scenario(), active);
+        let tested = if allied {
+            super::allegiance::ally_break_tests(staged, active, dice)?;
+            true
+        } else if break_test_due(staged.state(), active) {
             let ev = resolve_break_test(&staged.ctx(), active, dice)?;
             staged.extend(ev);
+            true
+        } else {
+            false
+        };
+        if tested {
             let broke = staged.state().sides.get(active).is_some_and(|s| s.broken);
             if broke {
                 if active == t.first_player {

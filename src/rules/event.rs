@@ -135,6 +135,23 @@ pub enum Event {
     Broke {
         side: usize,
     },
+    /// OPT-NATION-03: one allied army of a side broke (`head`: the HQ heading it, `None` the
+    /// side's main army); its pieces are suppressed and leave at this player turn's End phase.
+    AllyBroke {
+        side: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        head: Option<crate::model::HqId>,
+        player_turn: u32,
+    },
+    /// OPT-FIXED-03: a unit joined another fixed formation and was placed by its new HQ (the
+    /// command roll is the `OrderRolled` before it).
+    UnitTransferred {
+        piece: PieceId,
+        from_hq: crate::model::HqId,
+        to_hq: crate::model::HqId,
+        from: Pose,
+        to: Pose,
+    },
     /// OBJ-01, OBJ-02, VP-01..VP-04: the verdict, right after `BattleEnded`.
     BattleResult(BattleResult),
     /// A Fire action was declared (FIRE-01, FIRE-09): the firers have now fired this game
@@ -533,6 +550,8 @@ pub enum KnockOutCause {
     Rout { distance_cm: u32 },
     /// Dug in or an unlimbered gun rolling more than 10 cm (FIRE-26).
     RoutInPlace { distance_cm: u32 },
+    /// Its allied army broke and left the battle at the end of that turn (OPT-NATION-03).
+    AllyWithdrew,
     /// Fell back into enemies, impassable ground or off the table (FIRE-26, MOVE-07).
     FallBackBlocked { rule: String, reason: String },
     /// A Gatling rolled a double (ACW rule 12).
@@ -558,6 +577,7 @@ impl KnockOutCause {
             KnockOutCause::StandsLost => "END-01",
             KnockOutCause::Referee => "GEN-12",
             KnockOutCause::Overrun => "CMD-25",
+            KnockOutCause::AllyWithdrew => "OPT-NATION-03",
             KnockOutCause::Charge { rule, .. } => rule,
         }
     }

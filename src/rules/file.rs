@@ -221,6 +221,7 @@ pub fn action_summary(a: &Action) -> String {
         Action::DeployScout { .. } => "deploy_scout",
         Action::LaunchScout { .. } => "launch_scout",
         Action::Communicate { .. } => "communicate",
+        Action::Transfer { .. } => "transfer",
     };
     match a.piece() {
         Some(p) => format!("{verb} {p}"),

@@ -10,6 +10,7 @@
 //! `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
 
 pub mod action;
+pub mod allegiance;
 pub mod api;
 pub mod apply;
 pub mod artillery;

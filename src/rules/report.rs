@@ -370,6 +370,7 @@ fn cause_words(cause: &super::event::KnockOutCause) -> String {
         K::Referee => "removed by the referee".to_string(),
         K::Overrun => "overrun".to_string(),
         K::Charge { .. } => "lost a charge".to_string(),
+        K::AllyWithdrew => "left with its broken allied army".to_string(),
     }
 }
 

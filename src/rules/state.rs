@@ -233,6 +233,10 @@ pub struct BattleState {
     /// OPTIONAL constructions: permanent hits and collapses (OPT-CONSTR-03; `construction`).
     #[serde(default)]
     pub constructions: super::construction::ConstructionState,
+    /// Transfers between fixed formations and broken allied armies (OPT-FIXED-03,
+    /// OPT-NATION-03; `allegiance`).
+    #[serde(default)]
+    pub allegiance: super::allegiance::AllegianceState,
 }
 
 /// The battle cannot be set up from this scenario.
@@ -419,6 +423,7 @@ impl BattleState {
             scouts: Default::default(),
             comms: Default::default(),
             constructions: Default::default(),
+            allegiance: Default::default(),
         })
     }
 

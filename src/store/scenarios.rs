@@ -442,6 +442,8 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
             mounted: c.flag("mounted")?,
             position: placement_from(&c)?,
             fao: c.flag("fao")?,
+            nation: None,
+            ally: false,
         };
         side_of(&mut s.sides, &index, &c)?.hqs.push(hq);
     }
@@ -467,6 +469,7 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
             pikes: c.flag("pikes")?,
             position: placement_from(&c)?,
             morale_grade: c.opt_enum("morale_grade")?,
+            nation: None,
         };
         side_of(&mut s.sides, &index, &c)?.units.push(unit);
     }

@@ -969,6 +969,7 @@ fn other_actions(
             },
         ));
     }
+    out.extend(transfer_actions(engine, piece));
     let front = ahead(from, from.facing_deg, 2.5);
     for (task, rule) in [
         (
@@ -1001,6 +1002,49 @@ fn other_actions(
                 at: front,
             },
         ));
+    }
+    out
+}
+
+/// OPT-FIXED-03 (fixed formations on): "Transfer to …" for a unit of the CO's own formation,
+/// one per other HQ, placed at the first spot beside it the rules accept.
+fn transfer_actions(engine: &Battle, piece: PieceId) -> Vec<(String, &'static str, Action)> {
+    use crate::rules::allegiance::{
+        army_co, army_of, check_transfer, fixed_formations, formation_of, transfer_spots,
+    };
+    let ctx = engine.ctx();
+    if !fixed_formations(ctx.scenario) {
+        return Vec::new();
+    }
+    let side = piece.side();
+    let co = army_co(&ctx, side, army_of(&ctx, piece));
+    let own = formation_of(&ctx, piece).map(|hq| PieceId::Hq { side, hq });
+    let (Some(unit), true) = (ctx.state.piece(piece), own.is_some() && own == co) else {
+        return Vec::new();
+    };
+    let Some(s) = ctx.scenario.sides.get(side) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for h in s.hqs.iter().filter(|h| !h.fao) {
+        let id = PieceId::Hq { side, hq: h.id };
+        let Some(hp) = ctx.state.piece(id).filter(|_| Some(id) != co) else {
+            continue;
+        };
+        if let Some(at) = transfer_spots(&ctx, hp, unit)
+            .into_iter()
+            .find(|at| check_transfer(&ctx, piece, h.id, *at).is_ok())
+        {
+            out.push((
+                format!("Transfer to {}", h.name),
+                "The CO sends the unit to join this HQ's formation: a command roll, then it is placed beside that HQ (OPT-FIXED-03)",
+                Action::Transfer {
+                    piece,
+                    to_hq: h.id,
+                    at,
+                },
+            ));
+        }
     }
     out
 }

@@ -507,6 +507,7 @@ pub fn table(seed: u64, k: &Knobs) -> Table {
             scouts: Default::default(),
             comms: Default::default(),
             constructions: Default::default(),
+            allegiance: Default::default(),
         },
     }
 }
