@@ -13,7 +13,7 @@
 //!   times costs time and memory without bound (issue #22).
 
 use super::scenario::Scenario;
-use super::terrain::{Geometry, TerrainKind};
+use super::terrain::{Geometry, TerrainFeature, TerrainKind};
 use crate::geom::footprint::ring_polygon;
 use crate::geom::Point;
 use geo::orient::{Direction, Orient};
@@ -52,6 +52,16 @@ pub fn terrain_cover(s: &Scenario) -> f64 {
     if !(w > 0.0 && d > 0.0) {
         return 0.0;
     }
+    let shapes: Vec<Polygon<f64>> = counted(s).iter().flat_map(|f| shapes_of(f)).collect();
+    if shapes.is_empty() {
+        return 0.0;
+    }
+    let covered = unary_union(&shapes).intersection(&table_of(w, d));
+    (covered.unsigned_area() / (w * d)).clamp(0.0, 1.0)
+}
+
+/// The features BAS-06 counts: all but open ground and those the boundary checks refuse.
+fn counted(s: &Scenario) -> Vec<&TerrainFeature> {
     let refused: Vec<super::ids::FeatureId> = super::validate::geometry_violations(s)
         .iter()
         .filter_map(|v| match v.subject {
@@ -59,43 +69,186 @@ pub fn terrain_cover(s: &Scenario) -> f64 {
             _ => None,
         })
         .collect();
-    let mut shapes: Vec<Polygon<f64>> = Vec::new();
-    for f in &s.terrain {
-        if f.kind == TerrainKind::Open || refused.contains(&f.id) {
-            continue;
-        }
-        match &f.geometry {
-            Geometry::Polygon(ring) if ring.len() >= 3 => {
-                if ring.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
-                    shapes.push(ring_polygon(ring));
-                }
-            }
-            Geometry::Polygon(_) => {}
-            Geometry::Polyline { points, width_cm } => {
-                shapes.extend(
-                    points
-                        .windows(2)
-                        .filter_map(|w| strip(w[0], w[1], *width_cm)),
-                );
+    s.terrain
+        .iter()
+        .filter(|f| f.kind != TerrainKind::Open && !refused.contains(&f.id))
+        .collect()
+}
+
+/// The polygons a feature covers, all oriented the same way (the union reads a clockwise ring
+/// as a hole): its outline, or one strip per segment of a road or stream.
+fn shapes_of(f: &TerrainFeature) -> Vec<Polygon<f64>> {
+    let mut shapes = Vec::new();
+    match &f.geometry {
+        Geometry::Polygon(ring) if ring.len() >= 3 => {
+            if ring.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
+                shapes.push(ring_polygon(ring));
             }
         }
+        Geometry::Polygon(_) => {}
+        Geometry::Polyline { points, width_cm } => {
+            shapes.extend(
+                points
+                    .windows(2)
+                    .filter_map(|w| strip(w[0], w[1], *width_cm)),
+            );
+        }
     }
-    if shapes.is_empty() {
-        return 0.0;
-    }
-    // The union reads a clockwise ring as a hole: orient every shape the same way.
-    let shapes: Vec<Polygon<f64>> = shapes
+    shapes
         .iter()
         .map(|p| p.orient(Direction::Default))
-        .collect();
-    let table = MultiPolygon::new(vec![ring_polygon(&[
+        .collect()
+}
+
+fn table_of(w: f64, d: f64) -> MultiPolygon<f64> {
+    MultiPolygon::new(vec![ring_polygon(&[
         Point::new(0.0, 0.0),
         Point::new(w, 0.0),
         Point::new(w, d),
         Point::new(0.0, d),
-    ])]);
-    let covered = unary_union(&shapes).intersection(&table);
-    (covered.unsigned_area() / (w * d)).clamp(0.0, 1.0)
+    ])])
+}
+
+/// BAS-06 cover kept from one edit to the next (issue #18 item 10): [`terrain_cover`] is the
+/// union of every feature, some milliseconds on a big table, and a corner dragged changes one
+/// feature. The cache keeps the features it last counted and, once one feature has changed
+/// alone, the union of all the others clipped to the table with its area; while edits keep to
+/// that feature, the cover is that area plus the feature's own clipped area less its overlap
+/// with the union's pieces near it, which is the fresh union's area (up to rounding in the last
+/// digits). Anything else changed (a feature added, deleted or another one edited, the table
+/// resized) works the union out afresh once.
+#[derive(Debug, Clone, Default)]
+pub struct CoverCache {
+    table: Option<(f64, f64)>,
+    features: Vec<TerrainFeature>,
+    cover: f64,
+    rest: Option<Rest>,
+}
+
+/// The union of every counted feature but one, clipped to the table.
+#[derive(Debug, Clone)]
+struct Rest {
+    left_out: usize,
+    id: super::ids::FeatureId,
+    pieces: Vec<(geo::Rect<f64>, Polygon<f64>)>,
+    area: f64,
+}
+
+impl CoverCache {
+    /// The share of the table under terrain, as [`terrain_cover`] gives it.
+    pub fn cover(&mut self, s: &Scenario) -> f64 {
+        let (w, d) = (s.table.width_cm, s.table.depth_cm);
+        if !(w > 0.0 && d > 0.0) {
+            *self = CoverCache::default();
+            return 0.0;
+        }
+        let now: Vec<&TerrainFeature> = counted(s);
+        let same_table = self.table == Some((w, d));
+        if same_table
+            && now.len() == self.features.len()
+            && now.iter().zip(&self.features).all(|(a, b)| *a == b)
+        {
+            return self.cover;
+        }
+        let one_changed = if same_table && now.len() == self.features.len() {
+            let mut diff = now
+                .iter()
+                .zip(&self.features)
+                .enumerate()
+                .filter(|(_, (a, b))| **a != *b);
+            match (diff.next(), diff.next()) {
+                (Some((i, (a, b))), None) if a.id == b.id => Some(i),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let cover = match one_changed {
+            Some(i) => {
+                let id = now.get(i).map(|f| f.id);
+                let fresh_rest = !self
+                    .rest
+                    .as_ref()
+                    .is_some_and(|r| r.left_out == i && Some(r.id) == id);
+                if fresh_rest {
+                    self.rest = Some(Rest::of(&now, i, w, d));
+                }
+                match (&self.rest, now.get(i)) {
+                    (Some(rest), Some(f)) => rest.with(f, w, d),
+                    _ => terrain_cover(s),
+                }
+            }
+            None => {
+                self.rest = None;
+                terrain_cover(s)
+            }
+        };
+        self.table = Some((w, d));
+        self.features = now.into_iter().cloned().collect();
+        self.cover = cover;
+        cover
+    }
+}
+
+impl Rest {
+    fn of(features: &[&TerrainFeature], left_out: usize, w: f64, d: f64) -> Rest {
+        use geo::BoundingRect;
+        let shapes: Vec<Polygon<f64>> = features
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != left_out)
+            .flat_map(|(_, f)| shapes_of(f))
+            .collect();
+        let union = if shapes.is_empty() {
+            MultiPolygon::new(Vec::new())
+        } else {
+            unary_union(&shapes).intersection(&table_of(w, d))
+        };
+        let area = union.unsigned_area();
+        Rest {
+            left_out,
+            id: features
+                .get(left_out)
+                .map_or(super::ids::FeatureId(0), |f| f.id),
+            pieces: union
+                .0
+                .into_iter()
+                .filter_map(|p| p.bounding_rect().map(|r| (r, p)))
+                .collect(),
+            area,
+        }
+    }
+
+    /// The cover with `f` added to the rest: the rest's area, plus `f`'s area on the table, less
+    /// the part of it the rest already covers (the rest's pieces are disjoint, so only those
+    /// whose boxes meet `f`'s can overlap it).
+    fn with(&self, f: &TerrainFeature, w: f64, d: f64) -> f64 {
+        use geo::{BoundingRect, Intersects};
+        let shapes = shapes_of(f);
+        let own = if shapes.is_empty() {
+            MultiPolygon::new(Vec::new())
+        } else {
+            unary_union(&shapes).intersection(&table_of(w, d))
+        };
+        let overlap = match own.bounding_rect() {
+            Some(b) => {
+                let near = MultiPolygon::new(
+                    self.pieces
+                        .iter()
+                        .filter(|(r, _)| r.intersects(&b))
+                        .map(|(_, p)| p.clone())
+                        .collect(),
+                );
+                if near.0.is_empty() {
+                    0.0
+                } else {
+                    own.intersection(&near).unsigned_area()
+                }
+            }
+            None => 0.0,
+        };
+        ((self.area + own.unsigned_area() - overlap) / (w * d)).clamp(0.0, 1.0)
+    }
 }
 
 /// The rectangle a road or stream of this width covers along one segment.
@@ -124,6 +277,11 @@ pub fn stands_per_side(s: &Scenario) -> Vec<u32> {
 
 /// BAS-04 and BAS-06 advice for a scenario; empty when it follows the book.
 pub fn scenario_advice(s: &Scenario) -> Vec<Advice> {
+    scenario_advice_with_cover(s, terrain_cover(s))
+}
+
+/// As [`scenario_advice`], with the BAS-06 cover already worked out (by a [`CoverCache`]).
+pub fn scenario_advice_with_cover(s: &Scenario, cover: f64) -> Vec<Advice> {
     let mut out = Vec::new();
     let k = s.measure_scale.factor();
     let (short, long) = (MIN_TABLE_CM.0 * k, MIN_TABLE_CM.1 * k);
@@ -163,7 +321,6 @@ pub fn scenario_advice(s: &Scenario) -> Vec<Advice> {
             });
         }
     }
-    let cover = terrain_cover(s);
     let pct = |x: f64| (x * 100.0).round();
     if cover < COVER_RANGE.0 {
         out.push(Advice {
@@ -250,6 +407,70 @@ mod tests {
         );
         let advice = scenario_advice(&s);
         assert_eq!(advice.len(), 0, "{advice:?}");
+    }
+
+    #[test]
+    fn bas_06_the_kept_cover_equals_a_fresh_union_after_every_edit() {
+        // Overlapping woods, a field inside one, a road across two and a wood half off the
+        // table; then one wood's corners dragged again and again (the kept union of the others
+        // is used), another feature edited, one added and one deleted (worked out afresh), and
+        // the first wood dragged once more. Every answer equals the union worked out anew.
+        let mut s = scenario(vec![
+            feature(1, TerrainKind::HighArea, square(10.0, 10.0, 60.0)),
+            feature(2, TerrainKind::HighArea, square(50.0, 30.0, 60.0)),
+            feature(3, TerrainKind::LowArea, square(20.0, 20.0, 20.0)),
+            feature(
+                4,
+                TerrainKind::Road,
+                Geometry::Polyline {
+                    points: vec![
+                        Point::new(0.0, 60.0),
+                        Point::new(120.0, 70.0),
+                        Point::new(240.0, 40.0),
+                    ],
+                    width_cm: 3.0,
+                },
+            ),
+            feature(5, TerrainKind::BuiltUp, square(200.0, 150.0, 60.0)),
+            feature(6, TerrainKind::Open, square(150.0, 100.0, 30.0)),
+        ]);
+        let mut cache = CoverCache::default();
+        let mut checked = 0;
+        let mut check = |s: &Scenario, cache: &mut CoverCache| {
+            let (kept, fresh) = (cache.cover(s), terrain_cover(s));
+            // Equal up to rounding in the last digits (the union's pieces are added in another
+            // order), and the advice word for word.
+            assert!((kept - fresh).abs() < 1e-9, "kept {kept} fresh {fresh}");
+            assert_eq!(scenario_advice_with_cover(s, kept), scenario_advice(s));
+            checked += 1;
+        };
+        check(&s, &mut cache);
+        for step in 0..12 {
+            let dx = if step % 2 == 0 { 7.5 } else { -3.0 };
+            if let Geometry::Polygon(ring) = &mut s.terrain[1].geometry {
+                ring[step % 4].x += dx;
+                ring[(step + 1) % 4].y -= dx / 2.0;
+            }
+            check(&s, &mut cache);
+        }
+        assert!(cache.rest.as_ref().is_some_and(|r| r.id == FeatureId(2)));
+        if let Geometry::Polyline { points, .. } = &mut s.terrain[3].geometry {
+            points[1].y += 40.0;
+        }
+        check(&s, &mut cache);
+        assert!(cache.rest.as_ref().is_some_and(|r| r.id == FeatureId(4)));
+        s.terrain
+            .push(feature(7, TerrainKind::HighArea, square(100.0, 100.0, 40.0)));
+        check(&s, &mut cache);
+        s.terrain.remove(0);
+        check(&s, &mut cache);
+        if let Geometry::Polygon(ring) = &mut s.terrain[0].geometry {
+            ring[2].x += 30.0;
+        }
+        check(&s, &mut cache);
+        s.table.width_cm = 200.0;
+        check(&s, &mut cache);
+        assert_eq!(checked, 18);
     }
 
     #[test]

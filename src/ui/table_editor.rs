@@ -614,14 +614,8 @@ pub fn page(
 fn refresh(ed: &mut TableEditor, view: &View<'_>, scn: &Scenario) {
     if ed.cache.as_ref().is_none_or(|c| c.scenario != *scn) {
         let (scene, violations) = placement_problems(scn, view.lists);
-        // The cover (a union of every feature, some milliseconds on a big table) is worked out
-        // again only when the terrain or the table changed, not for a unit placed.
-        let cover = match &ed.cache {
-            Some(c) if c.scenario.terrain == scn.terrain && c.scenario.table == scn.table => {
-                c.cover
-            }
-            _ => crate::model::advice::terrain_cover(scn),
-        };
+        // The cover is the app's, worked out once per edit with the advice (BAS-06).
+        let cover = view.terrain_cover;
         ed.cache = Some(Cache {
             scenario: scn.clone(),
             scene,
