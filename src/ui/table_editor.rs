@@ -991,7 +991,7 @@ fn crossings_panel(
         ui.label("No crossing yet.");
     }
     for c in crossings {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label(
                 RichText::new(if c.kind == TerrainKind::Road {
                     "Bridge"
