@@ -2,7 +2,8 @@
 //! shallow-water feature drawn across deep water is a ford there. The deep water stays
 //! impassable elsewhere; on the ford a unit stops at the water's edge and crosses at the start
 //! of its next move (the linear stop-and-cross procedure), limbers included; a ford is dense
-//! going for towed guns (CMD-12 reads it); a road bridge still crosses the river.
+//! going for towed guns (CMD-12 reads it); a road bridge still crosses the river; and the ford
+//! hides nothing (VIS-10).
 //!
 //! Every figure is worked out by hand from the geometry below. Reminders: a pose is the centre
 //! of the formation's front edge, facing 0 looks towards +y; a line of four infantry stands is
@@ -11,6 +12,7 @@
 
 use powderhorn::geom::Point;
 use powderhorn::rules::command::{meets_dense, OrdersMode};
+use powderhorn::rules::visibility::line_of_sight;
 use powderhorn::rules::{Action, ActionError, Battle, Event, Formation, Manoeuvre, Phase, PieceId};
 use serde_json::json;
 
@@ -188,4 +190,24 @@ fn terr_07_a_bridge_still_crosses_the_river_beside_a_ford() {
     // Over the bridge without a stop: 15 cm (the road bonus, MOVE-25, lets a column on a road
     // go 15 cm; no linear stop, the water is cut where the road crosses it).
     assert_eq!(cost(mv(&mut b, u(0, 1), 65.0, 100.0)), 15.0);
+}
+
+#[test]
+fn terr_07_vis_10_a_ford_does_not_block_sight_across_the_river() {
+    // A French line on the near bank at the ford, an Austrian line facing it on the far bank:
+    // neither the river nor the shallow water of the ford hides one from the other (VIS-10).
+    let sc = river()
+        .feature_of(
+            json!({"kind": "shallow_wet"}),
+            line(&[(100.0, 52.0), (100.0, 64.0)], 12.0),
+            false,
+            false,
+        )
+        .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
+        .unit(1, 1, "line-infantry-07-15", 4, 100.0, 66.0, 180.0);
+    let b = battle(&sc);
+    let ctx = b.ctx();
+    let s = line_of_sight(&ctx, u(0, 1), u(1, 1));
+    assert!(s.visible, "{}", s.detail);
+    assert_eq!(s.rule, "VIS-02");
 }

@@ -56,7 +56,10 @@ fn terr_07_a_ford_added_by_the_river_panel_is_saved_listed_and_undone() {
     let ford = s.terrain.last().expect("the ford");
     assert_eq!(ford.kind, TerrainKind::ShallowWet);
     let Geometry::Polyline { points, width_cm } = &ford.geometry else {
-        panic!("a ford is shallow water drawn as a line: {:?}", ford.geometry)
+        panic!(
+            "a ford is shallow water drawn as a line: {:?}",
+            ford.geometry
+        )
     };
     assert_eq!(*width_cm, 12.0, "room for a battalion in line");
     // Across the river where the pointer was (x 10), from dry ground to dry ground.

@@ -459,8 +459,11 @@ mod tests {
         }
         check(&s, &mut cache);
         assert!(cache.rest.as_ref().is_some_and(|r| r.id == FeatureId(4)));
-        s.terrain
-            .push(feature(7, TerrainKind::HighArea, square(100.0, 100.0, 40.0)));
+        s.terrain.push(feature(
+            7,
+            TerrainKind::HighArea,
+            square(100.0, 100.0, 40.0),
+        ));
         check(&s, &mut cache);
         s.terrain.remove(0);
         check(&s, &mut cache);
