@@ -111,26 +111,30 @@ fn table_of(w: f64, d: f64) -> MultiPolygon<f64> {
 
 /// BAS-06 cover kept from one edit to the next (issue #18 item 10): [`terrain_cover`] is the
 /// union of every feature, some milliseconds on a big table, and a corner dragged changes one
-/// feature. The cache keeps the features it last counted and, once one feature has changed
-/// alone, the union of all the others clipped to the table with its area; while edits keep to
-/// that feature, the cover is that area plus the feature's own clipped area less its overlap
-/// with the union's pieces near it, which is the fresh union's area (up to rounding in the last
-/// digits). Anything else changed (a feature added, deleted or another one edited, the table
-/// resized) works the union out afresh once.
+/// feature. The cache keeps the scenario's features as it last saw them; when one feature alone
+/// has changed, it keeps the area of the union of all the others clipped to the table (worked
+/// out once, the first time that feature is edited) with their shapes, and adds the edited one
+/// by area: that area, plus the feature's own clipped area, less its overlap with the others
+/// whose boxes meet it. That is the fresh union's area up to rounding in the last digits.
+/// Anything else (a feature added or deleted, another one edited, the table resized) works the
+/// union out afresh once.
 #[derive(Debug, Clone, Default)]
 pub struct CoverCache {
     table: Option<(f64, f64)>,
+    /// The scenario's features as last seen, and whether each is counted.
     features: Vec<TerrainFeature>,
+    counted: Vec<bool>,
     cover: f64,
     rest: Option<Rest>,
 }
 
-/// The union of every counted feature but one, clipped to the table.
+/// Every counted feature but one (`left_out`, by position): the area of their union clipped to
+/// the table, and their shapes with their boxes.
 #[derive(Debug, Clone)]
 struct Rest {
     left_out: usize,
     id: super::ids::FeatureId,
-    pieces: Vec<(geo::Rect<f64>, Polygon<f64>)>,
+    shapes: Vec<(geo::Rect<f64>, Polygon<f64>)>,
     area: f64,
 }
 
@@ -142,20 +146,18 @@ impl CoverCache {
             *self = CoverCache::default();
             return 0.0;
         }
-        let now: Vec<&TerrainFeature> = counted(s);
         let same_table = self.table == Some((w, d));
-        if same_table
-            && now.len() == self.features.len()
-            && now.iter().zip(&self.features).all(|(a, b)| *a == b)
-        {
+        let same_len = s.terrain.len() == self.features.len();
+        if same_table && same_len && s.terrain == self.features {
             return self.cover;
         }
-        let one_changed = if same_table && now.len() == self.features.len() {
-            let mut diff = now
+        let one_changed = if same_table && same_len {
+            let mut diff = s
+                .terrain
                 .iter()
                 .zip(&self.features)
                 .enumerate()
-                .filter(|(_, (a, b))| **a != *b);
+                .filter(|(_, (a, b))| a != b);
             match (diff.next(), diff.next()) {
                 (Some((i, (a, b))), None) if a.id == b.id => Some(i),
                 _ => None,
@@ -163,55 +165,109 @@ impl CoverCache {
         } else {
             None
         };
-        let cover = match one_changed {
+        match one_changed {
             Some(i) => {
-                let id = now.get(i).map(|f| f.id);
+                let f = s.terrain.get(i);
+                let counted = f.is_some_and(|f| counts(s, f));
                 let fresh_rest = !self
                     .rest
                     .as_ref()
-                    .is_some_and(|r| r.left_out == i && Some(r.id) == id);
+                    .is_some_and(|r| r.left_out == i && Some(r.id) == f.map(|f| f.id));
                 if fresh_rest {
-                    self.rest = Some(Rest::of(&now, i, w, d));
+                    self.rest = Some(Rest::of(&self.features, &self.counted, i, w, d));
                 }
-                match (&self.rest, now.get(i)) {
-                    (Some(rest), Some(f)) => rest.with(f, w, d),
-                    _ => terrain_cover(s),
+                if let Some(c) = self.counted.get_mut(i) {
+                    *c = counted;
+                }
+                if let (Some(rest), Some(slot), Some(f)) = (&self.rest, self.features.get_mut(i), f)
+                {
+                    *slot = f.clone();
+                    self.cover = if counted {
+                        rest.with(f, w, d)
+                    } else {
+                        (rest.area / (w * d)).clamp(0.0, 1.0)
+                    };
                 }
             }
             None => {
+                let refused = refused(s);
                 self.rest = None;
-                terrain_cover(s)
+                self.table = Some((w, d));
+                self.features = s.terrain.clone();
+                self.counted = s
+                    .terrain
+                    .iter()
+                    .map(|f| f.kind != TerrainKind::Open && !refused.contains(&f.id))
+                    .collect();
+                self.cover = terrain_cover(s);
             }
-        };
-        self.table = Some((w, d));
-        self.features = now.into_iter().cloned().collect();
-        self.cover = cover;
-        cover
+        }
+        self.cover
     }
 }
 
+/// The features [`super::validate::geometry_violations`] refuses.
+fn refused(s: &Scenario) -> Vec<super::ids::FeatureId> {
+    super::validate::geometry_violations(s)
+        .iter()
+        .filter_map(|v| match v.subject {
+            super::validate::Subject::Feature(id) => Some(id),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Does BAS-06 count `f` on `s`'s table? Its boundary checks depend on it and the table alone,
+/// so it is checked on a scenario holding only it.
+fn counts(s: &Scenario, f: &TerrainFeature) -> bool {
+    if f.kind == TerrainKind::Open {
+        return false;
+    }
+    let probe = Scenario {
+        format: super::scenario::SCENARIO_FORMAT,
+        id: super::ids::ScenarioId::new("probe"),
+        name: String::new(),
+        date: String::new(),
+        year: None,
+        description: String::new(),
+        table: s.table,
+        scale: s.scale,
+        measure_scale: s.measure_scale,
+        points: 0,
+        turn_limit: 0,
+        weather: Default::default(),
+        defense: Default::default(),
+        defender: None,
+        optional_rules: Vec::new(),
+        terrain: vec![f.clone()],
+        sides: Vec::new(),
+    };
+    refused(&probe).is_empty()
+}
+
 impl Rest {
-    fn of(features: &[&TerrainFeature], left_out: usize, w: f64, d: f64) -> Rest {
+    fn of(features: &[TerrainFeature], counted: &[bool], left_out: usize, w: f64, d: f64) -> Rest {
         use geo::BoundingRect;
         let shapes: Vec<Polygon<f64>> = features
             .iter()
+            .zip(counted)
             .enumerate()
-            .filter(|(k, _)| *k != left_out)
-            .flat_map(|(_, f)| shapes_of(f))
+            .filter(|(k, (_, c))| *k != left_out && **c)
+            .flat_map(|(_, (f, _))| shapes_of(f))
             .collect();
-        let union = if shapes.is_empty() {
-            MultiPolygon::new(Vec::new())
+        let area = if shapes.is_empty() {
+            0.0
         } else {
-            unary_union(&shapes).intersection(&table_of(w, d))
+            unary_union(&shapes)
+                .intersection(&table_of(w, d))
+                .unsigned_area()
         };
-        let area = union.unsigned_area();
         Rest {
             left_out,
             id: features
                 .get(left_out)
                 .map_or(super::ids::FeatureId(0), |f| f.id),
-            pieces: union
-                .0
+            shapes: shapes
                 .into_iter()
                 .filter_map(|p| p.bounding_rect().map(|r| (r, p)))
                 .collect(),
@@ -220,8 +276,7 @@ impl Rest {
     }
 
     /// The cover with `f` added to the rest: the rest's area, plus `f`'s area on the table, less
-    /// the part of it the rest already covers (the rest's pieces are disjoint, so only those
-    /// whose boxes meet `f`'s can overlap it).
+    /// the part of it the rest already covers (only the shapes whose boxes meet `f`'s can).
     fn with(&self, f: &TerrainFeature, w: f64, d: f64) -> f64 {
         use geo::{BoundingRect, Intersects};
         let shapes = shapes_of(f);
@@ -232,17 +287,16 @@ impl Rest {
         };
         let overlap = match own.bounding_rect() {
             Some(b) => {
-                let near = MultiPolygon::new(
-                    self.pieces
-                        .iter()
-                        .filter(|(r, _)| r.intersects(&b))
-                        .map(|(_, p)| p.clone())
-                        .collect(),
-                );
-                if near.0.is_empty() {
+                let near: Vec<Polygon<f64>> = self
+                    .shapes
+                    .iter()
+                    .filter(|(r, _)| r.intersects(&b))
+                    .map(|(_, p)| p.clone())
+                    .collect();
+                if near.is_empty() {
                     0.0
                 } else {
-                    own.intersection(&near).unsigned_area()
+                    own.intersection(&unary_union(&near)).unsigned_area()
                 }
             }
             None => 0.0,
