@@ -508,6 +508,18 @@ mod tests {
             check(&s, &mut cache);
         }
         assert!(cache.rest.as_ref().is_some_and(|r| r.id == FeatureId(2)));
+        // The same wood dragged into a bow tie: refused (DATA-07), so not counted; then mended.
+        let kept = s.terrain[1].geometry.clone();
+        s.terrain[1].geometry = Geometry::Polygon(vec![
+            Point::new(50.0, 30.0),
+            Point::new(110.0, 90.0),
+            Point::new(110.0, 30.0),
+            Point::new(50.0, 90.0),
+        ]);
+        check(&s, &mut cache);
+        s.terrain[1].geometry = kept;
+        check(&s, &mut cache);
+        assert!(cache.rest.as_ref().is_some_and(|r| r.id == FeatureId(2)));
         if let Geometry::Polyline { points, .. } = &mut s.terrain[3].geometry {
             points[1].y += 40.0;
         }
@@ -527,7 +539,7 @@ mod tests {
         check(&s, &mut cache);
         s.table.width_cm = 200.0;
         check(&s, &mut cache);
-        assert_eq!(checked, 18);
+        assert_eq!(checked, 20);
     }
 
     #[test]
