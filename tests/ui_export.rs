@@ -355,6 +355,7 @@ fn the_progress_bar_shows_what_is_written_and_can_stop_it() {
                     open: None,
                     violations: &[],
                     advice: &[],
+                    terrain_cover: 0.0,
                     campaigns: &[],
                     campaign: None,
                     campaign_runs: &[],

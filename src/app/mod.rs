@@ -36,7 +36,7 @@ pub use files::{
     ImportError, OnExisting,
 };
 
-use crate::model::advice::{scenario_advice, Advice};
+use crate::model::advice::{scenario_advice_with_cover, Advice, CoverCache};
 use crate::model::validate::{validate_scenario, Violation};
 use crate::model::{ArmyList, Campaign, CampaignId, ListId, Scenario, TroopTypeId};
 use crate::store::{Store, StoreError};
@@ -79,6 +79,10 @@ pub struct App {
     violations: Vec<Violation>,
     /// The book's advice on the open scenario (BAS-04, BAS-06), kept with the violations.
     advice: Vec<Advice>,
+    /// BAS-06: the share of the open table under terrain, and what keeps it quick to work out
+    /// again after an edit (issue #18 item 10).
+    terrain_cover: f64,
+    cover_cache: CoverCache,
     campaigns: Vec<(CampaignId, String)>,
     campaign: Option<Campaign>,
     messages: Vec<Message>,
@@ -153,6 +157,8 @@ impl App {
             open: None,
             violations: Vec::new(),
             advice: Vec::new(),
+            terrain_cover: 0.0,
+            cover_cache: CoverCache::default(),
             campaigns: Vec::new(),
             campaign: None,
             messages: Vec::new(),
@@ -261,6 +267,7 @@ impl App {
                 open: self.open.as_ref(),
                 violations: &self.violations,
                 advice: &self.advice,
+                terrain_cover: self.terrain_cover,
                 campaigns: &self.campaigns,
                 campaign: self.campaign.as_ref(),
                 campaign_runs: &self.runs.rows,
@@ -540,7 +547,15 @@ impl App {
             }
             None => Vec::new(),
         };
-        self.advice = self.open.as_ref().map(scenario_advice).unwrap_or_default();
+        // The cover once per edit, for the advice and the table editor alike.
+        self.terrain_cover = match &self.open {
+            Some(s) => self.cover_cache.cover(s),
+            None => 0.0,
+        };
+        self.advice = match &self.open {
+            Some(s) => scenario_advice_with_cover(s, self.terrain_cover),
+            None => Vec::new(),
+        };
     }
 
     fn open_campaign(&mut self, id: &CampaignId) {

@@ -18,7 +18,7 @@
 //!   historically so (the Ebelsberg sample has both).
 
 use super::scenario::Scenario;
-use super::terrain::{Geometry, TerrainKind};
+use super::terrain::{Geometry, TerrainFeature, TerrainKind};
 use crate::geom::footprint::ring_polygon;
 use crate::geom::Point;
 use geo::orient::{Direction, Orient};
@@ -57,6 +57,16 @@ pub fn terrain_cover(s: &Scenario) -> f64 {
     if !(w > 0.0 && d > 0.0) {
         return 0.0;
     }
+    let shapes: Vec<Polygon<f64>> = counted(s).iter().flat_map(|f| shapes_of(f)).collect();
+    if shapes.is_empty() {
+        return 0.0;
+    }
+    let covered = unary_union(&shapes).intersection(&table_of(w, d));
+    (covered.unsigned_area() / (w * d)).clamp(0.0, 1.0)
+}
+
+/// The features BAS-06 counts: all but open ground and those the boundary checks refuse.
+fn counted(s: &Scenario) -> Vec<&TerrainFeature> {
     let refused: Vec<super::ids::FeatureId> = super::validate::geometry_violations(s)
         .iter()
         .filter_map(|v| match v.subject {
@@ -64,43 +74,241 @@ pub fn terrain_cover(s: &Scenario) -> f64 {
             _ => None,
         })
         .collect();
-    let mut shapes: Vec<Polygon<f64>> = Vec::new();
-    for f in &s.terrain {
-        if f.kind == TerrainKind::Open || refused.contains(&f.id) {
-            continue;
-        }
-        match &f.geometry {
-            Geometry::Polygon(ring) if ring.len() >= 3 => {
-                if ring.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
-                    shapes.push(ring_polygon(ring));
-                }
-            }
-            Geometry::Polygon(_) => {}
-            Geometry::Polyline { points, width_cm } => {
-                shapes.extend(
-                    points
-                        .windows(2)
-                        .filter_map(|w| strip(w[0], w[1], *width_cm)),
-                );
+    s.terrain
+        .iter()
+        .filter(|f| f.kind != TerrainKind::Open && !refused.contains(&f.id))
+        .collect()
+}
+
+/// The polygons a feature covers, all oriented the same way (the union reads a clockwise ring
+/// as a hole): its outline, or one strip per segment of a road or stream.
+fn shapes_of(f: &TerrainFeature) -> Vec<Polygon<f64>> {
+    let mut shapes = Vec::new();
+    match &f.geometry {
+        Geometry::Polygon(ring) if ring.len() >= 3 => {
+            if ring.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
+                shapes.push(ring_polygon(ring));
             }
         }
+        Geometry::Polygon(_) => {}
+        Geometry::Polyline { points, width_cm } => {
+            shapes.extend(
+                points
+                    .windows(2)
+                    .filter_map(|w| strip(w[0], w[1], *width_cm)),
+            );
+        }
     }
-    if shapes.is_empty() {
-        return 0.0;
-    }
-    // The union reads a clockwise ring as a hole: orient every shape the same way.
-    let shapes: Vec<Polygon<f64>> = shapes
+    shapes
         .iter()
         .map(|p| p.orient(Direction::Default))
-        .collect();
-    let table = MultiPolygon::new(vec![ring_polygon(&[
+        .collect()
+}
+
+fn table_of(w: f64, d: f64) -> MultiPolygon<f64> {
+    MultiPolygon::new(vec![ring_polygon(&[
         Point::new(0.0, 0.0),
         Point::new(w, 0.0),
         Point::new(w, d),
         Point::new(0.0, d),
-    ])]);
-    let covered = unary_union(&shapes).intersection(&table);
-    (covered.unsigned_area() / (w * d)).clamp(0.0, 1.0)
+    ])])
+}
+
+/// BAS-06 cover kept from one edit to the next (issue #18 item 10): [`terrain_cover`] is the
+/// union of every feature, some milliseconds on a big table, and a corner dragged changes one
+/// feature. The cache keeps the scenario's features as it last saw them; when one feature alone
+/// has changed, it keeps the area of the union of all the others clipped to the table (worked
+/// out once, the first time that feature is edited) with their shapes, and adds the edited one
+/// by area: that area, plus the feature's own clipped area, less its overlap with the others
+/// whose boxes meet it. That is the fresh union's area up to rounding in the last digits.
+/// Anything else (a feature added or deleted, another one edited, the table resized) works the
+/// union out afresh once.
+#[derive(Debug, Clone, Default)]
+pub struct CoverCache {
+    table: Option<(f64, f64)>,
+    /// The scenario's features as last seen, and whether each is counted.
+    features: Vec<TerrainFeature>,
+    counted: Vec<bool>,
+    cover: f64,
+    rest: Option<Rest>,
+}
+
+/// Every counted feature but one (`left_out`, by position): the area of their union clipped to
+/// the table, and their shapes with their boxes.
+#[derive(Debug, Clone)]
+struct Rest {
+    left_out: usize,
+    id: super::ids::FeatureId,
+    shapes: Vec<(geo::Rect<f64>, Polygon<f64>)>,
+    area: f64,
+}
+
+impl CoverCache {
+    /// The share of the table under terrain, as [`terrain_cover`] gives it.
+    pub fn cover(&mut self, s: &Scenario) -> f64 {
+        let (w, d) = (s.table.width_cm, s.table.depth_cm);
+        if !(w > 0.0 && d > 0.0) {
+            *self = CoverCache::default();
+            return 0.0;
+        }
+        let same_table = self.table == Some((w, d));
+        let same_len = s.terrain.len() == self.features.len();
+        if same_table && same_len && s.terrain == self.features {
+            return self.cover;
+        }
+        let one_changed = if same_table && same_len {
+            let mut diff = s
+                .terrain
+                .iter()
+                .zip(&self.features)
+                .enumerate()
+                .filter(|(_, (a, b))| a != b);
+            match (diff.next(), diff.next()) {
+                (Some((i, (a, b))), None) if a.id == b.id => Some(i),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        match one_changed {
+            Some(i) => {
+                let f = s.terrain.get(i);
+                let counted = f.is_some_and(|f| counts(s, f));
+                let fresh_rest = !self
+                    .rest
+                    .as_ref()
+                    .is_some_and(|r| r.left_out == i && Some(r.id) == f.map(|f| f.id));
+                if fresh_rest {
+                    self.rest = Some(Rest::of(&self.features, &self.counted, i, w, d));
+                }
+                if let Some(c) = self.counted.get_mut(i) {
+                    *c = counted;
+                }
+                if let (Some(rest), Some(slot), Some(f)) = (&self.rest, self.features.get_mut(i), f)
+                {
+                    *slot = f.clone();
+                    self.cover = if counted {
+                        rest.with(f, w, d)
+                    } else {
+                        (rest.area / (w * d)).clamp(0.0, 1.0)
+                    };
+                }
+            }
+            None => {
+                let refused = refused(s);
+                self.rest = None;
+                self.table = Some((w, d));
+                self.features = s.terrain.clone();
+                self.counted = s
+                    .terrain
+                    .iter()
+                    .map(|f| f.kind != TerrainKind::Open && !refused.contains(&f.id))
+                    .collect();
+                self.cover = terrain_cover(s);
+            }
+        }
+        self.cover
+    }
+}
+
+/// The features [`super::validate::geometry_violations`] refuses.
+fn refused(s: &Scenario) -> Vec<super::ids::FeatureId> {
+    super::validate::geometry_violations(s)
+        .iter()
+        .filter_map(|v| match v.subject {
+            super::validate::Subject::Feature(id) => Some(id),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Does BAS-06 count `f` on `s`'s table? Its boundary checks depend on it and the table alone,
+/// so it is checked on a scenario holding only it.
+fn counts(s: &Scenario, f: &TerrainFeature) -> bool {
+    if f.kind == TerrainKind::Open {
+        return false;
+    }
+    let probe = Scenario {
+        format: super::scenario::SCENARIO_FORMAT,
+        id: super::ids::ScenarioId::new("probe"),
+        name: String::new(),
+        date: String::new(),
+        year: None,
+        description: String::new(),
+        table: s.table,
+        scale: s.scale,
+        measure_scale: s.measure_scale,
+        points: 0,
+        turn_limit: 0,
+        weather: Default::default(),
+        defense: Default::default(),
+        defender: None,
+        optional_rules: Vec::new(),
+        terrain: vec![f.clone()],
+        sides: Vec::new(),
+        teams: Vec::new(),
+    };
+    refused(&probe).is_empty()
+}
+
+impl Rest {
+    fn of(features: &[TerrainFeature], counted: &[bool], left_out: usize, w: f64, d: f64) -> Rest {
+        use geo::BoundingRect;
+        let shapes: Vec<Polygon<f64>> = features
+            .iter()
+            .zip(counted)
+            .enumerate()
+            .filter(|(k, (_, c))| *k != left_out && **c)
+            .flat_map(|(_, (f, _))| shapes_of(f))
+            .collect();
+        let area = if shapes.is_empty() {
+            0.0
+        } else {
+            unary_union(&shapes)
+                .intersection(&table_of(w, d))
+                .unsigned_area()
+        };
+        Rest {
+            left_out,
+            id: features
+                .get(left_out)
+                .map_or(super::ids::FeatureId(0), |f| f.id),
+            shapes: shapes
+                .into_iter()
+                .filter_map(|p| p.bounding_rect().map(|r| (r, p)))
+                .collect(),
+            area,
+        }
+    }
+
+    /// The cover with `f` added to the rest: the rest's area, plus `f`'s area on the table, less
+    /// the part of it the rest already covers (only the shapes whose boxes meet `f`'s can).
+    fn with(&self, f: &TerrainFeature, w: f64, d: f64) -> f64 {
+        use geo::{BoundingRect, Intersects};
+        let shapes = shapes_of(f);
+        let own = if shapes.is_empty() {
+            MultiPolygon::new(Vec::new())
+        } else {
+            unary_union(&shapes).intersection(&table_of(w, d))
+        };
+        let overlap = match own.bounding_rect() {
+            Some(b) => {
+                let near: Vec<Polygon<f64>> = self
+                    .shapes
+                    .iter()
+                    .filter(|(r, _)| r.intersects(&b))
+                    .map(|(_, p)| p.clone())
+                    .collect();
+                if near.is_empty() {
+                    0.0
+                } else {
+                    own.intersection(&unary_union(&near)).unsigned_area()
+                }
+            }
+            None => 0.0,
+        };
+        ((self.area + own.unsigned_area() - overlap) / (w * d)).clamp(0.0, 1.0)
+    }
 }
 
 /// The rectangle a road or stream of this width covers along one segment.
@@ -129,6 +337,11 @@ pub fn stands_per_side(s: &Scenario) -> Vec<u32> {
 
 /// BAS-04 and BAS-06 advice for a scenario; empty when it follows the book.
 pub fn scenario_advice(s: &Scenario) -> Vec<Advice> {
+    scenario_advice_with_cover(s, terrain_cover(s))
+}
+
+/// As [`scenario_advice`], with the BAS-06 cover already worked out (by a [`CoverCache`]).
+pub fn scenario_advice_with_cover(s: &Scenario, cover: f64) -> Vec<Advice> {
     let mut out = Vec::new();
     let k = s.measure_scale.factor();
     let (short, long) = (MIN_TABLE_CM.0 * k, MIN_TABLE_CM.1 * k);
@@ -169,7 +382,6 @@ pub fn scenario_advice(s: &Scenario) -> Vec<Advice> {
         }
     }
     out.extend(chain_advice(s));
-    let cover = terrain_cover(s);
     let pct = |x: f64| (x * 100.0).round();
     if cover < COVER_RANGE.0 {
         out.push(Advice {
@@ -307,6 +519,85 @@ mod tests {
         );
         let advice = scenario_advice(&s);
         assert_eq!(advice.len(), 0, "{advice:?}");
+    }
+
+    #[test]
+    fn bas_06_the_kept_cover_equals_a_fresh_union_after_every_edit() {
+        // Overlapping woods, a field inside one, a road across two and a wood half off the
+        // table; then one wood's corners dragged again and again (the kept union of the others
+        // is used), another feature edited, one added and one deleted (worked out afresh), and
+        // the first wood dragged once more. Every answer equals the union worked out anew.
+        let mut s = scenario(vec![
+            feature(1, TerrainKind::HighArea, square(10.0, 10.0, 60.0)),
+            feature(2, TerrainKind::HighArea, square(50.0, 30.0, 60.0)),
+            feature(3, TerrainKind::LowArea, square(20.0, 20.0, 20.0)),
+            feature(
+                4,
+                TerrainKind::Road,
+                Geometry::Polyline {
+                    points: vec![
+                        Point::new(0.0, 60.0),
+                        Point::new(120.0, 70.0),
+                        Point::new(240.0, 40.0),
+                    ],
+                    width_cm: 3.0,
+                },
+            ),
+            feature(5, TerrainKind::BuiltUp, square(200.0, 150.0, 60.0)),
+            feature(6, TerrainKind::Open, square(150.0, 100.0, 30.0)),
+        ]);
+        let mut cache = CoverCache::default();
+        let mut checked = 0;
+        let mut check = |s: &Scenario, cache: &mut CoverCache| {
+            let (kept, fresh) = (cache.cover(s), terrain_cover(s));
+            // Equal up to rounding in the last digits (the union's pieces are added in another
+            // order), and the advice word for word.
+            assert!((kept - fresh).abs() < 1e-9, "kept {kept} fresh {fresh}");
+            assert_eq!(scenario_advice_with_cover(s, kept), scenario_advice(s));
+            checked += 1;
+        };
+        check(&s, &mut cache);
+        for step in 0..12 {
+            let dx = if step % 2 == 0 { 7.5 } else { -3.0 };
+            if let Geometry::Polygon(ring) = &mut s.terrain[1].geometry {
+                ring[step % 4].x += dx;
+                ring[(step + 1) % 4].y -= dx / 2.0;
+            }
+            check(&s, &mut cache);
+        }
+        assert!(cache.rest.as_ref().is_some_and(|r| r.id == FeatureId(2)));
+        // The same wood dragged into a bow tie: refused (DATA-07), so not counted; then mended.
+        let kept = s.terrain[1].geometry.clone();
+        s.terrain[1].geometry = Geometry::Polygon(vec![
+            Point::new(50.0, 30.0),
+            Point::new(110.0, 90.0),
+            Point::new(110.0, 30.0),
+            Point::new(50.0, 90.0),
+        ]);
+        check(&s, &mut cache);
+        s.terrain[1].geometry = kept;
+        check(&s, &mut cache);
+        assert!(cache.rest.as_ref().is_some_and(|r| r.id == FeatureId(2)));
+        if let Geometry::Polyline { points, .. } = &mut s.terrain[3].geometry {
+            points[1].y += 40.0;
+        }
+        check(&s, &mut cache);
+        assert!(cache.rest.as_ref().is_some_and(|r| r.id == FeatureId(4)));
+        s.terrain.push(feature(
+            7,
+            TerrainKind::HighArea,
+            square(100.0, 100.0, 40.0),
+        ));
+        check(&s, &mut cache);
+        s.terrain.remove(0);
+        check(&s, &mut cache);
+        if let Geometry::Polygon(ring) = &mut s.terrain[0].geometry {
+            ring[2].x += 30.0;
+        }
+        check(&s, &mut cache);
+        s.table.width_cm = 200.0;
+        check(&s, &mut cache);
+        assert_eq!(checked, 20);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! The table of effects is one function per source ([`feature_going`], [`defense_going`]), so the
 //! engine, the UI and the tests read the same answers (ARCHITECTURE.md habit 5). [`TerrainMap`]
 //! prepares the scenario's features once for one mover (shapes as `geo` polygons and lines,
-//! roads cut through the obstacles they cross, a box index) so that the movement code
+//! roads cut through the obstacles they cross, fords cut out of deep water, a box index) so that the movement code
 //! ([`super::movement`]) can ask "what does this base touch here?" cheaply. [`path_crossings`]
 //! answers the path-level question (which features a reference path enters, leaves or crosses)
 //! for order and charge code.
@@ -461,7 +461,9 @@ impl TerrainMap {
     /// not clear going to it, and the roads. Where a road crosses a linear obstacle or impassable
     /// ground, the road's surface is cut out of it (a gate, a ford, a bridge, a pass: the road
     /// marks the way through, TERR-06/07/12 ruling), so a base on the road passes and a base
-    /// wider than the road does not (MOVE-04).
+    /// wider than the road does not (MOVE-04). Where shallow water is drawn across deep water,
+    /// that part of the deep water is a ford (TERR-07): cut out the same way, it leaves the
+    /// shallow water's own going, the linear stop-and-cross, limbers and wagons included.
     pub fn new(ctx: &Ctx, mover: Mover) -> TerrainMap {
         Self::around(ctx, mover, None)
     }
@@ -504,6 +506,22 @@ impl TerrainMap {
             }
         }
         let road_rects: Vec<Rect> = roads.iter().map(Shape::rect).collect();
+        // TERR-07: shallow water drawn across deep water is a ford there; its shape is cut out
+        // of the deep water (as a road cuts a bridge) and the ford's own going applies.
+        let fords: Vec<Polygon<f64>> = ctx
+            .scenario
+            .terrain
+            .iter()
+            .filter(|f| {
+                f.kind == TerrainKind::ShallowWet
+                    && near(f.geometry.points(), width_of(&f.geometry))
+            })
+            .flat_map(|f| match Shape::of(&f.geometry) {
+                Shape::Area(a) => vec![a],
+                Shape::Strips(v) => v,
+                Shape::Line(_) => Vec::new(),
+            })
+            .collect();
         // ENG-04 (a): pontoon sections cut the water they span, as roads do (no road bonus).
         let mut cutters = roads.clone();
         cutters.extend(
@@ -522,13 +540,11 @@ impl TerrainMap {
                 Geometry::Polyline { points, width_cm } => Some((points.as_slice(), *width_cm)),
                 Geometry::Polygon(_) => None,
             };
-            Self::add(
-                &mut patches,
-                &cutters,
-                &cutter_rects,
-                feature_patch(f, going),
-                centre,
-            );
+            let mut patch = feature_patch(f, going);
+            if f.kind == TerrainKind::DeepWet && matches!(going, Going::Impassable { .. }) {
+                patch = cut_fords(patch, &fords);
+            }
+            Self::add(&mut patches, &cutters, &cutter_rects, patch, centre);
         }
         for (si, side) in ctx.scenario.sides.iter().enumerate() {
             for (di, d) in side.field_defenses.iter().enumerate() {
@@ -642,6 +658,35 @@ impl TerrainMap {
             .iter()
             .zip(&self.roads)
             .any(|(r, s)| r.contains(p) && s.covers_point(p))
+    }
+}
+
+/// TERR-07: deep water with the fords across it (`fords`, shallow-water shapes) cut out, so
+/// that a base on a ford passes and one wider than the ford does not (MOVE-04, as at a bridge).
+/// A deep-water line without a width is left whole.
+fn cut_fords(patch: Patch, fords: &[Polygon<f64>]) -> Patch {
+    let pieces = match &patch.shape {
+        Shape::Area(a) => vec![a.clone()],
+        Shape::Strips(v) => v.clone(),
+        Shape::Line(_) => return patch,
+    };
+    let mut pieces = MultiPolygon::new(pieces);
+    let mut cut = false;
+    for ford in fords {
+        if pieces.intersects(ford) {
+            pieces = pieces.difference(ford);
+            cut = true;
+        }
+    }
+    if !cut {
+        return patch;
+    }
+    let shape = Shape::Strips(pieces.0);
+    let rect = shape.rect();
+    Patch {
+        shape,
+        rect,
+        ..patch
     }
 }
 

@@ -145,6 +145,9 @@ pub struct View<'a> {
     pub violations: &'a [Violation],
     /// The book's advice on the open scenario (BAS-04, BAS-06): notes, not problems.
     pub advice: &'a [crate::model::advice::Advice],
+    /// BAS-06: the share of the open table under terrain (0–1), worked out once per edit with
+    /// the advice.
+    pub terrain_cover: f64,
     pub campaigns: &'a [(CampaignId, String)],
     pub campaign: Option<&'a Campaign>,
     /// The runs of the selected campaign, and the run selected (issue #19 item 5).

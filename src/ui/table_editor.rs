@@ -25,8 +25,9 @@
 //! `Shift+R` turn the selected feature by 15° about the middle of its corners ([`rotated`]),
 //! one edit each. A clicked corner is picked: `Delete` or a right-click takes it out
 //! ([`without_corner`]: an area keeps three, a line two, DATA-05). A deep-water river lists its
-//! crossings, the roads bridging it (the model has no crossing of its own: a road across deep
-//! water is the way over, TERR-07), and adds one ([`bridge_across`]). The Units list is the
+//! crossings, the roads bridging it and the shallow water fording it (a road across deep water
+//! is a bridge, shallow water across it a ford, TERR-07), and adds either ([`bridge_across`],
+//! [`ford_across`]). The Units list is the
 //! order-of-battle tree; each row can be dragged onto the table (egui drag and drop) and each HQ
 //! deployed on its own ("Deploy", `ScenarioEdit::DeployHq`). The panel states the book's table
 //! advice, size (BAS-04) and terrain cover (BAS-06), worked out again after every edit.
@@ -168,6 +169,8 @@ pub struct TableEditor {
     pub note: Option<String>,
     ruler: Option<(Point, Point)>,
     pointer: Option<Point>,
+    /// Where the pointer last was on the table (a river's crossing is added there).
+    last_pointer: Option<Point>,
     /// The scenario the cached scene and violations were built from.
     cache: Option<Cache>,
     ghost: Option<Ghost>,
@@ -350,6 +353,56 @@ pub fn bridge_across(
     near: Point,
     table: crate::model::Table,
 ) -> Option<TerrainFeature> {
+    let (from, to) = span_across(river, near, table)?;
+    Some(TerrainFeature {
+        id: FeatureId(0),
+        name: format!("Bridge over {}", river.name),
+        kind: TerrainKind::Road,
+        geometry: Geometry::Polyline {
+            points: vec![from, to],
+            width_cm: 4.0,
+        },
+        dense: false,
+        frozen: false,
+        construction: None,
+    })
+}
+
+/// How wide a ford [`ford_across`] makes, cm: room for a battalion of four stands in line
+/// (10 cm) with a little to spare.
+pub const FORD_WIDTH_CM: f64 = 12.0;
+
+/// A ford across `river` (issue #18 item 2, TERR-07): shallow water [`FORD_WIDTH_CM`] wide laid
+/// where [`bridge_across`] would lay a bridge. The engine cuts shallow water out of the deep
+/// water it crosses (`rules::terrain::TerrainMap`), so troops cross there by the linear
+/// stop-and-cross, limbers and wagons included, and guns count it as dense going (TERR-08).
+pub fn ford_across(
+    river: &TerrainFeature,
+    near: Point,
+    table: crate::model::Table,
+) -> Option<TerrainFeature> {
+    let (from, to) = span_across(river, near, table)?;
+    Some(TerrainFeature {
+        id: FeatureId(0),
+        name: format!("Ford across {}", river.name),
+        kind: TerrainKind::ShallowWet,
+        geometry: Geometry::Polyline {
+            points: vec![from, to],
+            width_cm: FORD_WIDTH_CM,
+        },
+        dense: false,
+        frozen: false,
+        construction: None,
+    })
+}
+
+/// The two ends of a crossing of `river` at the point of its outline nearest `near`: square to
+/// that edge, from 3 cm before the near bank to 3 cm past the far one, kept on the table.
+fn span_across(
+    river: &TerrainFeature,
+    near: Point,
+    table: crate::model::Table,
+) -> Option<(Point, Point)> {
     let pts = river.geometry.points();
     let n = pts.len();
     // The nearest edge and the foot on it.
@@ -385,27 +438,18 @@ pub fn bridge_across(
     };
     let from = clamp(Point::new(at.x - nx * 3.0, at.y - ny * 3.0));
     let to = clamp(Point::new(at.x + nx * (w + 3.0), at.y + ny * (w + 3.0)));
-    Some(TerrainFeature {
-        id: FeatureId(0),
-        name: format!("Bridge over {}", river.name),
-        kind: TerrainKind::Road,
-        geometry: Geometry::Polyline {
-            points: vec![from, to],
-            width_cm: 4.0,
-        },
-        dense: false,
-        frozen: false,
-        construction: None,
-    })
+    Some((from, to))
 }
 
-/// The roads that cross `river` (its bridges): those with a point inside it or a segment
-/// that meets its outline.
+/// The crossings of `river`: the roads (its bridges) and the shallow water (its fords,
+/// TERR-07) with a point inside it or a segment that meets its outline.
 pub fn crossings_of<'a>(scn: &'a Scenario, river: &TerrainFeature) -> Vec<&'a TerrainFeature> {
     let ring = river.geometry.points();
     scn.terrain
         .iter()
-        .filter(|f| f.kind == TerrainKind::Road && f.id != river.id)
+        .filter(|f| {
+            matches!(f.kind, TerrainKind::Road | TerrainKind::ShallowWet) && f.id != river.id
+        })
         .filter(|f| {
             let pts = f.geometry.points();
             pts.iter().any(|p| ring_contains(ring, *p))
@@ -615,14 +659,8 @@ pub fn page(
 fn refresh(ed: &mut TableEditor, view: &View<'_>, scn: &Scenario) {
     if ed.cache.as_ref().is_none_or(|c| c.scenario != *scn) {
         let (scene, violations) = placement_problems(scn, view.lists);
-        // The cover (a union of every feature, some milliseconds on a big table) is worked out
-        // again only when the terrain or the table changed, not for a unit placed.
-        let cover = match &ed.cache {
-            Some(c) if c.scenario.terrain == scn.terrain && c.scenario.table == scn.table => {
-                c.cover
-            }
-            _ => crate::model::advice::terrain_cover(scn),
-        };
+        // The cover is the app's, worked out once per edit with the advice (BAS-06).
+        let cover = view.terrain_cover;
         ed.cache = Some(Cache {
             scenario: scn.clone(),
             scene,
@@ -943,45 +981,78 @@ fn crossings_panel(
     ui.label(RichText::new("Crossings").strong());
     ui.label(
         RichText::new(
-            "Deep water is crossed only where a road bridges it (TERR-07): each bridge is a \
-             road across the river. Select one to drag it along the bank.",
+            "Deep water is crossed only at a bridge or a ford (TERR-07). A bridge is a road \
+             across the river; a ford is shallow water across it, waded by the stop-and-cross \
+             of walls and streams (limbers and wagons too; heavy going for guns). Select one \
+             to drag it along the bank.",
         )
         .color(palette::FAINT),
     );
-    let bridges = crossings_of(scn, river);
-    if bridges.is_empty() {
+    let crossings = crossings_of(scn, river);
+    if crossings.is_empty() {
         ui.label("No crossing yet.");
     }
-    for b in bridges {
-        ui.horizontal(|ui| {
-            if ui.selectable_label(false, &b.name).clicked() {
-                ed.selected_feature = Some(b.id);
+    for c in crossings {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                RichText::new(if c.kind == TerrainKind::Road {
+                    "Bridge"
+                } else {
+                    "Ford"
+                })
+                .color(palette::FAINT),
+            );
+            if ui.selectable_label(false, &c.name).clicked() {
+                ed.selected_feature = Some(c.id);
                 ed.selected_corner = None;
             }
             if ui
                 .small_button("Delete")
-                .on_hover_text(format!("Take '{}' away", b.name))
+                .on_hover_text(format!("Take '{}' away", c.name))
                 .clicked()
             {
-                out.send(edit(ScenarioEdit::DeleteFeature(b.id)));
+                out.send(edit(ScenarioEdit::DeleteFeature(c.id)));
             }
         });
     }
-    if ui
-        .button("Add a bridge")
-        .on_hover_text("A road 4 cm wide across the river, near the middle of its outline")
-        .clicked()
-    {
-        let pts = river.geometry.points();
-        let n = pts.len().max(1) as f64;
-        let mid = Point::new(
-            pts.iter().map(|p| p.x).sum::<f64>() / n,
-            pts.iter().map(|p| p.y).sum::<f64>() / n,
-        );
-        if let Some(b) = bridge_across(river, mid, scn.table) {
-            out.send(edit(ScenarioEdit::AddFeature(Box::new(b))));
+    // Where the pointer was last over the river, else the middle of its outline.
+    let pts = river.geometry.points();
+    let at = ed
+        .last_pointer
+        .filter(|p| ring_contains(pts, *p))
+        .unwrap_or_else(|| {
+            let n = pts.len().max(1) as f64;
+            Point::new(
+                pts.iter().map(|p| p.x).sum::<f64>() / n,
+                pts.iter().map(|p| p.y).sum::<f64>() / n,
+            )
+        });
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .button("Add a bridge")
+            .on_hover_text(
+                "A road 4 cm wide across the river, where the pointer last was over it (else \
+                 near the middle of its outline)",
+            )
+            .clicked()
+        {
+            if let Some(b) = bridge_across(river, at, scn.table) {
+                out.send(edit(ScenarioEdit::AddFeature(Box::new(b))));
+            }
         }
-    }
+        if ui
+            .button("Add a ford")
+            .on_hover_text(format!(
+                "Shallow water {FORD_WIDTH_CM} cm wide across the river, where the pointer \
+                 last was over it (else near the middle of its outline)"
+            ))
+            .clicked()
+        {
+            if let Some(f) = ford_across(river, at, scn.table) {
+                out.send(edit(ScenarioEdit::AddFeature(Box::new(f))));
+            }
+        }
+    });
 }
 
 /// Deletes corner `i` of `f`, or says why it stays.
@@ -1389,6 +1460,9 @@ fn table_area(
     };
     ed.snap_mark = r.pointer.and_then(snap);
     ed.pointer = r.pointer.map(|p| snap(p).unwrap_or(p));
+    if r.pointer.is_some() {
+        ed.last_pointer = r.pointer;
+    }
     let mut r = r;
     r.clicked_point = r.clicked_point.map(|p| snap(p).unwrap_or(p));
     if let Some(d) = r.drag.as_mut() {
