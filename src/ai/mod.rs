@@ -56,6 +56,7 @@ pub mod tactics;
 mod tests;
 
 pub use autoplay::{
-    action_side, autoplay, execute_order, play, AfterAction, AutoplayRun, Limits, Refusal, Until,
+    action_side, autoplay, autoplay_with, execute_order, play, play_with, AfterAction,
+    AutoplayRun, Limits, Policy, Refusal, Until,
 };
 pub use policy::{OrderGroup, PlannedUnit};

@@ -2,7 +2,7 @@
 //! and the results are printed per run and, for several runs, as win rates and averages.
 
 use super::{w, Failure};
-use crate::ai::{autoplay, AutoplayRun, Limits};
+use crate::ai::{autoplay_with, AutoplayRun, Limits, Policy};
 use crate::model::army::ArmyList;
 use crate::model::scenario::Scenario;
 use crate::rules::event::EndReason;
@@ -16,6 +16,40 @@ pub struct Options {
     pub runs: u32,
     pub json: bool,
     pub max_turns: Option<u32>,
+    /// How each side is played (`--policy 0=standard,1=hold`).
+    pub policies: [Policy; 2],
+}
+
+/// Reads `--policy`: comma-separated `SIDE=POLICY` pairs, SIDE 0 or 1, POLICY `standard` or
+/// `hold`; a side not named plays `standard`.
+pub fn parse_policies(text: &str) -> Result<[Policy; 2], String> {
+    let mut out = [Policy::Standard; 2];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((side, name)) = part.split_once('=') else {
+            return Err(format!(
+                "--policy: '{part}' is not SIDE=POLICY; write for example 0=standard,1=hold"
+            ));
+        };
+        let side: usize = match side.trim().parse() {
+            Ok(k @ (0 | 1)) => k,
+            _ => {
+                return Err(format!(
+                    "--policy: side '{}' must be 0 or 1 (the scenario's first or second side)",
+                    side.trim()
+                ))
+            }
+        };
+        let Some(policy) = Policy::from_name(name) else {
+            return Err(format!(
+                "--policy: '{}' is not a policy; use standard or hold",
+                name.trim()
+            ));
+        };
+        if let Some(slot) = out.get_mut(side) {
+            *slot = policy;
+        }
+    }
+    Ok(out)
 }
 
 /// One run as printed.
@@ -58,6 +92,7 @@ struct Summary {
 struct Report {
     scenario: String,
     sides: [String; 2],
+    policies: [Policy; 2],
     runs: Vec<RunReport>,
     summary: Summary,
 }
@@ -103,6 +138,18 @@ pub fn run(
                 short[0], sides[0], short[1], sides[1]
             ),
         )?;
+        if opts.policies != [Policy::Standard; 2] {
+            w(
+                out,
+                format!(
+                    "policies: {} {}, {} {}",
+                    short[0],
+                    opts.policies[0].name(),
+                    short[1],
+                    opts.policies[1].name()
+                ),
+            )?;
+        }
     }
     let mut reports = Vec::new();
     let mut stopped = false;
@@ -110,7 +157,7 @@ pub fn run(
         let seed = opts.seed + k;
         let mut battle = Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(seed), 0)
             .map_err(|e| Failure::input(format!("{name}: {e}")))?;
-        let r: AutoplayRun = autoplay(&mut battle, &Limits::default());
+        let r: AutoplayRun = autoplay_with(&mut battle, &Limits::default(), opts.policies);
         stopped |= r.stopped.is_some();
         let report = RunReport {
             seed,
@@ -153,6 +200,7 @@ pub fn run(
         let text = serde_json::to_string_pretty(&Report {
             scenario: scenario.id.as_str().to_string(),
             sides,
+            policies: opts.policies,
             runs: reports,
             summary,
         })
