@@ -16,8 +16,8 @@ use super::policy::{
 use super::tactics;
 use crate::model::Arm;
 use crate::rules::action::Action;
-use crate::rules::charge::Response;
 use crate::rules::battle::{Battle, Ctx};
+use crate::rules::charge::Response;
 use crate::rules::command::{
     check_issue_order, command_value, meets_dense, unit_action, OrderOutcome as CmdOutcome,
     OrderedUnit, UnitActionKind,
@@ -209,9 +209,7 @@ impl Driver<'_, '_> {
     /// Whether `side`'s policy may take `a` (every action passes here, so a `hold` side can
     /// never move or charge whatever a planner proposes).
     fn allows(&self, side: usize, a: &Action) -> bool {
-        self.policies
-            .get(side.min(1))
-            .is_none_or(|p| p.allows(a))
+        self.policies.get(side.min(1)).is_none_or(|p| p.allows(a))
     }
 
     fn policy(&self, side: usize) -> Policy {
@@ -430,19 +428,19 @@ pub fn play(
     until: Until,
     after: &mut AfterAction<'_>,
 ) -> AutoplayRun {
-    play_with(
-        battle,
-        limits,
-        sides,
-        [Policy::Standard; 2],
-        until,
-        after,
-    )
+    play_with(battle, limits, sides, [Policy::Standard; 2], until, after)
 }
 
 /// [`autoplay`] with a [`Policy`] per side (`battle autoplay --policy`).
 pub fn autoplay_with(battle: &mut Battle, limits: &Limits, policies: [Policy; 2]) -> AutoplayRun {
-    play_with(battle, limits, [true, true], policies, Until::End, &mut |_| true)
+    play_with(
+        battle,
+        limits,
+        [true, true],
+        policies,
+        Until::End,
+        &mut |_| true,
+    )
 }
 
 /// [`play`] with a [`Policy`] per side.

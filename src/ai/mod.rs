@@ -50,13 +50,14 @@
 
 pub mod autoplay;
 pub mod balance;
+pub mod plan;
 pub mod policy;
 pub mod tactics;
 #[cfg(test)]
 mod tests;
 
 pub use autoplay::{
-    action_side, autoplay, autoplay_with, execute_order, play, play_with, AfterAction,
-    AutoplayRun, Limits, Policy, Refusal, Until,
+    action_side, autoplay, autoplay_with, execute_order, play, play_with, AfterAction, AutoplayRun,
+    Limits, Policy, Refusal, Until,
 };
 pub use policy::{OrderGroup, PlannedUnit};

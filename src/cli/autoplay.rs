@@ -2,7 +2,8 @@
 //! and the results are printed per run and, for several runs, as win rates and averages.
 
 use super::{w, Failure};
-use crate::ai::{autoplay_with, AutoplayRun, Limits, Policy};
+use crate::ai::plan::side_plan;
+use crate::ai::{play_with, AutoplayRun, Limits, Policy, Until};
 use crate::model::army::ArmyList;
 use crate::model::scenario::Scenario;
 use crate::rules::event::EndReason;
@@ -18,6 +19,8 @@ pub struct Options {
     pub max_turns: Option<u32>,
     /// How each side is played (`--policy 0=standard,1=hold`).
     pub policies: [Policy; 2],
+    /// Print each side's plan (a task and why per command unit) when it changes.
+    pub explain: bool,
 }
 
 /// Reads `--policy`: comma-separated `SIDE=POLICY` pairs, SIDE 0 or 1, POLICY `standard` or
@@ -157,7 +160,54 @@ pub fn run(
         let seed = opts.seed + k;
         let mut battle = Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(seed), 0)
             .map_err(|e| Failure::input(format!("{name}: {e}")))?;
-        let r: AutoplayRun = autoplay_with(&mut battle, &Limits::default(), opts.policies);
+        let mut explained: Vec<String> = Vec::new();
+        let mut last: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+        let mut turn = None;
+        let mut explain = |b: &Battle| {
+            let t = b.state().turn;
+            let side = t.active.min(1);
+            if !opts.explain || turn == Some((t.game_turn, side)) {
+                return true;
+            }
+            turn = Some((t.game_turn, side));
+            if opts.policies[side] != Policy::Standard {
+                return true;
+            }
+            let plan = side_plan(&b.ctx(), side);
+            // A task is new when its kind or its ground (to 5 cm) changed, not its figures.
+            let keys: Vec<String> = plan
+                .tasks
+                .iter()
+                .map(|t| {
+                    let at = t.task.at();
+                    format!(
+                        "{} {} {:.0} {:.0}",
+                        t.name,
+                        t.task.label(),
+                        (at.x / 5.0).round(),
+                        (at.y / 5.0).round()
+                    )
+                })
+                .collect();
+            for (k, l) in keys.iter().zip(plan.why_lines()) {
+                if !last[side].contains(k) {
+                    explained.push(format!("  turn {}, {}: {l}", t.game_turn, short[side]));
+                }
+            }
+            last[side] = keys;
+            true
+        };
+        if opts.explain {
+            explain(&battle);
+        }
+        let r: AutoplayRun = play_with(
+            &mut battle,
+            &Limits::default(),
+            [true, true],
+            opts.policies,
+            Until::End,
+            &mut explain,
+        );
         stopped |= r.stopped.is_some();
         let report = RunReport {
             seed,
@@ -192,6 +242,9 @@ pub fn run(
         };
         if !opts.json {
             w(out, text_line(&report, &short))?;
+            for l in &explained {
+                w(out, l.clone())?;
+            }
         }
         reports.push(report);
     }

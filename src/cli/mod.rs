@@ -156,6 +156,9 @@ pub enum BattleCommand {
         /// stands; a side not named plays standard).
         #[arg(long, value_name = "SIDE=POLICY,...")]
         policy: Option<String>,
+        /// Print each side's plan — a task and why per command unit — whenever it changes.
+        #[arg(long)]
+        explain: bool,
     },
     /// Play a scenario many times with the solo opponent on both sides and report its balance:
     /// win and draw rates with 95% intervals, VPs, losses, game length, objectives, units.
@@ -311,6 +314,7 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
                     json,
                     max_turns,
                     policy,
+                    explain,
                 },
         } => {
             let policies = autoplay::parse_policies(policy.as_deref().unwrap_or(""))
@@ -322,6 +326,7 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
                 json: *json,
                 max_turns: *max_turns,
                 policies,
+                explain: *explain,
             };
             autoplay::run(scenario, s, lists, &opts, out)
         }
