@@ -4,8 +4,13 @@
 //! attacker's command units attack tasks on Ebelsberg, and the meeting-engagement sample is a
 //! mirror image and valid. A few short games only (CI has two cores).
 
+#[path = "support/large_battle.rs"]
+mod large_battle;
+
 use powderhorn::ai::plan::{side_plan, Task};
-use powderhorn::ai::{action_side, autoplay_with, AutoplayRun, Limits, Policy};
+use powderhorn::ai::{
+    action_side, autoplay_with, play as play_ai, AutoplayRun, Limits, Policy, Until,
+};
 use powderhorn::model::army::{shipped_lists, ArmyList};
 use powderhorn::model::samples;
 use powderhorn::model::scenario::Scenario;
@@ -318,4 +323,72 @@ fn measure_policies() {
             );
         }
     }
+}
+
+/// The games of one scenario and policy pair that the driver stopped, with why:
+/// `MEASURE_ONLY=1809-aspern-essling-1 MEASURE_POLICIES=standard,hold MEASURE_RUNS=200 cargo test
+/// --test ai_policies stopped_games -- --ignored --nocapture`.
+#[test]
+#[ignore = "minutes: a diagnosis aid for the measurement"]
+fn stopped_games() {
+    let runs: u64 = std::env::var("MEASURE_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let only = std::env::var("MEASURE_ONLY").unwrap_or_default();
+    let names = std::env::var("MEASURE_POLICIES").unwrap_or_else(|_| "standard,hold".into());
+    let mut policies = [Policy::Standard; 2];
+    for (slot, name) in policies.iter_mut().zip(names.split(',')) {
+        *slot = Policy::from_name(name).expect("standard or hold");
+    }
+    let mut scenarios = samples::scenarios().expect("samples");
+    scenarios.push(meeting());
+    for s in scenarios.iter().filter(|s| s.id.as_str().contains(&only)) {
+        for (k, g) in play_many(s, 1..1 + runs, policies, 2).iter().enumerate() {
+            if !g.finished {
+                println!("{} seed {}: {:?}", s.id.as_str(), k + 1, g.stopped);
+            }
+        }
+    }
+}
+
+/// One side's whole player turn of the large battle (the bench's `side_turn_large`, target
+/// ≤ 50 ms), timed in this build from the start of game turn 3 for each player turn up to game
+/// turn 6: `cargo test --test ai_policies time_side_turn_large -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing, not a check"]
+fn time_side_turn_large() {
+    let mut b = Battle::new(
+        large_battle::large_scenario(),
+        lists(),
+        DiceSource::Seed(large_battle::SEED),
+        0,
+    )
+    .expect("the large battle sets up");
+    let mut times = Vec::new();
+    while b.state().turn.game_turn < 7
+        && b.state().turn.phase != powderhorn::rules::state::Phase::Over
+    {
+        let timed = b.state().turn.game_turn >= 3;
+        let t = std::time::Instant::now();
+        let run = play_ai(
+            &mut b,
+            &Limits::default(),
+            [true, true],
+            Until::Turn,
+            &mut |_| true,
+        );
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        assert!(run.stopped.is_none(), "{:?}", run.stopped);
+        if timed {
+            times.push(ms);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+    println!(
+        "side turn, large battle: {} turns timed, median {median:.1} ms, max {:.1} ms",
+        times.len(),
+        times.last().copied().unwrap_or(f64::NAN)
+    );
 }

@@ -241,6 +241,7 @@ pub fn side_plan(ctx: &Ctx, side: usize) -> SidePlan {
     }
     let mut formations: BTreeMap<HqId, (Vec<Point>, u32, u32, u32)> = BTreeMap::new();
     let mut deployed: BTreeMap<HqId, Vec<Point>> = BTreeMap::new();
+    let starting: BTreeMap<UnitId, u8> = s.units.iter().map(|u| (u.id, u.stands)).collect();
     for u in &s.units {
         if let (Some(hq), Some(at)) = (plan.formation.get(&u.id), u.position.map(|p| p.at)) {
             deployed.entry(*hq).or_default().push(at);
@@ -253,7 +254,7 @@ pub fn side_plan(ctx: &Ctx, side: usize) -> SidePlan {
         let Some(hq) = plan.formation.get(&unit).copied() else {
             continue;
         };
-        let start = s.unit(unit).map_or(0, |u| u32::from(u.stands));
+        let start = starting.get(&unit).map_or(0, |n| u32::from(*n));
         let e = formations.entry(hq).or_default();
         e.2 += start;
         if !p.on_table() {
