@@ -76,7 +76,7 @@ fn hold_policy_only_fires_stands_and_never_moves_or_charges() {
     ] {
         let mut policies = [Policy::Standard; 2];
         policies[hold_side] = Policy::Hold;
-        let (b, run) = play(&scenario, seed, policies, 6);
+        let (b, run) = play(&scenario, seed, policies, u32::MAX);
         assert!(run.finished, "the game ends: {:?}", run.stopped);
         for e in b.entries() {
             if action_side(b.initial_state(), &e.action) != hold_side {
@@ -109,9 +109,10 @@ fn hold_policy_only_fires_stands_and_never_moves_or_charges() {
             }
         }
     }
-    // It does fight back: a floor of decisions and shots over the two short games.
-    assert!(held >= 20, "only {held} hold decisions checked");
-    assert!(fired >= 5, "only {fired} hold shots");
+    // It does fight back: a floor of decisions and shots over the three games.
+    eprintln!("{held} hold decisions, {fired} shots");
+    assert!(held >= 15, "only {held} hold decisions checked");
+    assert!(fired >= 8, "only {fired} hold shots");
 }
 
 #[test]
