@@ -393,3 +393,34 @@ fn time_side_turn_large() {
         times.last().copied().unwrap_or(f64::NAN)
     );
 }
+
+/// The last actions of one game and the combats left pending: `MEASURE_ONLY=… MEASURE_SEED=…
+/// MEASURE_POLICIES=… cargo test --test ai_policies dump_game -- --ignored --nocapture`.
+#[test]
+#[ignore = "a diagnosis aid"]
+fn dump_game() {
+    let only = std::env::var("MEASURE_ONLY").unwrap_or_default();
+    let seed: u64 = std::env::var("MEASURE_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let names = std::env::var("MEASURE_POLICIES").unwrap_or_else(|_| "standard,hold".into());
+    let mut policies = [Policy::Standard; 2];
+    for (slot, name) in policies.iter_mut().zip(names.split(',')) {
+        *slot = Policy::from_name(name).expect("standard or hold");
+    }
+    let mut scenarios = samples::scenarios().expect("samples");
+    scenarios.push(meeting());
+    for s in scenarios.iter().filter(|s| s.id.as_str().contains(&only)) {
+        let (b, run) = play(s, seed, policies, u32::MAX);
+        println!("{}: {:?}", s.id.as_str(), run.stopped);
+        let n = b.entries().len();
+        for e in &b.entries()[n.saturating_sub(12)..] {
+            println!("  {:?}", e.action);
+        }
+        for r in run.refusals.iter().rev().take(6) {
+            println!("  refused {:?}: {}", r.action, r.error);
+        }
+        println!("  combats: {:?}", b.state().charges.combats);
+    }
+}

@@ -40,9 +40,10 @@ pub enum Policy {
     Standard,
     /// A baseline that only fires from where it stands: in its turn each unit fires at its best
     /// target (a limbered gun unlimbers where it stands), and in the other side's turn it makes
-    /// opportunity fire and meets charges by standing (firing at the charger or canister). It
-    /// never moves, charges, supports, evades, counter-charges or consolidates, and its
-    /// command units stay put.
+    /// opportunity fire and meets charges by standing (firing at the charger or canister;
+    /// charged mounted cavalry counter-charges, which INIT-15 requires of it unless it evades).
+    /// It never moves, charges, supports, evades or consolidates, and its command units stay
+    /// put.
     Hold,
 }
 
@@ -80,9 +81,13 @@ impl Policy {
             | Action::Concede { .. }
             | Action::DeclareObjective { .. }
             | Action::RollStartingWeather => true,
-            Action::Respond { response, .. } => {
-                matches!(response, Response::Fire { .. } | Response::Canister)
-            }
+            // INIT-15: charged mounted cavalry must counter-charge or evade; `hold` meets the
+            // charge (the engine refuses a counter-charge where the rules do not ask for one
+            // of cavalry, and the driver offers it to mounted cavalry only).
+            Action::Respond { response, .. } => matches!(
+                response,
+                Response::Fire { .. } | Response::Canister | Response::CounterCharge
+            ),
             // Unlimbering where it stands (no ground covered).
             Action::Unlimber { .. } | Action::FireAtBridge { .. } => true,
             // An order that only fires or unlimbers.
