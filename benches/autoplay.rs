@@ -3,6 +3,10 @@
 //! the solo opponent (`src/ai`). Target: median ≤ 20 ms per battle on one core
 //! (`cargo bench --bench autoplay`).
 //!
+//! `side_turn_large` (issue #20 item 2, target ≤ 50 ms): one side's whole player turn of the
+//! same battle, from the start of game turn 3 (the armies in contact), decided and performed by
+//! the standard opponent — plans, orders, moves, fire, charges and the other side's answers.
+//!
 //! `autoplay_large`: set up the battle and play it to `BattleEnded`. `dice_alone`: draw the
 //! same number of dice from the seeded stream, with nothing else, so the ratio of the two says
 //! how much of a battle is rules and policy rather than dice. The bench prints the dice rolled
@@ -14,9 +18,9 @@ mod large_battle;
 #[path = "../tests/support/passes.rs"]
 mod passes;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use large_battle::{large_scenario, SEED};
-use powderhorn::ai::{autoplay, Limits};
+use powderhorn::ai::{autoplay, play as play_ai, Limits, Until};
 use powderhorn::model::army::{shipped_lists, ArmyList};
 use powderhorn::model::Scenario;
 use powderhorn::rules::dice::{Dice, SeededDice};
@@ -66,6 +70,34 @@ fn bench_autoplay(c: &mut Criterion) {
         return;
     }
     let mut group = c.benchmark_group("autoplay");
+    // The large battle at the start of game turn 3: the turn benched starts here.
+    let mut base = Battle::new(scenario.clone(), lists.to_vec(), DiceSource::Seed(SEED), 0)
+        .expect("the large battle sets up");
+    while base.state().turn.game_turn < 3 {
+        let run = play_ai(
+            &mut base,
+            &Limits::default(),
+            [true, true],
+            Until::Turn,
+            &mut |_| true,
+        );
+        assert!(run.stopped.is_none() && !run.finished, "{:?}", run.stopped);
+    }
+    group.bench_function("side_turn_large", |b| {
+        b.iter_batched(
+            || base.fork().expect("forks"),
+            |mut battle| {
+                black_box(play_ai(
+                    &mut battle,
+                    &Limits::default(),
+                    [true, true],
+                    Until::Turn,
+                    &mut |_| true,
+                ))
+            },
+            BatchSize::LargeInput,
+        )
+    });
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(20));
     group.bench_function("autoplay_large", |b| {

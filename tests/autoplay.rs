@@ -286,7 +286,16 @@ fn golden_seed_1809_autoplay_result() {
     eprintln!("{summary:?}");
     assert_eq!(
         summary,
-        (Some(1), Some(EndReason::TurnLimit), 10, 430, [2, 0], [0, 0]),
+        // Since issue #20 items 1, 2 (the planning opponent): the armies fight — 4 French and 7
+        // Austrian stands lost, VPs for both — and the Austrians hold their objective to the end.
+        (
+            Some(1),
+            Some(EndReason::Objective),
+            10,
+            478,
+            [4, 7],
+            [330, 240]
+        ),
         "the golden game changed"
     );
 }

@@ -492,6 +492,37 @@ fn battle_autoplay_plays_a_file_or_a_stored_scenario_and_refuses_bad_input() {
     assert!(stderr(&o).contains("--runs"), "{}", stderr(&o));
     let o = run(&db, &["battle", "autoplay", sample, "--seed", "x"]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
+    // #20: a policy per side, and the plans explained.
+    let o = run(
+        &db,
+        &[
+            "battle",
+            "autoplay",
+            sample,
+            "--seed",
+            "3",
+            "--max-turns",
+            "2",
+            "--policy",
+            "0=standard,1=hold",
+            "--explain",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("policies: French standard, Austrian hold"),
+        "{text}"
+    );
+    assert!(text.contains("French: Brigade Coëhorn — "), "{text}");
+    for bad in ["0=bold", "2=hold", "hold"] {
+        let o = run(
+            &db,
+            &["battle", "autoplay", sample, "--seed", "1", "--policy", bad],
+        );
+        assert_eq!(code(&o), 2, "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--policy"), "{}", stderr(&o));
+    }
 }
 
 /// A battle file over the Ebelsberg sample with these actions (free orders, seed 3).

@@ -17,6 +17,7 @@ use super::tactics;
 use crate::model::Arm;
 use crate::rules::action::Action;
 use crate::rules::battle::{Battle, Ctx};
+use crate::rules::charge::Response;
 use crate::rules::command::{
     check_issue_order, command_value, meets_dense, unit_action, OrderOutcome as CmdOutcome,
     OrderedUnit, UnitActionKind,
@@ -28,6 +29,75 @@ use crate::rules::state::{BattleState, Phase, PieceId};
 use crate::rules::victory::BattleResult;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// How a side is played: the standard opponent, or the `hold` baseline the standard one is
+/// measured against (docs/autoplay.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// The opponent with a plan ([`super::plan`], [`super::policy`]).
+    #[default]
+    Standard,
+    /// A baseline that only fires from where it stands: in its turn each unit fires at its best
+    /// target (a limbered gun unlimbers where it stands), and in the other side's turn it makes
+    /// opportunity fire and meets charges by standing (firing at the charger or canister;
+    /// charged mounted cavalry counter-charges, which INIT-15 requires of it unless it evades).
+    /// It never moves, charges, supports, evades or consolidates, and its command units stay
+    /// put.
+    Hold,
+}
+
+impl Policy {
+    /// The name used on the command line (`standard`, `hold`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Standard => "standard",
+            Policy::Hold => "hold",
+        }
+    }
+
+    /// Reads a name of [`Policy::name`].
+    pub fn from_name(name: &str) -> Option<Policy> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "standard" => Some(Policy::Standard),
+            "hold" => Some(Policy::Hold),
+            _ => None,
+        }
+    }
+
+    /// Whether this policy may take `a` at all: `hold` keeps only fire (in its turn, as
+    /// opportunity fire or at a charger), canister, standing, unlimbering a gun in place, the
+    /// side-wide declarations (objectives, a concession) and the phase's bookkeeping.
+    pub fn allows(self, a: &Action) -> bool {
+        if self == Policy::Standard {
+            return true;
+        }
+        match a {
+            Action::Fire { .. }
+            | Action::OpportunityFire { .. }
+            | Action::EndPhase
+            | Action::CloseResponse { .. }
+            | Action::ResolveCharge { .. }
+            | Action::Concede { .. }
+            | Action::DeclareObjective { .. }
+            | Action::RollStartingWeather => true,
+            // INIT-15: charged mounted cavalry must counter-charge or evade; `hold` meets the
+            // charge (the engine refuses a counter-charge where the rules do not ask for one
+            // of cavalry, and the driver offers it to mounted cavalry only).
+            Action::Respond { response, .. } => matches!(
+                response,
+                Response::Fire { .. } | Response::Canister | Response::CounterCharge
+            ),
+            // Unlimbering where it stands (no ground covered).
+            Action::Unlimber { .. } | Action::FireAtBridge { .. } => true,
+            // An order that only fires or unlimbers.
+            Action::IssueOrder { units, .. } => units
+                .iter()
+                .all(|u| matches!(u.action, UnitActionKind::Fire | UnitActionKind::Deploy)),
+            _ => false,
+        }
+    }
+}
 
 /// Guards against runaway games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,14 +206,26 @@ pub struct Driver<'a, 'h> {
     after: &'a mut AfterAction<'h>,
     /// The hook said stop.
     halted: bool,
+    /// How each side is played.
+    policies: [Policy; 2],
 }
 
 impl Driver<'_, '_> {
+    /// Whether `side`'s policy may take `a` (every action passes here, so a `hold` side can
+    /// never move or charge whatever a planner proposes).
+    fn allows(&self, side: usize, a: &Action) -> bool {
+        self.policies.get(side.min(1)).is_none_or(|p| p.allows(a))
+    }
+
+    fn policy(&self, side: usize) -> Policy {
+        self.policies.get(side.min(1)).copied().unwrap_or_default()
+    }
+
     /// Performs one action through the battle and the hook; refused actions are not logged
     /// here. `None` when it was not attempted (another side's decision, or halted).
     fn perform(&mut self, battle: &mut Battle, action: &Action) -> Option<Result<(), String>> {
         let side = action_side(battle.state(), action).min(1);
-        if self.halted || !self.sides[side] {
+        if self.halted || !self.sides[side] || !self.allows(side, action) {
             return None;
         }
         match battle.perform(action.clone()) {
@@ -244,6 +326,9 @@ impl Driver<'_, '_> {
                 target,
                 response,
             };
+            if !self.allows(target.side(), &a) {
+                continue;
+            }
             if self.attempt(battle, a) {
                 break;
             }
@@ -251,7 +336,7 @@ impl Driver<'_, '_> {
         self.attempt(battle, Action::CloseResponse { target });
         // CHG-08 (b): the inactive side supports its unit under charge, after contact.
         let support = tactics::defender_support(&battle.ctx(), target);
-        if let Some(a) = support {
+        if let Some(a) = support.filter(|a| self.allows(target.side(), a)) {
             self.attempt(battle, a);
         }
     }
@@ -274,6 +359,10 @@ impl Driver<'_, '_> {
     fn consolidate(&mut self, battle: &mut Battle) {
         let moves = tactics::consolidations(&battle.ctx());
         for a in moves {
+            let side = action_side(battle.state(), &a);
+            if !self.allows(side, &a) {
+                continue;
+            }
             if Driver::over(battle) {
                 return;
             }
@@ -346,7 +435,32 @@ pub fn play(
     until: Until,
     after: &mut AfterAction<'_>,
 ) -> AutoplayRun {
+    play_with(battle, limits, sides, [Policy::Standard; 2], until, after)
+}
+
+/// [`autoplay`] with a [`Policy`] per side (`battle autoplay --policy`).
+pub fn autoplay_with(battle: &mut Battle, limits: &Limits, policies: [Policy; 2]) -> AutoplayRun {
+    play_with(
+        battle,
+        limits,
+        [true, true],
+        policies,
+        Until::End,
+        &mut |_| true,
+    )
+}
+
+/// [`play`] with a [`Policy`] per side.
+pub fn play_with(
+    battle: &mut Battle,
+    limits: &Limits,
+    sides: [bool; 2],
+    policies: [Policy; 2],
+    until: Until,
+    after: &mut AfterAction<'_>,
+) -> AutoplayRun {
     let mut d = Driver {
+        policies,
         limits,
         refusals: Vec::new(),
         actions: 0,
@@ -438,9 +552,12 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
         if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
             return;
         }
-        let candidates = {
+        let candidates: Vec<Action> = {
             let ctx = battle.ctx();
             initiative_actions(&ctx, &sight, id)
+                .into_iter()
+                .filter(|a| d.allows(side, a))
+                .collect()
         };
         let mut acted = false;
         for a in candidates {
@@ -466,7 +583,7 @@ fn play_initiative(battle: &mut Battle, d: &mut Driver) {
                 return;
             }
             let support = tactics::initiative_support(&battle.ctx(), id);
-            if let Some(a) = support {
+            if let Some(a) = support.filter(|a| d.allows(side, a)) {
                 attempts += 1;
                 d.attempt(battle, a);
             }
@@ -556,12 +673,17 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
                     .filter(|u| orderable(**u))
                     .map(|&u| PlannedUnit {
                         piece: u,
-                        candidates: plan_unit(&ctx, &sight, u),
+                        candidates: plan_unit(&ctx, &sight, u)
+                            .into_iter()
+                            .filter(|a| d.allows(side, a))
+                            .collect(),
                     })
                     .filter(|p| !p.candidates.is_empty())
                     .collect();
                 // CHG-08 (a): units of the order support its charges.
-                tactics::plan_supports(&ctx, &mut planned);
+                if d.policy(side) == Policy::Standard {
+                    tactics::plan_supports(&ctx, &mut planned);
+                }
                 planned
             };
             if planned.is_empty() {
@@ -575,7 +697,11 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
     }
     // CMD-07: isolated units no command unit ordered give themselves an order (before the
     // command units move, CMD-20).
-    let selves = tactics::self_orders(&battle.ctx());
+    let selves = if d.policy(side) == Policy::Standard {
+        tactics::self_orders(&battle.ctx())
+    } else {
+        Vec::new()
+    };
     for a in selves {
         if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
             return;
@@ -583,7 +709,12 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
         attempts += 1;
         d.attempt(battle, a);
     }
-    for hq in command_units(&battle.ctx(), side) {
+    let hqs = if d.policy(side) == Policy::Standard {
+        command_units(&battle.ctx(), side)
+    } else {
+        Vec::new()
+    };
+    for hq in hqs {
         if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
             return;
         }
@@ -797,7 +928,7 @@ pub fn execute_order(
                 plan_unit(&ctx, &Sight::new(), o.piece)
             };
             for a in candidates {
-                if !move_legal_now(battle, &a) {
+                if !move_legal_now(battle, &a) || !d.allows(o.piece.side(), &a) {
                     continue;
                 }
                 if *attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {

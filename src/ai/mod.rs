@@ -1,6 +1,12 @@
 //! The solo opponent: a pure, deterministic policy that chooses the next actions of the side to
 //! act ([`policy`], with the tactics beyond moving and shooting in [`tactics`]), and a driver that plays both sides of a battle to its end ([`autoplay`]).
 //!
+//! Above the per-unit policy sits a plan ([`plan`]): each command unit's formation gets a task —
+//! attack (an assault with local superiority), hold, screen a flank, or reserve — with a why
+//! line, recomputed from the table so nothing is stored. Each side is played by a
+//! [`Policy`]: `Standard` (all of this) or `Hold`, the baseline that only fires from where it
+//! stands (`battle autoplay --policy 0=standard,1=hold`, figures in `docs/autoplay.md`).
+//!
 //! The opponent plays by the same door as a person: every choice is an ordinary
 //! [`Action`](crate::rules::Action) handed to [`Battle::perform`](crate::rules::Battle::perform),
 //! so the rules check it, roll its dice and record it, and the log it leaves replays like any
@@ -50,12 +56,14 @@
 
 pub mod autoplay;
 pub mod balance;
+pub mod plan;
 pub mod policy;
 pub mod tactics;
 #[cfg(test)]
 mod tests;
 
 pub use autoplay::{
-    action_side, autoplay, execute_order, play, AfterAction, AutoplayRun, Limits, Refusal, Until,
+    action_side, autoplay, autoplay_with, execute_order, play, play_with, AfterAction, AutoplayRun,
+    Limits, Policy, Refusal, Until,
 };
 pub use policy::{OrderGroup, PlannedUnit};

@@ -90,6 +90,7 @@ pub struct Sight {
     cell: OnceCell<std::sync::Arc<SightIndex>>,
     troops: [OnceCell<Strips>; 2],
     goals: [OnceCell<Option<Point>>; 2],
+    plans: [OnceCell<super::plan::SidePlan>; 2],
 }
 
 impl Sight {
@@ -125,6 +126,19 @@ impl Sight {
                 Some((e, d))
             }
             _ => nearest_enemy(ctx, id),
+        }
+    }
+
+    /// The plan of `side` (0 or 1, [`super::plan::side_plan`]), worked out once; the task of
+    /// `unit`'s formation in it.
+    pub(crate) fn task(&self, ctx: &Ctx, unit: PieceId) -> Option<super::plan::Task> {
+        let side = unit.side();
+        match self.plans.get(side) {
+            Some(cell) => cell
+                .get_or_init(|| super::plan::side_plan(ctx, side))
+                .task_of(unit)
+                .copied(),
+            None => super::plan::side_plan(ctx, side).task_of(unit).copied(),
         }
     }
 
@@ -764,8 +778,17 @@ pub fn consider_charge(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     let weak = tp.suppressed_at.is_some()
         || tp.formation == Some(Formation::Disordered)
         || is_shaken(ctx, tp);
-    // The attacker presses on: an enemy on its objective ground is charged at even odds.
-    let press = !defends(ctx, id.side()) && tactics::piece_on_objective(ctx, id.side(), target);
+    // The attacker presses on: an enemy on its objective ground is charged at even odds; so is
+    // one near the ground an assault (local superiority, `plan`) goes for.
+    let task = sight.task(ctx, id);
+    let on_ground = tactics::piece_on_objective(ctx, id.side(), target);
+    let assault = task.is_some_and(|t| {
+        t.is_assault()
+            && (on_ground
+                || pose_of(ctx, target)
+                    .is_some_and(|q| dist(q.at, t.at()) <= super::plan::LOCAL_CM))
+    });
+    let press = (!defends(ctx, id.side()) && on_ground) || assault;
     let worth =
         dealt >= taken * 1.5 + 0.2 || (weak && dealt > taken) || (press && dealt >= taken * 1.1);
     // CHG-01..CHG-10: the engine's own check (it rolls no dice) — distance to the edge it
@@ -874,7 +897,9 @@ fn movement_target_in(
     let p = ctx.piece(id).ok()?;
     let at = pose_of(ctx, id)?.at;
     let side = id.side();
-    let defender = defends(ctx, side);
+    let task = sight.task(ctx, id);
+    // The formation's task (`plan`) decides whether it goes forward like an attacker.
+    let defender = task.map_or_else(|| defends(ctx, side), |t| !t.is_attack());
     let engage = if defender {
         ENGAGE_DEFENDER_CM
     } else {
@@ -906,8 +931,11 @@ fn movement_target_in(
             ));
         }
     }
-    let goal = sight.goal(ctx, side)?;
-    if held || (defender && dist(at, goal) <= HOLD_RADIUS_CM) {
+    let (goal, radius) = match task {
+        Some(t) => (t.at(), t.stay_within_cm().unwrap_or(0.0)),
+        None => (sight.goal(ctx, side)?, HOLD_RADIUS_CM),
+    };
+    if held || (defender && dist(at, goal) <= radius) {
         return None;
     }
     Some(goal)

@@ -2,7 +2,8 @@
 //! and the results are printed per run and, for several runs, as win rates and averages.
 
 use super::{w, Failure};
-use crate::ai::{autoplay, AutoplayRun, Limits};
+use crate::ai::plan::side_plan;
+use crate::ai::{play_with, AutoplayRun, Limits, Policy, Until};
 use crate::model::army::ArmyList;
 use crate::model::scenario::Scenario;
 use crate::rules::event::EndReason;
@@ -16,6 +17,42 @@ pub struct Options {
     pub runs: u32,
     pub json: bool,
     pub max_turns: Option<u32>,
+    /// How each side is played (`--policy 0=standard,1=hold`).
+    pub policies: [Policy; 2],
+    /// Print each side's plan (a task and why per command unit) when it changes.
+    pub explain: bool,
+}
+
+/// Reads `--policy`: comma-separated `SIDE=POLICY` pairs, SIDE 0 or 1, POLICY `standard` or
+/// `hold`; a side not named plays `standard`.
+pub fn parse_policies(text: &str) -> Result<[Policy; 2], String> {
+    let mut out = [Policy::Standard; 2];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((side, name)) = part.split_once('=') else {
+            return Err(format!(
+                "--policy: '{part}' is not SIDE=POLICY; write for example 0=standard,1=hold"
+            ));
+        };
+        let side: usize = match side.trim().parse() {
+            Ok(k @ (0 | 1)) => k,
+            _ => {
+                return Err(format!(
+                    "--policy: side '{}' must be 0 or 1 (the scenario's first or second side)",
+                    side.trim()
+                ))
+            }
+        };
+        let Some(policy) = Policy::from_name(name) else {
+            return Err(format!(
+                "--policy: '{}' is not a policy; use standard or hold",
+                name.trim()
+            ));
+        };
+        if let Some(slot) = out.get_mut(side) {
+            *slot = policy;
+        }
+    }
+    Ok(out)
 }
 
 /// One run as printed.
@@ -58,6 +95,7 @@ struct Summary {
 struct Report {
     scenario: String,
     sides: [String; 2],
+    policies: [Policy; 2],
     runs: Vec<RunReport>,
     summary: Summary,
 }
@@ -103,6 +141,18 @@ pub fn run(
                 short[0], sides[0], short[1], sides[1]
             ),
         )?;
+        if opts.policies != [Policy::Standard; 2] {
+            w(
+                out,
+                format!(
+                    "policies: {} {}, {} {}",
+                    short[0],
+                    opts.policies[0].name(),
+                    short[1],
+                    opts.policies[1].name()
+                ),
+            )?;
+        }
     }
     let mut reports = Vec::new();
     let mut stopped = false;
@@ -110,7 +160,54 @@ pub fn run(
         let seed = opts.seed + k;
         let mut battle = Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(seed), 0)
             .map_err(|e| Failure::input(format!("{name}: {e}")))?;
-        let r: AutoplayRun = autoplay(&mut battle, &Limits::default());
+        let mut explained: Vec<String> = Vec::new();
+        let mut last: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+        let mut turn = None;
+        let mut explain = |b: &Battle| {
+            let t = b.state().turn;
+            let side = t.active.min(1);
+            if !opts.explain || turn == Some((t.game_turn, side)) {
+                return true;
+            }
+            turn = Some((t.game_turn, side));
+            if opts.policies[side] != Policy::Standard {
+                return true;
+            }
+            let plan = side_plan(&b.ctx(), side);
+            // A task is new when its kind or its ground (to 5 cm) changed, not its figures.
+            let keys: Vec<String> = plan
+                .tasks
+                .iter()
+                .map(|t| {
+                    let at = t.task.at();
+                    format!(
+                        "{} {} {:.0} {:.0}",
+                        t.name,
+                        t.task.label(),
+                        (at.x / 5.0).round(),
+                        (at.y / 5.0).round()
+                    )
+                })
+                .collect();
+            for (k, l) in keys.iter().zip(plan.why_lines()) {
+                if !last[side].contains(k) {
+                    explained.push(format!("  turn {}, {}: {l}", t.game_turn, short[side]));
+                }
+            }
+            last[side] = keys;
+            true
+        };
+        if opts.explain {
+            explain(&battle);
+        }
+        let r: AutoplayRun = play_with(
+            &mut battle,
+            &Limits::default(),
+            [true, true],
+            opts.policies,
+            Until::End,
+            &mut explain,
+        );
         stopped |= r.stopped.is_some();
         let report = RunReport {
             seed,
@@ -145,6 +242,9 @@ pub fn run(
         };
         if !opts.json {
             w(out, text_line(&report, &short))?;
+            for l in &explained {
+                w(out, l.clone())?;
+            }
         }
         reports.push(report);
     }
@@ -153,6 +253,7 @@ pub fn run(
         let text = serde_json::to_string_pretty(&Report {
             scenario: scenario.id.as_str().to_string(),
             sides,
+            policies: opts.policies,
             runs: reports,
             summary,
         })

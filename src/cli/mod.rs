@@ -152,6 +152,13 @@ pub enum BattleCommand {
         /// End the battle after this many game turns (at most the scenario's turn limit).
         #[arg(long, value_name = "T")]
         max_turns: Option<u32>,
+        /// How each side is played, e.g. `0=standard,1=hold` (hold only fires from where it
+        /// stands; a side not named plays standard).
+        #[arg(long, value_name = "SIDE=POLICY,...")]
+        policy: Option<String>,
+        /// Print each side's plan — a task and why per command unit — whenever it changes.
+        #[arg(long)]
+        explain: bool,
     },
     /// Play a scenario many times with the solo opponent on both sides and report its balance:
     /// win and draw rates with 95% intervals, VPs, losses, game length, objectives, units.
@@ -306,14 +313,20 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
                     runs,
                     json,
                     max_turns,
+                    policy,
+                    explain,
                 },
         } => {
+            let policies = autoplay::parse_policies(policy.as_deref().unwrap_or(""))
+                .map_err(Failure::input)?;
             let (s, lists) = scenario_and_lists(cli, scenario)?;
             let opts = autoplay::Options {
                 seed: *seed,
                 runs: *runs,
                 json: *json,
                 max_turns: *max_turns,
+                policies,
+                explain: *explain,
             };
             autoplay::run(scenario, s, lists, &opts, out)
         }
