@@ -735,7 +735,12 @@ impl App {
         let Some(store) = &mut self.store else {
             return false;
         };
-        match store.save_scenario(&next) {
+        // The open scenario is what the store holds: a table edit writes only its rows.
+        let saved = match self.open.as_ref().filter(|o| o.id == next.id) {
+            Some(before) => store.save_scenario_over(before, &next),
+            None => store.save_scenario(&next),
+        };
+        match saved {
             Ok(_) => {
                 let summary_changed =
                     self.scenarios

@@ -582,6 +582,20 @@ impl Store {
         Ok(())
     }
 
+    /// Saves `after` over `before`, the scenario as this store last saved it: only the rows of
+    /// what changed when that is some features of the table in place (an editor's drag and its
+    /// undo), else the whole scenario as [`Store::save_scenario`]. One transaction.
+    pub fn save_scenario_over(
+        &mut self,
+        before: &Scenario,
+        after: &Scenario,
+    ) -> Result<(), StoreError> {
+        let tx = self.write_tx()?;
+        scenarios::write_changes(&tx, before, after)?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Deletes a scenario with its orders of battle and terrain. Battles keep their own copy of
     /// it; campaigns keep naming it (and validation reports it missing).
     pub fn delete_scenario(&mut self, id: &ScenarioId) -> Result<(), StoreError> {
