@@ -508,7 +508,18 @@ pub fn play_with(
                     d.attempt(battle, a);
                 }
             }
-            Phase::Deployment | Phase::Charge | Phase::Over => {}
+            Phase::Deployment => {
+                // OPT-SCOUT-01: scouts go out while the armies deploy.
+                if d.policy(t.active) == Policy::Standard {
+                    let places = super::optional::scout_deployments(&battle.ctx(), t.active);
+                    for tries in places {
+                        if let Some(a) = tries.into_iter().find(|a| battle.check(a).is_ok()) {
+                            d.attempt(battle, a);
+                        }
+                    }
+                }
+            }
+            Phase::Charge | Phase::Over => {}
         }
         // SEQ-04: anything still pending is fought before the phase ends.
         d.resolve_pending(battle);
@@ -673,10 +684,16 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
                     .filter(|u| orderable(**u))
                     .map(|&u| PlannedUnit {
                         piece: u,
-                        candidates: plan_unit(&ctx, &sight, u)
-                            .into_iter()
-                            .filter(|a| d.allows(side, a))
-                            .collect(),
+                        // OPT-PRONE-01: lie down under the guns, stand up to act.
+                        candidates: super::optional::prone_step(
+                            &ctx,
+                            &sight,
+                            u,
+                            plan_unit(&ctx, &sight, u),
+                        )
+                        .into_iter()
+                        .filter(|a| d.allows(side, a))
+                        .collect(),
                     })
                     .filter(|p| !p.candidates.is_empty())
                     .collect();
@@ -693,6 +710,24 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
             if !outcome.issued {
                 break; // CMD-05: this command unit's orders are over
             }
+        }
+    }
+    // OPT-SCOUT-02: scouts are launched once the orders are given (a failed roll then costs no
+    // order), and launched scouts make their free move.
+    if d.policy(side) == Policy::Standard {
+        let launches = super::optional::scout_launches(&battle.ctx(), side);
+        for tries in launches {
+            if let Some(a) = tries.into_iter().find(|a| battle.check(a).is_ok()) {
+                attempts += 1;
+                d.attempt(battle, a);
+            }
+        }
+        for a in super::optional::scout_moves(&battle.ctx(), side) {
+            if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
+                return;
+            }
+            attempts += 1;
+            d.attempt(battle, a);
         }
     }
     // CMD-07: isolated units no command unit ordered give themselves an order (before the

@@ -56,6 +56,7 @@
 
 pub mod autoplay;
 pub mod balance;
+pub mod optional;
 pub mod plan;
 pub mod policy;
 pub mod tactics;

@@ -794,11 +794,15 @@ pub fn consider_charge(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     // CHG-01..CHG-10: the engine's own check (it rolls no dice) — distance to the edge it
     // would reach, formation, gaps — so no charge is declared blindly.
     if worth && resolve_charge(ctx, &[id], target).is_ok() {
-        vec![Action::Charge {
-            chargers: vec![id],
-            target,
-            saber: false,
-        }]
+        // OPT-SABER-01: mounted cavalry charges with the saber when the rule is on.
+        vec![super::optional::with_saber(
+            ctx,
+            Action::Charge {
+                chargers: vec![id],
+                target,
+                saber: false,
+            },
+        )]
     } else {
         Vec::new()
     }
