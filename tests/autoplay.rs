@@ -24,6 +24,9 @@ use powderhorn::rules::victory::piece_points;
 use powderhorn::rules::{Battle, BattleState, DiceSource, Event};
 use std::collections::BTreeMap;
 
+#[path = "support/every_option.rs"]
+mod every_option;
+
 /// The "battles, not parades" floor: at least this many of the 1,000 games lose a stand
 /// (measured 2026-11-26: 823 of 1,000).
 const PARADE_FLOOR: usize = 700;
@@ -93,11 +96,27 @@ fn check_game(scenario: &Scenario, lists: &[ArmyList], seed: u64) -> (AutoplayRu
             }
         }
     }
+    // OPT-NATION-03: an allied army that broke has left the battle by the end of that turn.
+    let ctx = battle.ctx();
+    for brk in &battle.state().allegiance.broken {
+        let still = battle.state().pieces.values().any(|p| {
+            p.id.side() == brk.side
+                && !p.knocked_out
+                && powderhorn::rules::allegiance::army_of(&ctx, p.id) == brk.head
+                && !powderhorn::rules::fao::is_fao(&ctx, p.id)
+                && brk.player_turn < battle.state().turn.player_turn
+        });
+        if still {
+            bad.push(format!(
+                "a piece of the broken allied army {:?} is still in the battle",
+                brk.head
+            ));
+        }
+    }
     if &state != battle.state() || battle.replay_events() != *battle.state() {
         bad.push("folding the events does not give the state".into());
     }
     // VP-01, DEF-06: VPs earned are the points of the opponent's losses.
-    let ctx = battle.ctx();
     if let Some(result) = &run.result {
         for side in 0..2 {
             let opponent = 1 - side;
@@ -235,12 +254,12 @@ fn end_03_vp_01_end_01_a_thousand_autoplayed_battles_keep_the_invariants_and_rep
     );
 }
 
-/// #21 acceptance: with every optional rule switched on, 1,000 autoplayed battles keep every
-/// invariant above and replay.
+/// #21 acceptance: with every optional rule switched on — and an allied army on each side, a
+/// Hungarian brigade among the Austrians (OPT-NATION-01, OPT-NATION-03) — 1,000 autoplayed
+/// battles keep every invariant above and replay.
 #[test]
-fn every_optional_rule_on_a_thousand_autoplayed_battles_keep_the_invariants_and_replay() {
-    let mut scenario = ebelsberg();
-    scenario.optional_rules = powderhorn::model::OptionalRule::ALL.to_vec();
+fn opt_nation_03_every_optional_rule_on_a_thousand_autoplayed_battles_keep_the_invariants() {
+    let scenario = every_option::ebelsberg_every_option();
     let games = check_many_of(&scenario, 0..1_000);
     let failures: Vec<String> = games
         .iter()
