@@ -827,45 +827,17 @@ pub fn ally_break_tests(
             continue;
         }
         let name = army_name(scenario, side, *army);
-        let command_value = commander.map_or(0, |c| c.1);
-        let beyond = lost.saturating_sub(bp);
-        let penalty = -i32::try_from(beyond).unwrap_or(i32::MAX);
-        let target = i32::from(command_value) + penalty;
-        let roll = dice.roll(2, "breakpoint test (BRK-02)")?;
-        let (a, b) = match roll.as_slice() {
-            [a, b] => (*a, *b),
-            _ => {
-                return Err(ActionError::Unsupported {
-                    rule: "BRK-02",
-                    what: "the dice gave other than two dice".to_string(),
-                })
-            }
-        };
-        let total = a + b;
-        let passed = (a == 1 && b == 1) || (!(a == 6 && b == 6) && i32::from(total) <= target);
-        let mut modifiers = Vec::new();
-        if beyond > 0 {
-            modifiers.push(Modifier {
-                rule: "BRK-02".to_string(),
-                label: format!("{beyond} unit(s) lost beyond the breakpoint of {bp}"),
-                value: penalty,
-            });
-        }
-        staged.push(Event::DiceRolled {
-            piece: commander.map(|c| c.0),
-            purpose: format!("breakpoint test of the allied army of {name} (OPT-NATION-03)"),
-            rule: "BRK-02".to_string(),
-            dice: roll,
-            modifiers,
-        });
-        staged.push(Event::BreakTest {
+        let (events, passed) = super::endphase::break_test_roll(
             side,
-            commander: commander.map(|c| c.0),
-            command_value,
-            target,
-            total,
-            passed,
-        });
+            commander,
+            lost,
+            bp,
+            format!("breakpoint test of the allied army of {name} (OPT-NATION-03)"),
+            dice,
+        )?;
+        for e in events {
+            staged.push(e);
+        }
         if !passed {
             staged.push(Event::AllyBroke {
                 side,

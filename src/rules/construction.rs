@@ -53,7 +53,7 @@
 //! eframe, rusqlite, `std::fs`, a clock or a thread RNG (checked by `tests/layering.rs`).
 
 use super::artillery::{Ammunition, WeaponClass};
-use super::battle::{check_may_act, Ctx};
+use super::battle::Ctx;
 use super::dice::Dice;
 use super::error::{ActionError, RuleError};
 use super::event::{Event, KnockOutCause, Modifier};
@@ -739,35 +739,13 @@ pub fn resolve_fire_at_construction(
     let mut mods = Vec::new();
     for f in firers {
         let p = ctx.piece(*f)?;
-        check_may_act(ctx, p)?;
-        if p.suppressed_at.is_some() {
-            return Err(RuleError::new(
-                "FIRE-23",
-                format!(
-                    "{} is suppressed and can do nothing in its own turn",
-                    p.name
-                ),
-            )
-            .into());
-        }
+        super::engineering::check_gun_at_work(
+            ctx,
+            p,
+            "OPT-CONSTR-03",
+            "can damage a building or work",
+        )?;
         let row = ctx.row(p);
-        if row.is_none_or(|r| r.arm != Arm::Artillery) {
-            return Err(RuleError::new(
-                "OPT-CONSTR-03",
-                format!(
-                    "{} is not artillery: only artillery can damage a building or work",
-                    p.name
-                ),
-            )
-            .into());
-        }
-        if p.limbered {
-            return Err(RuleError::new(
-                "MOVE-20",
-                format!("{} is limbered and cannot fire; unlimber it first", p.name),
-            )
-            .into());
-        }
         let load = load_of(ctx, p);
         if !can_damage(site.material, load) {
             return Err(RuleError::new(

@@ -283,21 +283,20 @@ pub fn break_test_commander(ctx: &Ctx, side: usize) -> Option<(PieceId, u8)> {
         })
 }
 
-/// BRK-02: the breakpoint test — 2D6 against the command value at −1 per unit lost beyond the
-/// breakpoint, no other modifier; a double one passes and a double six fails whatever the total
-/// (no blunder table). With no command unit left the value is 0 (engine ruling: only a double
-/// one holds the Command). Failing breaks the Command: it withdraws at once.
-pub fn resolve_break_test(
-    ctx: &Ctx,
+/// BRK-02: one breakpoint test — 2D6 against the command value of `commander` (none: 0), −1
+/// for each unit lost beyond the breakpoint `bp`; a double one holds, a double six breaks. The
+/// dice and the test as events, and whether it held. For a side, or an allied army of one
+/// (OPT-NATION-03).
+pub(super) fn break_test_roll(
     side: usize,
+    commander: Option<(PieceId, u8)>,
+    lost: u32,
+    bp: u32,
+    purpose: String,
     dice: &mut dyn Dice,
-) -> Result<Vec<Event>, ActionError> {
-    let Some(s) = ctx.state.sides.get(side) else {
-        return Ok(Vec::new());
-    };
-    let commander = break_test_commander(ctx, side);
+) -> Result<(Vec<Event>, bool), ActionError> {
     let command_value = commander.map_or(0, |c| c.1);
-    let beyond = s.units_lost.saturating_sub(s.breakpoint);
+    let beyond = lost.saturating_sub(bp);
     let penalty = -i32::try_from(beyond).unwrap_or(i32::MAX);
     let target = i32::from(command_value) + penalty;
     let roll = dice.roll(2, "breakpoint test (BRK-02)")?;
@@ -316,17 +315,14 @@ pub fn resolve_break_test(
     if beyond > 0 {
         modifiers.push(Modifier {
             rule: "BRK-02".to_string(),
-            label: format!(
-                "{beyond} unit(s) lost beyond the breakpoint of {}",
-                s.breakpoint
-            ),
+            label: format!("{beyond} unit(s) lost beyond the breakpoint of {bp}"),
             value: penalty,
         });
     }
-    let mut ev = vec![
+    let ev = vec![
         Event::DiceRolled {
             piece: commander.map(|c| c.0),
-            purpose: format!("breakpoint test of {}", s.name),
+            purpose,
             rule: "BRK-02".to_string(),
             dice: roll,
             modifiers,
@@ -340,6 +336,29 @@ pub fn resolve_break_test(
             passed,
         },
     ];
+    Ok((ev, passed))
+}
+
+/// BRK-02: the breakpoint test — 2D6 against the command value at −1 per unit lost beyond the
+/// breakpoint, no other modifier; a double one passes and a double six fails whatever the total
+/// (no blunder table). With no command unit left the value is 0 (engine ruling: only a double
+/// one holds the Command). Failing breaks the Command: it withdraws at once.
+pub fn resolve_break_test(
+    ctx: &Ctx,
+    side: usize,
+    dice: &mut dyn Dice,
+) -> Result<Vec<Event>, ActionError> {
+    let Some(s) = ctx.state.sides.get(side) else {
+        return Ok(Vec::new());
+    };
+    let (mut ev, passed) = break_test_roll(
+        side,
+        break_test_commander(ctx, side),
+        s.units_lost,
+        s.breakpoint,
+        format!("breakpoint test of {}", s.name),
+        dice,
+    )?;
     if !passed {
         ev.push(Event::Broke { side });
     }

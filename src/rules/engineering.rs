@@ -955,35 +955,8 @@ pub fn resolve_fire_at_bridge(
     let mut mods = Vec::new();
     for f in firers {
         let p = ctx.piece(*f)?;
-        check_may_act(ctx, p)?;
-        if p.suppressed_at.is_some() {
-            return Err(RuleError::new(
-                "FIRE-23",
-                format!(
-                    "{} is suppressed and can do nothing in its own turn",
-                    p.name
-                ),
-            )
-            .into());
-        }
+        check_gun_at_work(ctx, p, "ENG-04", "may target a bridge section")?;
         let row = ctx.row(p);
-        if row.is_none_or(|r| r.arm != Arm::Artillery) {
-            return Err(RuleError::new(
-                "ENG-04",
-                format!(
-                    "{} is not artillery: only artillery may target a bridge section",
-                    p.name
-                ),
-            )
-            .into());
-        }
-        if p.limbered {
-            return Err(RuleError::new(
-                "MOVE-20",
-                format!("{} is limbered and cannot fire; unlimber it first", p.name),
-            )
-            .into());
-        }
         let Some(fp) = footprint_of(ctx, p) else {
             continue;
         };
@@ -1103,4 +1076,41 @@ pub fn engineer_stand_dice(ctx: &Ctx, piece: &PieceState, distance_cm: f64) -> O
         ),
         value: i32::from(dice),
     })
+}
+
+/// A gun firing at a work — a bridge section (ENG-04) or a construction (OPT-CONSTR-03): it may
+/// act now (not suppressed, FIRE-23), is artillery (`rule`; `only` says what artillery alone
+/// may do) and is unlimbered (MOVE-20).
+pub(super) fn check_gun_at_work(
+    ctx: &Ctx,
+    p: &PieceState,
+    rule: &'static str,
+    only: &str,
+) -> Result<(), ActionError> {
+    check_may_act(ctx, p)?;
+    if p.suppressed_at.is_some() {
+        return Err(RuleError::new(
+            "FIRE-23",
+            format!(
+                "{} is suppressed and can do nothing in its own turn",
+                p.name
+            ),
+        )
+        .into());
+    }
+    if ctx.row(p).is_none_or(|r| r.arm != Arm::Artillery) {
+        return Err(RuleError::new(
+            rule,
+            format!("{} is not artillery: only artillery {only}", p.name),
+        )
+        .into());
+    }
+    if p.limbered {
+        return Err(RuleError::new(
+            "MOVE-20",
+            format!("{} is limbered and cannot fire; unlimber it first", p.name),
+        )
+        .into());
+    }
+    Ok(())
 }
