@@ -1714,19 +1714,22 @@ pub fn orderable_units(ctx: &Ctx, command: PieceId) -> Vec<PieceId> {
         .collect()
 }
 
-/// CMD-03..CMD-19: issues an order — the 2D6 roll with every modifier, the outcome, and a
-/// blunder's result.
-pub fn resolve_issue_order(
-    ctx: &Ctx,
+/// CMD-03..CMD-17: the 2D6 roll of an order already checked — its modifiers, the dice
+/// (`purpose`, under `rule`) and the `OrderRolled` event — staged, with the outcome and the
+/// order's number; a blunder's table is the caller's ([`blunder_table`]). Orders and a scout's
+/// initial roll (OPT-SCOUT-02), which is an order to move the scout, roll through it.
+pub(crate) fn roll_order<'a>(
+    ctx: &'a Ctx<'a>,
     command: PieceId,
     units: &[OrderedUnit],
+    purpose: &str,
+    rule: &str,
     dice: &mut dyn Dice,
-) -> Result<Vec<Event>, ActionError> {
-    check_issue_order(ctx, command, units)?;
+) -> Result<(Staged<'a>, OrderOutcome, u32), ActionError> {
     let mods = order_modifiers(ctx, command, units)?;
     let (value, _) = command_value(ctx, command).unwrap_or((0, false));
     let target = i32::from(value) + mods.iter().map(|m| m.value).sum::<i32>();
-    let rolled = dice.roll(2, "command roll")?;
+    let rolled = dice.roll(2, purpose)?;
     let (a, b) = (
         rolled.first().copied().unwrap_or(1),
         rolled.get(1).copied().unwrap_or(1),
@@ -1737,9 +1740,9 @@ pub fn resolve_issue_order(
     let mut staged = Staged::new(ctx);
     staged.push(Event::DiceRolled {
         piece: Some(command),
-        purpose: "command roll".into(),
-        rule: "CMD-03".into(),
-        dice: rolled.clone(),
+        purpose: purpose.into(),
+        rule: rule.into(),
+        dice: rolled,
         modifiers: mods,
     });
     staged.push(Event::OrderRolled(OrderRoll {
@@ -1752,6 +1755,20 @@ pub fn resolve_issue_order(
         total: a + b,
         outcome,
     }));
+    Ok((staged, outcome, order))
+}
+
+/// CMD-03..CMD-19: issues an order — the 2D6 roll with every modifier, the outcome, and a
+/// blunder's result.
+pub fn resolve_issue_order(
+    ctx: &Ctx,
+    command: PieceId,
+    units: &[OrderedUnit],
+    dice: &mut dyn Dice,
+) -> Result<Vec<Event>, ActionError> {
+    check_issue_order(ctx, command, units)?;
+    let (mut staged, outcome, order) =
+        roll_order(ctx, command, units, "command roll", "CMD-03", dice)?;
     if outcome == OrderOutcome::Blunder {
         let unit_ids: Vec<PieceId> = units.iter().map(|u| u.piece).collect();
         blunder_table(&mut staged, order, command, &unit_ids, dice)?;

@@ -43,12 +43,8 @@
 use super::action::Action;
 use super::apply::apply_all;
 use super::battle::Ctx;
-use super::command::{
-    check_issuer, order_modifiers, roll_outcome, OrderOutcome, OrderRoll, OrderedUnit, UnitAct,
-    UnitActionKind,
-};
+use super::command::{check_issuer, OrderOutcome, OrderedUnit, UnitAct, UnitActionKind};
 use super::dice::Dice;
-use super::endphase::Staged;
 use super::error::{ActionError, RuleError};
 use super::event::Event;
 use super::geometry::{footprint_of, measure_scale};
@@ -339,35 +335,14 @@ pub fn resolve_launch_scout(
 ) -> Result<Vec<Event>, ActionError> {
     check_launch_scout(ctx, command, scout)?;
     let units = [move_order(scout)];
-    let mods = order_modifiers(ctx, command, &units)?;
-    let (value, _) = super::command::command_value(ctx, command).unwrap_or((0, false));
-    let target = i32::from(value) + mods.iter().map(|m| m.value).sum::<i32>();
-    let rolled = dice.roll(2, "scout's initial command roll")?;
-    let (a, b) = (
-        rolled.first().copied().unwrap_or(1),
-        rolled.get(1).copied().unwrap_or(1),
-    );
-    let outcome = roll_outcome([a, b], target);
-    let order = ctx.state.command.next_order;
-    let co = super::command::commanding_officer(ctx, command.side()) == Some(command);
-    let mut staged = Staged::new(ctx);
-    staged.push(Event::DiceRolled {
-        piece: Some(command),
-        purpose: "scout's initial command roll".into(),
-        rule: RULE_02.into(),
-        dice: rolled.clone(),
-        modifiers: mods,
-    });
-    staged.push(Event::OrderRolled(OrderRoll {
-        order,
+    let (mut staged, outcome, order) = super::command::roll_order(
+        ctx,
         command,
-        co,
-        units: units.to_vec(),
-        value,
-        target,
-        total: a + b,
-        outcome,
-    }));
+        &units,
+        "scout's initial command roll",
+        RULE_02,
+        dice,
+    )?;
     staged.push(Event::ScoutLaunch {
         scout,
         command,
