@@ -1446,3 +1446,25 @@ fn a_table_edit_saved_over_the_stored_scenario_stores_exactly_the_edit() {
     store.save_scenario_over(&stale, &next).expect("saved");
     assert_eq!(store.load_scenario(&before.id).expect("load"), next);
 }
+
+/// OPT-NATION-01..03: an HQ's and a unit's nation and an HQ heading an allied army are kept by
+/// the store (schema 12), so a scenario edited in the window keeps them.
+#[test]
+fn opt_nation_01_opt_nation_03_nations_and_allies_round_trip_through_the_store() {
+    let mut store = Store::open_in_memory().expect("store");
+    let mut s = samples::scenarios()
+        .expect("samples")
+        .into_iter()
+        .next()
+        .expect("a sample");
+    let side = &mut s.sides[1];
+    side.hqs[1].nation = Some("Hungarian".into());
+    side.hqs[1].ally = true;
+    side.units[0].nation = Some("Hungarian".into());
+    store.save_scenario(&s).expect("saved");
+    let back = store.load_scenario(&s.id).expect("loaded");
+    assert_eq!(back.sides[1].hqs[1].nation.as_deref(), Some("Hungarian"));
+    assert!(back.sides[1].hqs[1].ally);
+    assert_eq!(back.sides[1].units[0].nation.as_deref(), Some("Hungarian"));
+    assert_eq!(back, s);
+}

@@ -217,8 +217,8 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
             let (x, y, f) = placement_cols(&hq.position);
             conn.prepare_cached(
                 "INSERT INTO hqs (scenario_id, side, pos, id, name, parent, mounted, x, y,
-                     facing_deg, fao)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                     facing_deg, fao, nation, ally)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             )?
             .execute(params![
                 s.id.as_str(),
@@ -231,7 +231,9 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
                 x,
                 y,
                 f,
-                hq.fao
+                hq.fao,
+                hq.nation,
+                hq.ally
             ])?;
             let c = &hq.commander;
             conn.prepare_cached(
@@ -258,9 +260,9 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
             conn.prepare_cached(
                 "INSERT INTO units (scenario_id, side, pos, id, name, troop_type, stands, hq,
                      grade, engineer_attached, brigade_skirmishers, regimental_guns, lancers,
-                     horse_artillery, pikes, x, y, facing_deg, morale_grade)
+                     horse_artillery, pikes, x, y, facing_deg, morale_grade, nation)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                     ?17, ?18, ?19)",
+                     ?17, ?18, ?19, ?20)",
             )?
             .execute(params![
                 s.id.as_str(),
@@ -281,7 +283,8 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
                 x,
                 y,
                 f,
-                u.morale_grade.as_ref().map(enum_text).transpose()?
+                u.morale_grade.as_ref().map(enum_text).transpose()?,
+                u.nation
             ])?;
         }
 
@@ -532,8 +535,8 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
             mounted: c.flag("mounted")?,
             position: placement_from(&c)?,
             fao: c.flag("fao")?,
-            nation: None,
-            ally: false,
+            nation: c.opt_text("nation")?,
+            ally: c.flag("ally")?,
         };
         side_of(&mut s.sides, &index, &c)?.hqs.push(hq);
     }
@@ -559,7 +562,7 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
             pikes: c.flag("pikes")?,
             position: placement_from(&c)?,
             morale_grade: c.opt_enum("morale_grade")?,
-            nation: None,
+            nation: c.opt_text("nation")?,
         };
         side_of(&mut s.sides, &index, &c)?.units.push(unit);
     }
