@@ -9,6 +9,16 @@ use powderhorn::store::{lock_path, Store, StoreError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The tests of this file run one at a time. One of them starts processes, and a process
+/// started (forked) while another test holds a database's lock keeps a copy of that lock until
+/// it has started its program: under load a lock test then sees its own file locked by nobody
+/// it knows.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn side_file(db: &Path, suffix: &str) -> PathBuf {
     let mut s = db.as_os_str().to_owned();
     s.push(suffix);
@@ -32,6 +42,7 @@ fn locked(r: Result<Store, StoreError>, what: &str) {
 #[cfg(unix)]
 #[test]
 fn a_symlink_a_hard_link_or_a_deleted_lock_file_cannot_let_a_second_writer_in() {
+    let _serial = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let db = new_db(&dir);
     let link = dir.path().join("shortcut.db");
@@ -59,6 +70,7 @@ fn a_symlink_a_hard_link_or_a_deleted_lock_file_cannot_let_a_second_writer_in() 
 
 #[test]
 fn a_refused_file_gets_no_lock_file_left_beside_it() {
+    let _serial = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("someone-elses.sqlite");
     {
@@ -80,6 +92,7 @@ fn a_refused_file_gets_no_lock_file_left_beside_it() {
 
 #[test]
 fn a_newer_sqlite_format_is_named_as_such_not_as_damage() {
+    let _serial = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let db = new_db(&dir);
     let mut bytes = std::fs::read(&db).unwrap();
@@ -99,6 +112,7 @@ fn a_newer_sqlite_format_is_named_as_such_not_as_damage() {
 
 #[test]
 fn a_database_busy_in_another_program_says_so_and_names_the_file() {
+    let _serial = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let db = new_db(&dir);
     // Another program (say an SQLite browser) takes the file for itself.
@@ -129,6 +143,7 @@ fn a_database_busy_in_another_program_says_so_and_names_the_file() {
 #[cfg(unix)]
 #[test]
 fn a_read_only_database_serves_reading_commands_and_refuses_writes_by_name() {
+    let _serial = one_at_a_time();
     use std::os::unix::fs::PermissionsExt;
     let is_root = Command::new("id")
         .arg("-u")
