@@ -454,11 +454,7 @@ fn check_placement(
     let (Some(fp), Some(hfp)) = (footprint_of(ctx, &placed), footprint_of(ctx, hq)) else {
         return Err(refuse("OPT-FIXED-03", "the placement is not on the table"));
     };
-    let table = &ctx.scenario.table;
-    let off = fp.stands.iter().flat_map(|s| s.corners()).any(|c| {
-        c.x < -1e-9 || c.y < -1e-9 || c.x > table.width_cm + 1e-9 || c.y > table.depth_cm + 1e-9
-    });
-    if off {
+    if super::geometry::off_table(ctx, &fp) {
         return Err(refuse(
             "OPT-FIXED-03",
             format!("{} would be placed off the table", p.name),

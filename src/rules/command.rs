@@ -2575,11 +2575,7 @@ pub fn resolve_replace_command(
     let Some(fp) = footprint_of(ctx, &placed) else {
         return Err(refuse("CMD-28", "the placement is not on the table"));
     };
-    let table = &ctx.scenario.table;
-    let off = fp.stands.iter().flat_map(|s| s.corners()).any(|c| {
-        c.x < -1e-9 || c.y < -1e-9 || c.x > table.width_cm + 1e-9 || c.y > table.depth_cm + 1e-9
-    });
-    if off {
+    if super::geometry::off_table(ctx, &fp) {
         return Err(refuse(
             "CMD-28",
             format!("{} would be placed off the table", p.name),

@@ -96,6 +96,14 @@ pub fn arrangement(ctx: &Ctx, piece: &PieceState) -> Arrangement {
     }
 }
 
+/// SEQ-01: whether any corner of any stand of `fp` lies off the scenario's table.
+pub fn off_table(ctx: &Ctx, fp: &Footprint) -> bool {
+    let table = &ctx.scenario.table;
+    fp.stands.iter().flat_map(|s| s.corners()).any(|c| {
+        c.x < -1e-9 || c.y < -1e-9 || c.x > table.width_cm + 1e-9 || c.y > table.depth_cm + 1e-9
+    })
+}
+
 /// The stands of a piece on the table (`None` off the table or knocked out). The pose is the
 /// centre of the formation's front edge (see `geom::footprint`). A line with refused flank
 /// stands shows them swung back (MOVE-30, `flank`).

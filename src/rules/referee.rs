@@ -278,10 +278,7 @@ fn check_on_table(ctx: &Ctx, q: &PieceState) -> Result<(), ActionError> {
         return Ok(()); // not placed: nothing to check
     };
     let table = &ctx.scenario.table;
-    let off = fp.stands.iter().flat_map(|s| s.corners()).any(|c| {
-        c.x < -1e-9 || c.y < -1e-9 || c.x > table.width_cm + 1e-9 || c.y > table.depth_cm + 1e-9
-    });
-    if off {
+    if super::geometry::off_table(ctx, &fp) {
         return Err(refuse(
             "SEQ-01",
             format!(
