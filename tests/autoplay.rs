@@ -305,15 +305,16 @@ fn golden_seed_1809_autoplay_result() {
     eprintln!("{summary:?}");
     assert_eq!(
         summary,
-        // Since issue #20 items 1, 2 (the planning opponent): the armies fight — 4 French and 7
-        // Austrian stands lost, VPs for both — and the Austrians hold their objective to the end.
+        // Since the charge odds count the defender's cover (CHG-16): the French no longer
+        // charge into the town at odds they cannot win; 5 French stands lost to the Austrians'
+        // fire, and the Austrians hold their objective to the end.
         (
             Some(1),
             Some(EndReason::Objective),
             10,
-            478,
-            [4, 7],
-            [330, 240]
+            440,
+            [5, 0],
+            [0, 240]
         ),
         "the golden game changed"
     );

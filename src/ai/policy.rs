@@ -20,7 +20,7 @@ use crate::geom::footprint::{bearing_deg, heading, normalize_deg, ring_polygon};
 use crate::geom::segment::{segment_meets_polygon, Segment};
 use crate::geom::{ring_contains, Point};
 use crate::model::{
-    Arm, Attack as AttackValue, Geometry, HqId, Scenario, Side, TerrainKind, UnitId,
+    Arm, Attack as AttackValue, Cover, Geometry, HqId, Scenario, Side, TerrainKind, UnitId,
 };
 use crate::rules::action::{Action, Manoeuvre};
 use crate::rules::battle::{check_deploy, check_limber, Ctx};
@@ -28,7 +28,8 @@ use crate::rules::casualty::{
     fire_dice, save_plan, score_to_hit, DiceSituation, SaveSituation, SquareBonus,
 };
 use crate::rules::charge::{
-    charge_dice, charge_dice_per_stand, resolve_charge, ChargeDiceSituation, Response, CHARGE_CM,
+    charge_dice, charge_dice_per_stand, check_charge_as, ChargeDiceSituation, Edge, Response,
+    CHARGE_CM,
 };
 use crate::rules::firing::{
     firer_plan, is_mounted_cavalry, save_of, target_cover, weapon_range_cm, FirePlan, INITIATIVE_CM,
@@ -131,7 +132,7 @@ impl Sight {
 
     /// The plan of `side` (0 or 1, [`super::plan::side_plan`]), worked out once; the task of
     /// `unit`'s formation in it.
-    pub(crate) fn task(&self, ctx: &Ctx, unit: PieceId) -> Option<super::plan::Task> {
+    pub fn task(&self, ctx: &Ctx, unit: PieceId) -> Option<super::plan::Task> {
         let side = unit.side();
         match self.plans.get(side) {
             Some(cell) => cell
@@ -566,6 +567,14 @@ pub fn expected_hits(ctx: &Ctx, plan: &FirePlan) -> f64 {
 
 /// The Fire actions a unit may make now, most expected hits first (ties by target id).
 pub fn fire_candidates(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
+    fire_scored(ctx, sight, id)
+        .into_iter()
+        .map(|(_, a)| a)
+        .collect()
+}
+
+/// [`fire_candidates`] with each shot's expected hits.
+fn fire_scored(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<(f64, Action)> {
     let Ok(p) = ctx.piece(id) else {
         return Vec::new();
     };
@@ -585,10 +594,15 @@ pub fn fire_candidates(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     scored
         .into_iter()
-        .map(|(_, target)| Action::Fire {
-            firers: vec![id],
-            target,
-            ammunition: None,
+        .map(|(h, target)| {
+            (
+                h,
+                Action::Fire {
+                    firers: vec![id],
+                    target,
+                    ammunition: None,
+                },
+            )
         })
         .collect()
 }
@@ -686,17 +700,30 @@ pub fn initiative_actions(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> 
 }
 
 /// Hits one side of a charge is expected to score in the first round: its dice (CHG-13,
-/// CHG-14 through [`charge_dice`]) × a 4+ to hit in the open × the chance the other's save
-/// (melee: squares and lines keep theirs, [`save_plan`]) fails. An estimate for deciding; the
-/// dice decide.
-fn charge_hits(ctx: &Ctx, by: &PieceState, on: &PieceState, charging: bool, support: u32) -> f64 {
+/// CHG-14 through [`charge_dice`]) × the chance to hit `p_hit` × the chance the other's save
+/// (melee: squares and lines keep theirs, [`save_plan`]) fails. `by_flanked`: `by` is the
+/// defender contacted on a flank or the rear (CHG-11: its flank stand only, at −2, CHG-14);
+/// `on_flanked`: `on` is, so its save is one worse (CHG-18). An estimate for deciding; the dice
+/// decide.
+#[allow(clippy::too_many_arguments)]
+fn charge_hits(
+    ctx: &Ctx,
+    by: &PieceState,
+    on: &PieceState,
+    charging: bool,
+    support: u32,
+    p_hit: f64,
+    by_flanked: bool,
+    on_flanked: bool,
+) -> f64 {
     // CHG-14: each supporter adds +1 die to its side's pool (as the engine's side pool does).
     let dice = support
         + charge_dice(&ChargeDiceSituation {
-            stands: u32::from(by.stands),
+            stands: if by_flanked { 1 } else { u32::from(by.stands) },
             dice_per_stand: charge_dice_per_stand(ctx, by),
             charging,
             suppressed: by.suppressed_at.is_some(),
+            flank_or_rear: by_flanked,
             disordered: by.formation == Some(Formation::Disordered),
             ..ChargeDiceSituation::default()
         })
@@ -704,19 +731,40 @@ fn charge_hits(ctx: &Ctx, by: &PieceState, on: &PieceState, charging: bool, supp
     let save = save_plan(&SaveSituation {
         save: save_of(ctx, on),
         replacement: None,
-        flank_or_rear: false,
+        flank_or_rear: on_flanked,
         formation: on.formation,
         ranged: false,
     });
     let p_saved = save
         .target
         .map_or(0.0, |s| f64::from(7u8.saturating_sub(s)) / 6.0);
-    f64::from(dice) * 0.5 * (1.0 - p_saved)
+    f64::from(dice) * p_hit * (1.0 - p_saved)
+}
+
+/// CHG-16: the chance a charger standing where `by` stands hits `on` in the first round — by
+/// `on`'s own cover against it (FIRE-15, [`target_cover`]; a square one level better against
+/// mounted cavalry, MOVE-18): 4+ in the open, 5+ in soft cover, 6 in hard or full.
+fn first_round_hit(ctx: &Ctx, by: &PieceState, on: &PieceState) -> f64 {
+    let (Some(bfp), Some(tfp)) = (footprint_of(ctx, by), footprint_of(ctx, on)) else {
+        return 0.5;
+    };
+    let mut cover = target_cover(ctx, bfp.centroid(), on, &tfp).cover;
+    if on.formation == Some(Formation::Square) && is_mounted_cavalry(ctx, by) {
+        cover = match cover {
+            Cover::Open => Cover::Soft,
+            _ => Cover::Hard,
+        };
+    }
+    match cover {
+        Cover::Open => 0.5,
+        Cover::Soft => 1.0 / 3.0,
+        Cover::Hard | Cover::Full => 1.0 / 6.0,
+    }
 }
 
 /// CHG-13..CHG-19 as odds: (expected hits dealt, expected hits taken) in the first round of a
-/// charge by `charger` on `target`. Hits taken include a gun's canister or a unit's
-/// counter-initiative fire (INIT-12, ART-04) at the same rate as a melee round.
+/// charge by `charger` on `target`, contacting its front. Hits taken include a gun's canister or
+/// a unit's counter-initiative fire (INIT-12, ART-04) at the same rate as a melee round.
 pub fn charge_odds(ctx: &Ctx, charger: &PieceState, target: &PieceState) -> (f64, f64) {
     charge_odds_supported(ctx, charger, target, [0, 0])
 }
@@ -729,18 +777,45 @@ pub fn charge_odds_supported(
     target: &PieceState,
     support: [u32; 2],
 ) -> (f64, f64) {
-    let dealt = charge_hits(ctx, charger, target, true, support[0]);
+    charge_odds_at(ctx, charger, target, support, Edge::Front)
+}
+
+/// [`charge_odds_supported`] for a charge that contacts the target's `edge` (CHG-10, the
+/// engine's [`check_charge_as`] says which): on a flank or the rear the target fights with its
+/// flank stand only, at −2, and saves one worse (CHG-11, CHG-14, CHG-18), and it cannot meet
+/// the charge with fire from its front. The charger hits the target by its cover (CHG-16).
+pub fn charge_odds_at(
+    ctx: &Ctx,
+    charger: &PieceState,
+    target: &PieceState,
+    support: [u32; 2],
+    edge: Edge,
+) -> (f64, f64) {
+    let flanked = edge != Edge::Front;
+    let dealt = charge_hits(
+        ctx,
+        charger,
+        target,
+        true,
+        support[0],
+        first_round_hit(ctx, charger, target),
+        false,
+        flanked,
+    );
     let mut taken = charge_hits(
         ctx,
         target,
         charger,
         is_mounted_cavalry(ctx, target),
         support[1],
+        0.5,
+        flanked,
+        false,
     );
     let ranged = ctx
         .row(target)
         .is_some_and(|r| matches!(r.attack, Some(AttackValue::Ranged { .. })));
-    if ranged && target.suppressed_at.is_none() && !target.limbered {
+    if ranged && !flanked && target.suppressed_at.is_none() && !target.limbered {
         taken *= 1.6; // it fires as the charge comes in
     }
     (dealt, taken)
@@ -774,7 +849,16 @@ pub fn consider_charge(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     if ctx.state.charges.combat_of(target).is_some() {
         return Vec::new(); // one charge per target at a time
     }
-    let (dealt, taken) = charge_odds(ctx, p, tp);
+    // CHG-01..CHG-10: the engine's own check (it rolls no dice) — distance to the edge it
+    // would reach, formation, gaps — so no charge is declared blindly; and the edge it would
+    // contact, which the odds depend on (CHG-11).
+    let Some(edge) = check_charge_as(ctx, &[id], target, false)
+        .ok()
+        .and_then(|c| c.chargers.first().map(|k| k.edge))
+    else {
+        return Vec::new();
+    };
+    let (dealt, taken) = charge_odds_at(ctx, p, tp, [0, 0], edge);
     let weak = tp.suppressed_at.is_some()
         || tp.formation == Some(Formation::Disordered)
         || is_shaken(ctx, tp);
@@ -789,11 +873,17 @@ pub fn consider_charge(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
                     .is_some_and(|q| dist(q.at, t.at()) <= super::plan::LOCAL_CM))
     });
     let press = (!defends(ctx, id.side()) && on_ground) || assault;
-    let worth =
-        dealt >= taken * 1.5 + 0.2 || (weak && dealt > taken) || (press && dealt >= taken * 1.1);
-    // CHG-01..CHG-10: the engine's own check (it rolls no dice) — distance to the edge it
-    // would reach, formation, gaps — so no charge is declared blindly.
-    if worth && resolve_charge(ctx, &[id], target).is_ok() {
+    // In the closing turns an attacker storms what stands on its objective whatever it costs
+    // (the plan's "take the objective whatever it costs"): at half odds.
+    let storm = on_ground
+        && !defends(ctx, id.side())
+        && task.is_some_and(|t| t.is_attack())
+        && tactics::closing_turns(ctx);
+    let worth = dealt >= taken * 1.5 + 0.2
+        || (weak && dealt > taken)
+        || (press && dealt >= taken * 1.1)
+        || (storm && dealt >= taken * STORM_ODDS);
+    if worth {
         // OPT-SABER-01: mounted cavalry charges with the saber when the rule is on.
         vec![super::optional::with_saber(
             ctx,
@@ -883,6 +973,56 @@ pub(crate) fn defends(ctx: &Ctx, side: usize) -> bool {
     ctx.scenario.defender == Some(side)
 }
 
+/// The odds (hits dealt against hits taken) at which an attacker storms its objective in the
+/// closing turns.
+pub const STORM_ODDS: f64 = 0.5;
+/// How far beyond the end of an enemy line a unit stands to charge its flank.
+pub const FLANK_OFFSET_CM: f64 = 7.0;
+/// A shot expecting fewer hits than this is not worth standing for when a flank is there to
+/// be turned.
+pub const WEAK_SHOT_HITS: f64 = 0.35;
+
+/// CHG-10, CHG-11, CHG-16: where an attacking unit goes to charge `enemy` in the flank rather
+/// than the front — a point [`FLANK_OFFSET_CM`] beyond the end of its line nearer the unit,
+/// level with its middle — when a charge on its front would meet it in cover (the charger
+/// would hit it on 5s or 6s in the first round) and the unit is foot or cavalry that may charge.
+/// The engine decides which edge a charge reaches (the nearest visible one); this only puts the
+/// unit where the flank is nearest. `None` when the enemy stands in the open, or is a square (no
+/// flank), or is a gun or a command unit.
+pub fn flank_point(ctx: &Ctx, id: PieceId, enemy: PieceId) -> Option<Point> {
+    let p = ctx.piece(id).ok()?;
+    let ep = ctx.piece(enemy).ok()?;
+    if id.is_command()
+        || enemy.is_command()
+        || is_artillery(ctx, p)
+        || is_artillery(ctx, ep)
+        || ep.formation == Some(Formation::Square)
+        || first_round_hit(ctx, p, ep) >= 0.5
+    {
+        return None;
+    }
+    let efp = footprint_of(ctx, ep)?;
+    let at = pose_of(ctx, id)?.at;
+    let right = crate::geom::footprint::right_of(efp.facing_deg);
+    let c = efp.centroid();
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for corner in efp.stands.iter().flat_map(|s| s.corners()) {
+        let t = (corner.x - c.x) * right.x + (corner.y - c.y) * right.y;
+        lo = lo.min(t);
+        hi = hi.max(t);
+    }
+    if !lo.is_finite() || !hi.is_finite() {
+        return None;
+    }
+    let ends = [hi + FLANK_OFFSET_CM, lo - FLANK_OFFSET_CM]
+        .map(|t| Point::new(c.x + right.x * t, c.y + right.y * t));
+    let [a, b] = ends;
+    let best = if dist(at, a) <= dist(at, b) { a } else { b };
+    let table = &ctx.scenario.table;
+    (best.x >= 0.0 && best.y >= 0.0 && best.x <= table.width_cm && best.y <= table.depth_cm)
+        .then_some(best)
+}
+
 /// Where a unit should end its move, if anywhere: short of the nearest enemy within engagement
 /// reach (at ¾ of its weapon range, or [`CAVALRY_STANDOFF_CM`]), else the side's goal (a
 /// defender only when it has strayed from it).
@@ -917,6 +1057,12 @@ fn movement_target_in(
     if let Some((e, d)) = nearest {
         let contested = tactics::piece_on_objective(ctx, side, e);
         if d <= engage && (contested || (!held && !closing)) {
+            // An attacker turns an enemy in cover by its flank (CHG-11) rather than facing it.
+            if !defender {
+                if let Some(f) = flank_point(ctx, id, e) {
+                    return (dist(at, f) > CLOSE_IN_CM).then_some(f);
+                }
+            }
             let ep = pose_of(ctx, e)?.at;
             // Ranged units close to ¾ of their range; one already in range with no shot (out
             // of sight, behind works) closes in until it has one.
@@ -1242,12 +1388,41 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         });
         return out;
     }
-    let fire = fire_candidates(ctx, sight, id);
+    let scored = fire_scored(ctx, sight, id);
+    let best_shot = scored.first().map_or(0.0, |(h, _)| *h);
+    let fire: Vec<Action> = scored.into_iter().map(|(_, a)| a).collect();
     // The nearest enemy, found once for the whole plan.
     let nearest = OnceCell::new();
     let near_of = || *nearest.get_or_init(|| sight.nearest_enemy(ctx, id));
     if is_shaken(ctx, p) && near_of().is_some_and(|(_, d)| d <= INITIATIVE_CM) {
         out.extend(pull_back(ctx, id));
+        out.extend(fire);
+        return out;
+    }
+    // An attacker with only a weak shot at an enemy in cover goes for its flank instead, and
+    // fires only if it cannot move there.
+    let turning = !fire.is_empty()
+        && best_shot < WEAK_SHOT_HITS
+        && p.formation != Some(Formation::Square)
+        && !is_artillery(ctx, p)
+        && sight.task(ctx, id).is_some_and(|t| t.is_attack())
+        && near_of().is_some_and(|(e, _)| flank_point(ctx, id, e).is_some());
+    if turning {
+        let column = p.formation == Some(Formation::MarchColumn);
+        let step = movement_target_in(ctx, sight, id, near_of())
+            .and_then(|target| move_towards(ctx, id, target));
+        match step {
+            Some(step) => {
+                if column && !near_crossing_end(ctx, id) {
+                    out.extend(deploy_if_allowed(ctx, id, Formation::AttackColumn));
+                }
+                out.push(step);
+            }
+            // Hemmed in (at a bridge's end, against works): a column takes attack column to
+            // charge from where it stands (CHG-03).
+            None if column => out.extend(deploy_if_allowed(ctx, id, Formation::AttackColumn)),
+            None => {}
+        }
         out.extend(fire);
         return out;
     }

@@ -9,8 +9,8 @@
 
 use super::policy::PlannedUnit;
 use super::policy::{
-    charge_odds, charge_odds_supported, defends, dist, expected_hits, facing_towards, idle,
-    is_artillery, is_shaken, pose_of, side_goal, side_units, troops_of, Sight, BODY_MARGIN_CM,
+    charge_odds, charge_odds_at, defends, dist, expected_hits, facing_towards, idle, is_artillery,
+    is_shaken, pose_of, side_goal, side_units, troops_of, Sight, BODY_MARGIN_CM,
 };
 use crate::geom::footprint::heading;
 use crate::geom::{ring_contains, Point};
@@ -152,13 +152,14 @@ fn near(ctx: &Ctx, a: PieceId, b: PieceId, reach: f64) -> bool {
 
 /// `side`'s expected (hits dealt, hits taken) in a pending combat, its supporters counted.
 fn combat_odds(ctx: &Ctx, c: &Combat, side: usize) -> Option<(f64, f64)> {
-    let charger = c.contacts.first()?.piece;
-    let (cp, tp) = (ctx.piece(charger).ok()?, ctx.piece(c.target).ok()?);
+    let contact = c.contacts.first()?;
+    let (cp, tp) = (ctx.piece(contact.piece).ok()?, ctx.piece(c.target).ok()?);
     let count = |s: usize| {
         u32::try_from(c.supporters.iter().filter(|r| r.piece.side() == s).count()).unwrap_or(0)
     };
     let att = c.attacker;
-    let (dealt, taken) = charge_odds_supported(ctx, cp, tp, [count(att), count(1 - att.min(1))]);
+    let support = [count(att), count(1 - att.min(1))];
+    let (dealt, taken) = charge_odds_at(ctx, cp, tp, support, contact.edge);
     Some(if side == att {
         (dealt, taken)
     } else {

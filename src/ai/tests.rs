@@ -616,3 +616,72 @@ fn cmd_03_cmd_06_cmd_29_fire_23_orderable_units_are_those_the_order_check_accept
         "the command unit orders someone most times ({some})"
     );
 }
+
+/// A French line (side 1, 3 stands) 10 cm in front of an Austrian line (side 0, 6 stands,
+/// facing +y) that stands in a built-up area, or in the open.
+fn town_table(town: bool) -> Sc {
+    let sc = new_sc()
+        .unit(0, 1, AUS_LINE, 6, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 3, 110.0, 115.0, 180.0);
+    if town {
+        sc.feature(
+            "built_up",
+            serde_json::json!({"polygon": [{"x": 80, "y": 90}, {"x": 120, "y": 90},
+                                           {"x": 120, "y": 105}, {"x": 80, "y": 105}]}),
+        )
+    } else {
+        sc
+    }
+}
+
+#[test]
+fn chg_11_chg_16_fire_19_policy_charge_odds_count_the_defenders_cover_and_its_flank() {
+    use super::policy::charge_odds_at;
+    use crate::rules::charge::Edge;
+    let b = town_table(true).command(OrdersMode::Free);
+    let ctx = b.ctx();
+    let (fr, aus) = (
+        ctx.piece(u(1, 1)).expect("French"),
+        ctx.piece(u(0, 1)).expect("Austrians"),
+    );
+    // Front: the French roll 3 stands × 2 + 1 for charging = 7 dice (CHG-13, CHG-14) and hit
+    // the Austrians inside the built-up area (hard cover) on 6s (CHG-16, FIRE-15); the
+    // Austrians save on 6 (1 in 6): 7 × 1/6 × 5/6 = 35/36. The Austrians roll 6 × 2 = 12 dice
+    // at 4+ (the charger is in the open), the French save on 6: 12 × 1/2 × 5/6 = 5, and half as
+    // many again for the fire they meet the charge with: 8.
+    let (dealt, taken) = charge_odds_at(&ctx, fr, aus, [0, 0], Edge::Front);
+    assert!((dealt - 35.0 / 36.0).abs() < 1e-9, "{dealt}");
+    assert!((taken - 8.0).abs() < 1e-9, "{taken}");
+    // Flank: the Austrians fight with their flank stand only, at −2: 2 − 2 = 0, floored to 1
+    // die (CHG-11, CHG-14, FIRE-12), 1 × 1/2 × 5/6 = 5/12, and no fire from their front. Their
+    // save would be one worse (CHG-18), but a save of 6 stays 6 (FIRE-19): still 35/36.
+    let (dealt, taken) = charge_odds_at(&ctx, fr, aus, [0, 0], Edge::Left);
+    assert!((dealt - 35.0 / 36.0).abs() < 1e-9, "{dealt}");
+    assert!((taken - 5.0 / 12.0).abs() < 1e-9, "{taken}");
+    // In the open the French hit on 4+: 7 × 1/2 × 5/6 = 35/12.
+    let open = town_table(false).command(OrdersMode::Free);
+    let octx = open.ctx();
+    let (dealt, _) = charge_odds_at(
+        &octx,
+        octx.piece(u(1, 1)).expect("French"),
+        octx.piece(u(0, 1)).expect("Austrians"),
+        [0, 0],
+        Edge::Front,
+    );
+    assert!((dealt - 35.0 / 12.0).abs() < 1e-9, "{dealt}");
+}
+
+#[test]
+fn chg_10_chg_11_policy_attacker_goes_for_the_flank_of_a_line_in_cover() {
+    use super::policy::{flank_point, FLANK_OFFSET_CM};
+    let b = town_table(true).command(OrdersMode::Free);
+    // The Austrian line of 6 stands 2.5 cm wide faces +y from (100, 100): its stands run from
+    // x 92.5 to 107.5 and back to y 98.5 (centre y 99.25). The French at (110, 115) are nearer
+    // its right end: they go 7 cm beyond it, level with its middle.
+    let f = flank_point(&b.ctx(), u(1, 1), u(0, 1)).expect("a flank to turn");
+    assert!((f.x - (107.5 + FLANK_OFFSET_CM)).abs() < 1e-6, "{f:?}");
+    assert!((f.y - 99.25).abs() < 1e-6, "{f:?}");
+    // The same line in the open is charged where it stands: no detour.
+    let open = town_table(false).command(OrdersMode::Free);
+    assert_eq!(flank_point(&open.ctx(), u(1, 1), u(0, 1)), None);
+}
