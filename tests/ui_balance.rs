@@ -1,7 +1,8 @@
 //! Scenario → Balance… driven headless with `egui_kittest` (issue #20 item 3): the window opens
 //! from the Scenarios page, Start plays a few games of a small battle off the UI thread, the
 //! report appears with its verdict, rates, histograms, objectives and units; Stop ends a long
-//! run early and the report is of the games finished.
+//! run early and the report is of the games finished. A side can be played by the hold baseline
+//! instead of the standard opponent (issue #20 item 4); the progress and the report say so.
 
 #[path = "support/builder.rs"]
 mod builder;
@@ -11,6 +12,7 @@ mod ui_support;
 use builder::four_against_five;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
+use powderhorn::ai::Policy;
 use powderhorn::app::App;
 use powderhorn::model::ScenarioId;
 use std::time::{Duration, Instant};
@@ -111,7 +113,7 @@ fn stop_ends_a_long_run_with_the_games_finished() {
     h.get_by_label("Start").click_accesskit();
     h.run_steps(2);
     assert!(h.state().balance_running());
-    // The progress shows, with Stop.
+    // The progress shows, with Stop, and who plays each side.
     let start = Instant::now();
     while !has(&h, "games done of 5000") {
         assert!(
@@ -120,6 +122,10 @@ fn stop_ends_a_long_run_with_the_games_finished() {
         );
         h.step();
     }
+    assert!(has(
+        &h,
+        "Played by — French: Standard opponent; Austrian: Standard opponent"
+    ));
     // Wait for a game or two to finish, then Stop.
     let start = Instant::now();
     while !has(&h, "left") || has(&h, "time left: after the first game") {
@@ -169,4 +175,49 @@ fn closing_the_window_stops_the_games() {
         );
     }
     assert!(h.query_by_label("Stop").is_none(), "the window is closed");
+}
+
+/// The Austrian side played by the hold baseline, chosen in the window: the games are played
+/// so, and the report says so (in its header line and its verdict).
+#[test]
+fn a_side_can_be_played_by_the_hold_baseline() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut h = app(&dir, egui::vec2(1024.0, 640.0));
+    open_balance(&mut h);
+    // Both sides are offered the choice, by their names; the standard opponent by default.
+    assert!(has(&h, "French played by:") && has(&h, "Austrian played by:"));
+    assert_eq!(h.state().ui_state.balance.policies, [Policy::Standard; 2]);
+    h.get_by_label("Austrian played by").click();
+    h.run();
+    h.get_by_label("Hold (baseline: fires from where it stands)")
+        .click();
+    h.run();
+    assert_eq!(
+        h.state().ui_state.balance.policies,
+        [Policy::Standard, Policy::Hold]
+    );
+    h.state_mut().ui_state.balance.runs = 4;
+    h.state_mut().ui_state.balance.threads = 2;
+    h.get_by_label("Start").click_accesskit();
+    h.run_steps(2);
+    wait_until_done(&mut h);
+    let (_, report) = h.state().balance_report().expect("a report");
+    assert_eq!(report.games, 4);
+    assert_eq!(report.policies, [Policy::Standard, Policy::Hold]);
+    assert!(
+        report
+            .verdict
+            .starts_with("The Austrian were played by the hold baseline"),
+        "{}",
+        report.verdict
+    );
+    assert!(has(
+        &h,
+        "Played by — French: Standard opponent; Austrian: Hold (baseline: fires from where it stands)"
+    ));
+    // The choice stays for the next run.
+    assert_eq!(
+        h.state().ui_state.balance.policies,
+        [Policy::Standard, Policy::Hold]
+    );
 }

@@ -14,11 +14,14 @@
 //! the games finished before a Stop is as valid as a full one, just wider in its intervals.
 //!
 //! Each game's dice seed is [`game_seed`] of the base seed and the game's index: game k of
-//! base seed s is the game `battle autoplay --seed s+k` plays.
+//! base seed s is the game `battle autoplay --seed s+k` plays (with the same `--policy`).
+//!
+//! The setup and the report name the [`Policy`] each side was played with: the standard
+//! opponent, or the `hold` baseline it is measured against (`battle balance --policy`).
 //!
 //! Layering: pure like the rest of `ai` — no threads, no clock, no file system.
 
-use super::autoplay::AutoplayRun;
+use super::autoplay::{AutoplayRun, Policy};
 use crate::model::scenario::Scenario;
 use crate::rules::battle::Battle;
 use crate::rules::event::EndReason;
@@ -60,11 +63,14 @@ pub struct BalanceSetup {
     pub objectives: [[String; 2]; 2],
     /// Every piece at the start, in id order.
     pub units: Vec<UnitInfo>,
+    /// How each side is played (both standard in a report written before sides had a choice).
+    #[serde(default)]
+    pub policies: [Policy; 2],
 }
 
 impl BalanceSetup {
-    /// The setup of a battle just created from its scenario.
-    pub fn of(battle: &Battle) -> BalanceSetup {
+    /// The setup of a battle just created from its scenario, each side played by `policies`.
+    pub fn of(battle: &Battle, policies: [Policy; 2]) -> BalanceSetup {
         let scenario: &Scenario = battle.scenario();
         let side = |i: usize| scenario.sides.get(i);
         let name = |i: usize| side(i).map_or_else(|| format!("Side {}", i + 1), |s| s.name.clone());
@@ -96,6 +102,7 @@ impl BalanceSetup {
             sides: [name(0), name(1)],
             objectives: [objectives(0), objectives(1)],
             units,
+            policies,
         }
     }
 }
@@ -354,6 +361,9 @@ pub struct EndShare {
 pub struct BalanceReport {
     pub scenario: String,
     pub sides: [String; 2],
+    /// How each side was played (both standard in a report written before sides had a choice).
+    #[serde(default)]
+    pub policies: [Policy; 2],
     /// Games counted.
     pub games: usize,
     /// Games the driver had to stop before the end (counted, with no winner).
@@ -452,6 +462,7 @@ impl BalanceReport {
         let mut report = BalanceReport {
             scenario: setup.scenario.clone(),
             sides: setup.sides.clone(),
+            policies: setup.policies,
             games: n,
             unfinished,
             wins,
@@ -495,14 +506,51 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{grouped} {}", if n == 1 { one } else { many })
 }
 
-/// One paragraph: who is favoured, by how much, and what the games looked like.
+/// A policy as the report names it: "standard opponent", "hold baseline".
+pub fn policy_label(p: Policy) -> &'static str {
+    match p {
+        Policy::Standard => "standard opponent",
+        Policy::Hold => "hold baseline",
+    }
+}
+
+/// The sentence saying which side was played otherwise than by the standard opponent; None
+/// when both sides were (the verdict then reads as it always has).
+pub fn policy_sentence(sides: &[String; 2], policies: [Policy; 2]) -> Option<String> {
+    let short = short_names(sides);
+    let phrase = |p: Policy| match p {
+        Policy::Hold => "the hold baseline (it only fires from where it stands)".to_string(),
+        _ => format!("the {}", policy_label(p)),
+    };
+    let [a, b] = policies;
+    if a == b {
+        (a != Policy::Standard).then(|| format!("Both sides were played by {}.", phrase(a)))
+    } else {
+        // The side not played by the standard opponent first.
+        let [s0, s1] = &short;
+        let ((first, p), (other, q)) = if a == Policy::Standard {
+            ((s1, b), (s0, a))
+        } else {
+            ((s0, a), (s1, b))
+        };
+        Some(format!(
+            "The {first} were played by {}, the {other} by {}.",
+            phrase(p),
+            phrase(q)
+        ))
+    }
+}
+
+/// One paragraph: who is favoured, by how much, and what the games looked like (after the
+/// side played by the hold baseline, if one was).
 fn verdict(r: &BalanceReport) -> String {
     if r.games == 0 {
         return "No game has finished yet, so there is nothing to judge.".to_string();
     }
     let short = short_names(&r.sides);
     let games = plural(r.games, "game", "games");
-    let mut out = match r.favoured() {
+    let mut out = policy_sentence(&r.sides, r.policies).map_or_else(String::new, |s| s + " ");
+    out += &match r.favoured() {
         Some(s) => format!(
             "{} favoured: they win {} of {games}, the {} {}; {} drawn.",
             short[s],
@@ -628,6 +676,7 @@ mod tests {
                 ["Hold the village".into(), "Hold the mill".into()],
             ],
             units: vec![unit(0, 1, "1st Line", 4), unit(1, 1, "IR 4", 4)],
+            policies: [Policy::Standard; 2],
         }
     }
 
@@ -950,6 +999,39 @@ mod tests {
             "{}",
             r.verdict
         );
+    }
+
+    #[test]
+    fn the_side_on_hold_is_named_before_the_verdict() {
+        let mut s = setup();
+        // Both standard: the verdict is as it always was.
+        let plain = BalanceReport::from_games(&s, &ten());
+        assert_eq!(plain.policies, [Policy::Standard; 2]);
+        assert!(plain.verdict.starts_with("No side clearly favoured"));
+        s.policies = [Policy::Standard, Policy::Hold];
+        let r = BalanceReport::from_games(&s, &ten());
+        assert_eq!(r.policies, [Policy::Standard, Policy::Hold]);
+        assert_eq!(
+            r.verdict,
+            format!(
+                "The Austrian were played by the hold baseline (it only fires from where it \
+                 stands), the French by the standard opponent. {}",
+                plain.verdict
+            )
+        );
+        s.policies = [Policy::Hold; 2];
+        let r = BalanceReport::from_games(&s, &ten());
+        assert!(r.verdict.starts_with(
+            "Both sides were played by the hold baseline (it only fires from where it stands). No side"
+        ));
+        assert_eq!(policy_label(Policy::Hold), "hold baseline");
+        // A report written before the sides had a choice reads back as both standard.
+        let mut old = serde_json::to_value(&plain).expect("json");
+        if let Some(o) = old.as_object_mut() {
+            o.remove("policies");
+        }
+        let back: BalanceReport = serde_json::from_value(old).expect("reads back");
+        assert_eq!(back, plain);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use super::App;
 use crate::ai::balance::BalanceReport;
+use crate::ai::Policy;
 use crate::model::ScenarioId;
 use crate::session::balance::{
     duration_words, run_balance, thread_count, BalanceOptions, BalanceProgress, BalanceRun,
@@ -23,6 +24,7 @@ struct Work {
     name: String,
     total: usize,
     threads: usize,
+    policies: [Policy; 2],
     started: Instant,
     stop: Arc<AtomicBool>,
     live: Arc<Mutex<BalanceProgress>>,
@@ -36,6 +38,9 @@ pub struct Balance {
     last: Option<(ScenarioId, BalanceRun)>,
     note: String,
     error: Option<String>,
+    /// The side names of the scenario the window is open for (None: unreadable), read when it
+    /// opens.
+    sides: Option<(ScenarioId, Option<[String; 2]>)>,
 }
 
 impl Balance {
@@ -60,6 +65,7 @@ impl Balance {
             eta: now.eta(),
             threads: w.threads,
             stopping: w.stop.load(Ordering::Relaxed),
+            policies: w.policies,
         })
     }
 }
@@ -87,7 +93,8 @@ impl App {
                 runs,
                 threads,
                 seed,
-            } => self.start_balance(ctx, scenario, runs, threads, seed),
+                policies,
+            } => self.start_balance(ctx, scenario, runs, threads, seed, policies),
         }
     }
 
@@ -98,6 +105,7 @@ impl App {
         runs: usize,
         threads: usize,
         seed: u64,
+        policies: [Policy; 2],
     ) {
         if self.balance.work.is_some() {
             return;
@@ -120,6 +128,7 @@ impl App {
             runs,
             threads,
             seed,
+            policies,
             ..BalanceOptions::default()
         };
         let stop = Arc::new(AtomicBool::new(false));
@@ -153,6 +162,7 @@ impl App {
                     name,
                     total: runs,
                     threads: thread_count(threads, runs),
+                    policies,
                     started: Instant::now(),
                     stop,
                     live,
@@ -215,8 +225,35 @@ impl App {
         }
     }
 
+    /// Reads the side names of the scenario the window is open for when it opens (the form
+    /// names the sides it offers a choice for); forgets them when it closes, so a renamed side
+    /// shows the next time.
+    fn read_balance_sides(&mut self) {
+        let Some((id, _)) = &self.ui_state.balance.open else {
+            self.balance.sides = None;
+            return;
+        };
+        if self.balance.sides.as_ref().is_some_and(|(of, _)| of == id) {
+            return;
+        }
+        let sides = self
+            .store
+            .as_ref()
+            .and_then(|store| store.load_scenario(id).ok())
+            .map(|sc| {
+                let name = |i: usize| {
+                    sc.sides
+                        .get(i)
+                        .map_or_else(|| format!("Side {}", i + 1), |s| s.name.clone())
+                };
+                [name(0), name(1)]
+            });
+        self.balance.sides = Some((id.clone(), sides));
+    }
+
     /// Draws the balance window (when open) and returns what it asked for.
     pub(super) fn balance_window(&mut self, ctx: &egui::Context) -> Vec<AppCommand> {
+        self.read_balance_sides();
         let live = self.balance.live();
         let shown = BalanceShown {
             live,
@@ -224,6 +261,7 @@ impl App {
             report_of: self.balance.last.as_ref().map(|(id, _)| id),
             note: &self.balance.note,
             error: self.balance.error.as_deref(),
+            sides: self.balance.sides.as_ref().and_then(|(_, s)| s.as_ref()),
         };
         crate::ui::balance::window(ctx, &shown, &mut self.ui_state.balance)
     }

@@ -5,10 +5,13 @@
 //!
 //! Progress goes to stderr (games done, elapsed, time left); the report to stdout, as text or
 //! JSON. Game k uses the dice seed `--seed` + k, the game `battle autoplay --seed` (seed + k)
-//! plays; the report is the same for any `--threads`.
+//! plays; the report is the same for any `--threads`. `--policy 0=standard,1=hold` plays a side
+//! with the hold baseline (read as `battle autoplay --policy` reads it); the report's header
+//! and its JSON name each side's policy.
 
 use super::{w, Failure};
-use crate::ai::balance::{percent, BalanceReport, Spread};
+use crate::ai::balance::{percent, policy_label, BalanceReport, Spread};
+use crate::ai::Policy;
 use crate::model::army::ArmyList;
 use crate::model::scenario::Scenario;
 use crate::rules::report::short_names;
@@ -25,6 +28,8 @@ pub struct Options {
     pub threads: usize,
     pub seed: u64,
     pub json: bool,
+    /// How each side is played (`--policy`).
+    pub policies: [Policy; 2],
 }
 
 /// Plays the games and prints the report. 0 when every game ended; 1 when the driver had to
@@ -49,6 +54,7 @@ pub fn run(
         runs: opts.runs,
         threads: opts.threads,
         seed: opts.seed,
+        policies: opts.policies,
         ..BalanceOptions::default()
     };
     let stop = AtomicBool::new(false);
@@ -148,11 +154,24 @@ pub fn text(r: &BalanceReport, seed: u64) -> String {
             "  {} = {}; {} = {}",
             short[0], r.sides[0], short[1], r.sides[1]
         ),
+    ];
+    // Only when a side is not the standard opponent: a report of two standard sides reads as
+    // it always has.
+    if r.policies != [Policy::Standard; 2] {
+        l.push(format!(
+            "  played by: {} {}; {} {}",
+            short[0],
+            policy_label(r.policies[0]),
+            short[1],
+            policy_label(r.policies[1])
+        ));
+    }
+    l.extend([
         String::new(),
         r.verdict.clone(),
         String::new(),
         "Results (95% intervals)".to_string(),
-    ];
+    ]);
     for s in 0..2 {
         l.push(format!(
             "  {:<28} {}",

@@ -177,6 +177,10 @@ pub enum BattleCommand {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// How each side is played, e.g. `0=standard,1=hold` (as `battle autoplay --policy`;
+        /// a side not named plays standard).
+        #[arg(long, value_name = "SIDE=POLICY,...")]
+        policy: Option<String>,
     },
     /// Stored battle sessions: new, list, show, act, undo, redo, ai, play, export.
     #[command(flatten)]
@@ -338,14 +342,18 @@ pub fn run(cli: &Cli, command: &Command, out: &mut dyn Write) -> Result<u8, Fail
                     threads,
                     seed,
                     json,
+                    policy,
                 },
         } => {
+            let policies = autoplay::parse_policies(policy.as_deref().unwrap_or(""))
+                .map_err(Failure::input)?;
             let (s, lists) = scenario_and_lists(cli, scenario)?;
             let opts = balance::Options {
                 runs: *runs,
                 threads: *threads,
                 seed: *seed,
                 json: *json,
+                policies,
             };
             balance::run(scenario, s, lists, &opts, out)
         }

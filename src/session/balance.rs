@@ -1,7 +1,8 @@
 //! Plays the games of a balance report (`ai::balance`) on several threads.
 //!
 //! Game k is played with the dice seed [`game_seed`]`(seed, k)` by the solo opponent on both
-//! sides, from a fresh battle of the scenario; the threads take the next game to play from a
+//! sides, each side with its [`Policy`] (`ai::autoplay_with`; both standard unless asked otherwise,
+//! `battle balance --policy`), from a fresh battle of the scenario; the threads take the next game to play from a
 //! shared counter, and the records are put back in game order before the report is made, so
 //! the report is the same whatever the number of threads (only the time differs). A stop flag
 //! is read between games: the games already finished make a valid (smaller) report.
@@ -10,7 +11,7 @@
 //! not in the pure `ai` layer. No egui.
 
 use crate::ai::balance::{game_seed, BalanceReport, BalanceSetup, GameRecord};
-use crate::ai::{autoplay, Limits};
+use crate::ai::{autoplay_with, Limits, Policy};
 use crate::model::army::ArmyList;
 use crate::model::scenario::Scenario;
 use crate::rules::battle::Battle;
@@ -29,6 +30,8 @@ pub struct BalanceOptions {
     /// The seed of game 0 (game k: seed + k).
     pub seed: u64,
     pub limits: Limits,
+    /// How each side is played: the standard opponent, or the `hold` baseline.
+    pub policies: [Policy; 2],
 }
 
 impl Default for BalanceOptions {
@@ -38,6 +41,7 @@ impl Default for BalanceOptions {
             threads: 0,
             seed: 1,
             limits: Limits::default(),
+            policies: [Policy::Standard; 2],
         }
     }
 }
@@ -118,7 +122,7 @@ pub fn run_balance(
     let started = Instant::now();
     let fresh =
         |seed: u64| Battle::new(scenario.clone(), lists.to_vec(), DiceSource::Seed(seed), 0);
-    let setup = BalanceSetup::of(&fresh(game_seed(opts.seed, 0))?);
+    let setup = BalanceSetup::of(&fresh(game_seed(opts.seed, 0))?, opts.policies);
     let threads = thread_count(opts.threads, opts.runs);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -140,7 +144,8 @@ pub fn run_balance(
             let Ok(mut battle) = fresh(game_seed(opts.seed, index)) else {
                 continue;
             };
-            let run = autoplay(&mut battle, &opts.limits);
+            // With both sides standard this is `autoplay`: the game `battle autoplay` plays.
+            let run = autoplay_with(&mut battle, &opts.limits, opts.policies);
             mine.push(GameRecord::of(index, &setup, &battle, &run));
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             progress(BalanceProgress {

@@ -1,11 +1,12 @@
 //! Scenario → Balance…: a window that has the computer play a scenario many times on both
 //! sides and shows which side is favoured and why (issue #20 item 3).
 //!
-//! The form takes the number of games, the threads (0: all cores) and the first dice seed;
-//! Start asks the app to run them off the UI thread ([`BalanceAsk::Start`]). While they run the
+//! The form takes the number of games, the threads (0: all cores), the first dice seed and how
+//! each side is played (the standard opponent, or the hold baseline that only fires from where
+//! it stands, `ai::Policy`; `battle balance --policy`); Start asks the app to run them off the UI thread ([`BalanceAsk::Start`]). While they run the
 //! window shows a progress bar, games done of the total, the time so far and an estimate of the
 //! time left, and Stop ([`BalanceAsk::Stop`]: the games finished make the report). The report
-//! (`ai::balance::BalanceReport`) shows the verdict in words, the win and draw rates with their
+//! (`ai::balance::BalanceReport`) shows who played each side, the verdict in words, the win and draw rates with their
 //! 95% intervals, histograms (egui_plot) of each side's VPs and stands lost and of the game
 //! length, how the games ended (END-03), how often each objective was reached (OBJ-01) and how
 //! often each unit came through.
@@ -17,6 +18,7 @@ use super::battle_result::side_colour;
 use super::commands::AppCommand;
 use super::widgets::palette;
 use crate::ai::balance::{percent, BalanceReport, Spread};
+use crate::ai::Policy;
 use crate::model::ScenarioId;
 use crate::rules::report::short_names;
 use crate::rules::victory::ObjectiveLevel;
@@ -34,6 +36,8 @@ pub enum BalanceAsk {
         /// 0: all cores.
         threads: usize,
         seed: u64,
+        /// How each side is played.
+        policies: [Policy; 2],
     },
     /// Stop after the games in progress; the finished ones make the report.
     Stop,
@@ -47,6 +51,8 @@ pub struct BalanceForm {
     pub runs: usize,
     pub threads: usize,
     pub seed: u64,
+    /// How each side is played (default: both by the standard opponent).
+    pub policies: [Policy; 2],
 }
 
 impl Default for BalanceForm {
@@ -56,8 +62,27 @@ impl Default for BalanceForm {
             runs: 200,
             threads: 0,
             seed: 1,
+            policies: [Policy::Standard; 2],
         }
     }
+}
+
+/// A policy as the window offers it.
+pub fn policy_choice(p: Policy) -> &'static str {
+    match p {
+        Policy::Standard => "Standard opponent",
+        Policy::Hold => "Hold (baseline: fires from where it stands)",
+    }
+}
+
+/// The choices of the per-side box, in order.
+const POLICIES: [Policy; 2] = [Policy::Standard, Policy::Hold];
+
+/// "French: Standard opponent; Austrian: Hold (baseline: fires from where it stands)".
+pub fn policies_words(short: &[String; 2], policies: [Policy; 2]) -> String {
+    let [s0, s1] = short;
+    let [p0, p1] = policies;
+    format!("{s0}: {}; {s1}: {}", policy_choice(p0), policy_choice(p1))
 }
 
 impl BalanceForm {
@@ -76,6 +101,8 @@ pub struct BalanceLive {
     pub threads: usize,
     /// Stop was asked for; the games in progress are finishing.
     pub stopping: bool,
+    /// How each side is played in this run.
+    pub policies: [Policy; 2],
 }
 
 /// What the app knows of the balance run, for one frame.
@@ -91,6 +118,9 @@ pub struct BalanceShown<'a> {
     pub note: &'a str,
     /// Why the last run could not start or finish.
     pub error: Option<&'a str>,
+    /// The names of the sides of the scenario the window is open for (None: not known; the
+    /// form then says "First side" and "Second side").
+    pub sides: Option<&'a [String; 2]>,
 }
 
 /// Draws the window when it is open; the commands it emits.
@@ -118,13 +148,18 @@ pub fn window(
         .max_width(screen.width() - 20.0)
         .default_pos([40.0, 50.0])
         .show(ctx, |ui| {
+            let short = shown.sides.map_or_else(
+                || ["First side".to_string(), "Second side".to_string()],
+                short_names,
+            );
             form_row(ui, shown, form, &id, &mut out);
+            policy_row(ui, shown, form, &short);
             ui.separator();
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
                     if let Some(live) = shown.live {
-                        progress(ui, &live, &mut out);
+                        progress(ui, &live, &short, &mut out);
                     }
                     if let Some(e) = shown.error {
                         ui.label(RichText::new(e).color(palette::ERROR));
@@ -143,8 +178,11 @@ pub fn window(
                             ui.label(
                                 "The computer plays both sides of this scenario as many times as \
                                  you ask, each game with its own dice, and the report shows which \
-                                 side wins how often and why. Choose the number of games and press \
-                                 Start.",
+                                 side wins how often and why. Choose the number of games and how \
+                                 each side is played, and press Start. Hold is a baseline that \
+                                 never moves and only fires from where it stands: playing the \
+                                 standard opponent against it shows what moving and charging are \
+                                 worth.",
                             );
                         }
                         None => {}
@@ -209,12 +247,46 @@ fn form_row(
                 runs: form.runs.max(1),
                 threads: form.threads,
                 seed: form.seed,
+                policies: form.policies,
             }));
         }
     });
 }
 
-fn progress(ui: &mut Ui, live: &BalanceLive, out: &mut Vec<AppCommand>) {
+/// A choice per side: the standard opponent or the hold baseline.
+fn policy_row(ui: &mut Ui, shown: &BalanceShown<'_>, form: &mut BalanceForm, short: &[String; 2]) {
+    let running = shown.live.is_some();
+    let options: Vec<(Policy, String)> = POLICIES
+        .iter()
+        .map(|p| (*p, policy_choice(*p).to_string()))
+        .collect();
+    ui.horizontal_wrapped(|ui| {
+        ui.add_enabled_ui(!running, |ui| {
+            for (side, policy) in form.policies.iter_mut().enumerate() {
+                let name = short.get(side).cloned().unwrap_or_default();
+                ui.label(RichText::new(format!("{name} played by:")).color(side_colour(side)));
+                if let Some(p) = super::widgets::combo(
+                    ui,
+                    ("balance-policy", side),
+                    &format!("{name} played by"),
+                    policy,
+                    &options,
+                    290.0,
+                ) {
+                    *policy = p;
+                }
+                ui.add_space(12.0);
+            }
+        })
+        .response
+        .on_hover_text(
+            "The standard opponent plans, moves, charges and fires; hold never moves and only \
+             fires from where it stands, a baseline to measure the standard opponent against",
+        );
+    });
+}
+
+fn progress(ui: &mut Ui, live: &BalanceLive, short: &[String; 2], out: &mut Vec<AppCommand>) {
     let fraction = if live.total == 0 {
         1.0
     } else {
@@ -248,11 +320,25 @@ fn progress(ui: &mut Ui, live: &BalanceLive, out: &mut Vec<AppCommand>) {
             out.push(AppCommand::Balance(BalanceAsk::Stop));
         }
     });
+    ui.label(
+        RichText::new(format!(
+            "Played by — {}",
+            policies_words(short, live.policies)
+        ))
+        .color(palette::FAINT),
+    );
 }
 
 #[allow(clippy::needless_range_loop)] // sides index several parallel arrays
 fn report_view(ui: &mut Ui, r: &BalanceReport) {
     let short = short_names(&r.sides);
+    ui.label(
+        RichText::new(format!(
+            "Played by — {}",
+            policies_words(&short, r.policies)
+        ))
+        .color(palette::FAINT),
+    );
     ui.add_space(4.0);
     egui::Frame::new()
         .fill(palette::CARD)
