@@ -305,17 +305,10 @@ fn golden_seed_1809_autoplay_result() {
     eprintln!("{summary:?}");
     assert_eq!(
         summary,
-        // Since the charge odds count the defender's cover (CHG-16): the French no longer
-        // charge into the town at odds they cannot win; 5 French stands lost to the Austrians'
-        // fire, and the Austrians hold their objective to the end.
-        (
-            Some(1),
-            Some(EndReason::Objective),
-            10,
-            440,
-            [5, 0],
-            [0, 240]
-        ),
+        // Since the charge odds count the defender's cover (CHG-16) and the guns move up to
+        // prepare the assault: the French no longer charge into the town at odds they cannot
+        // win; 1 Austrian stand lost, and the Austrians win at the turn limit.
+        (Some(1), Some(EndReason::TurnLimit), 10, 434, [0, 1], [0, 0]),
         "the golden game changed"
     );
 }

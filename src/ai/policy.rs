@@ -584,17 +584,19 @@ fn fire_scored(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<(f64, Action)> {
     if p.limbered || idle(p) {
         return Vec::new();
     }
-    let mut scored: Vec<(f64, PieceId)> = seen_within(ctx, sight, id, range)
+    let attacking = sight.task(ctx, id).is_some_and(|t| t.is_attack());
+    let mut scored: Vec<(f64, f64, PieceId)> = seen_within(ctx, sight, id, range)
         .into_iter()
         .filter_map(|(e, d)| {
             let plan = sighted_plan(ctx, p, e, d, range)?;
-            Some((expected_hits(ctx, &plan), e))
+            let hits = expected_hits(ctx, &plan);
+            Some((hits * fire_focus(ctx, e, attacking), hits, e))
         })
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
     scored
         .into_iter()
-        .map(|(h, target)| {
+        .map(|(_, h, target)| {
             (
                 h,
                 Action::Fire {
@@ -605,6 +607,25 @@ fn fire_scored(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<(f64, Action)> {
             )
         })
         .collect()
+}
+
+/// How much a hit on `target` is worth beyond its count, for choosing whom to fire at: fire is
+/// concentrated. A unit already suppressed falls back when hit again (FIRE-24, FIRE-26) — off
+/// its ground, or out of the battle if far — so it is worth half as much again; and an
+/// attacker's fire prepares the assault on the enemy standing on its objective ground, worth
+/// half as much again too.
+fn fire_focus(ctx: &Ctx, target: PieceId, attacking: bool) -> f64 {
+    let mut w = 1.0;
+    if ctx
+        .piece(target)
+        .is_ok_and(|tp| tp.suppressed_at.is_some() && !tp.dug_in)
+    {
+        w += FOCUS_BONUS;
+    }
+    if attacking && tactics::piece_on_objective(ctx, 1 - target.side().min(1), target) {
+        w += FOCUS_BONUS;
+    }
+    w
 }
 
 /// The plan [`check_fire`](crate::rules::firing::check_fire) makes for one firer at a target
@@ -973,6 +994,11 @@ pub(crate) fn defends(ctx: &Ctx, side: usize) -> bool {
     ctx.scenario.defender == Some(side)
 }
 
+/// An attacking gun moves up to this share of its range from the enemy on its objective.
+pub const GUN_PREPARE_SHARE: f64 = 0.8;
+/// The extra weight of a hit on a suppressed enemy, or on one on the attacker's objective
+/// ([`fire_focus`]).
+pub const FOCUS_BONUS: f64 = 0.5;
 /// The odds (hits dealt against hits taken) at which an attacker storms its objective in the
 /// closing turns.
 pub const STORM_ODDS: f64 = 0.5;
@@ -1426,6 +1452,16 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         out.extend(fire);
         return out;
     }
+    // Guns prepare the assault: an attacking gun with no shot moves up until it has one at the
+    // enemy on the objective, and turns to face it.
+    if is_artillery(ctx, p) && fire.is_empty() && sight.task(ctx, id).is_some_and(|t| t.is_attack())
+    {
+        if let Some(step) = gun_to_the_objective(ctx, id) {
+            out.push(step);
+            out.extend(fire);
+            return out;
+        }
+    }
     if !fire.is_empty() {
         out.extend(fire);
         return out;
@@ -1476,6 +1512,49 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     }
     out.extend(move_towards(ctx, id, target));
     out
+}
+
+/// FIRE-16, ART-01: the step that brings an attacking gun within range of the enemy standing
+/// on its side's objective ground, when none there is in range: limber where it stands (MOVE-20),
+/// then move limbered towards the point at [`GUN_PREPARE_SHARE`] of its range from the nearest
+/// such enemy (the next turn it unlimbers facing it, [`plan_gun`]). `None` when a gun is already
+/// in range of one, or no enemy stands on the objective, or the gun may not limber or move.
+fn gun_to_the_objective(ctx: &Ctx, id: PieceId) -> Option<Action> {
+    let p = ctx.piece(id).ok()?;
+    let range = weapon_range_cm(ctx, p)?;
+    let at = pose_of(ctx, id)?.at;
+    let side = id.side();
+    let (e, d) = enemy_troops(ctx, side)
+        .filter(|(ep, pose)| !ep.id.is_command() && tactics::on_objective(ctx, side, pose.at))
+        .map(|(ep, pose)| (pose.at, dist(at, pose.at), ep.id))
+        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2)))
+        .map(|(q, d, _)| (q, d))?;
+    if d <= range {
+        // In range: in action facing it (limbered to turn when it is off to the side, as
+        // `plan_gun` turns a gun, MOVE-20).
+        let bearing = bearing_deg(at, e);
+        if p.limbered {
+            return check_limber(ctx, id, false)
+                .is_ok()
+                .then_some(Action::Unlimber {
+                    piece: id,
+                    facing_deg: bearing,
+                });
+        }
+        let off = p
+            .pose
+            .map_or(0.0, |q| normalize_deg(bearing - q.facing_deg).abs());
+        return (off > GUN_TURN_DEG && check_limber(ctx, id, true).is_ok())
+            .then_some(Action::Limber { piece: id });
+    }
+    if !p.limbered {
+        return check_limber(ctx, id, true)
+            .is_ok()
+            .then_some(Action::Limber { piece: id });
+    }
+    let k = (range * GUN_PREPARE_SHARE) / d.max(1e-9);
+    let to = Point::new(e.x + (at.x - e.x) * k, e.y + (at.y - e.y) * k);
+    move_towards(ctx, id, to)
 }
 
 /// Guns: unlimber facing an enemy within range; limber when none is within range and more

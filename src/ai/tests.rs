@@ -685,3 +685,58 @@ fn chg_10_chg_11_policy_attacker_goes_for_the_flank_of_a_line_in_cover() {
     let open = town_table(false).command(OrdersMode::Free);
     assert_eq!(flank_point(&open.ctx(), u(1, 1), u(0, 1)), None);
 }
+
+#[test]
+fn art_01_move_20_policy_an_attacking_gun_out_of_range_limbers_and_moves_up_to_the_objective() {
+    use builder::FIELD_ART;
+    // Side 0 attacks; its gun (range 45 cm) stands 90 cm from the French line on the
+    // objective ground, with nothing else in range.
+    let sc = objective_table()
+        .unit(0, 1, FIELD_ART, 1, 100.0, 40.0, 0.0)
+        .unit(0, 2, AUS_LINE, 5, 60.0, 40.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 100.0, 130.0, 180.0);
+    let mut b = sc.command(OrdersMode::Free);
+    let plan = plan_unit(&b.ctx(), &Sight::new(), u(0, 1));
+    assert_eq!(
+        plan.first(),
+        Some(&Action::Limber { piece: u(0, 1) }),
+        "{plan:?}"
+    );
+    ok(&mut b, Action::Limber { piece: u(0, 1) });
+    // Limbered, it moves towards the point 36 cm (0.8 of its range) short of the French line,
+    // (100, 94): straight up the table.
+    let plan = plan_unit(&b.ctx(), &Sight::new(), u(0, 1));
+    let Some(Action::Move { to, .. }) = plan.first() else {
+        panic!("expected a move, got {plan:?}");
+    };
+    assert!((to.at.x - 100.0).abs() < 1e-6, "{to:?}");
+    assert!(to.at.y > 40.0 + 1.0 && to.at.y <= 94.0 + 1e-6, "{to:?}");
+}
+
+#[test]
+fn fire_24_policy_fire_is_concentrated_on_a_suppressed_enemy() {
+    // Two French lines at the same distance and in the same open ground before an Austrian
+    // line: it fires at the lower id, unless the other is suppressed (a further hit makes it
+    // fall back, FIRE-24).
+    let sc = new_sc()
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 5, 94.0, 106.0, 180.0)
+        .unit(1, 2, FR_LINE, 5, 106.0, 106.0, 180.0);
+    let b = sc.command(OrdersMode::Free);
+    let target = |state: &crate::rules::state::BattleState| match super::policy::fire_candidates(
+        &b.ctx().with_state(state),
+        &Sight::new(),
+        u(0, 1),
+    )
+    .first()
+    {
+        Some(Action::Fire { target, .. }) => Some(*target),
+        _ => None,
+    };
+    let mut state = b.state().clone();
+    assert_eq!(target(&state), Some(u(1, 1)));
+    if let Some(p) = state.pieces.get_mut(&u(1, 2)) {
+        p.suppressed_at = Some(0);
+    }
+    assert_eq!(target(&state), Some(u(1, 2)));
+}
