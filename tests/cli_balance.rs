@@ -316,7 +316,7 @@ fn battle_balance_takes_a_policy_per_side() {
         "{text}"
     );
     assert!(
-        text.contains("The Austrian were played by the hold baseline"),
+        text.contains("Austrian side played by the hold baseline"),
         "{text}"
     );
     let out = cli(&[

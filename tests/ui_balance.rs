@@ -207,7 +207,7 @@ fn a_side_can_be_played_by_the_hold_baseline() {
     assert!(
         report
             .verdict
-            .starts_with("The Austrian were played by the hold baseline"),
+            .starts_with("Austrian side played by the hold baseline"),
         "{}",
         report.verdict
     );

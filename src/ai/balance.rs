@@ -534,7 +534,7 @@ pub fn policy_sentence(sides: &[String; 2], policies: [Policy; 2]) -> Option<Str
             ((s0, a), (s1, b))
         };
         Some(format!(
-            "The {first} were played by {}, the {other} by {}.",
+            "{first} side played by {}; {other} side by {}.",
             phrase(p),
             phrase(q)
         ))
@@ -1014,8 +1014,8 @@ mod tests {
         assert_eq!(
             r.verdict,
             format!(
-                "The Austrian were played by the hold baseline (it only fires from where it \
-                 stands), the French by the standard opponent. {}",
+                "Austrian side played by the hold baseline (it only fires from where it \
+                 stands); French side by the standard opponent. {}",
                 plain.verdict
             )
         );
