@@ -4,6 +4,10 @@
 //! attacker's command units attack tasks on Ebelsberg, and the meeting-engagement sample is a
 //! mirror image and valid. A few short games only (CI has two cores).
 
+#[path = "support/builder.rs"]
+mod builder;
+use builder::ebelsberg;
+
 #[path = "support/large_battle.rs"]
 mod large_battle;
 
@@ -20,14 +24,6 @@ use powderhorn::rules::{Battle, DiceSource};
 
 fn lists() -> Vec<ArmyList> {
     shipped_lists().expect("the shipped army lists parse")
-}
-
-fn ebelsberg() -> Scenario {
-    samples::scenarios()
-        .expect("the sample scenarios parse")
-        .into_iter()
-        .find(|s| s.id.as_str() == "1809-ebelsberg")
-        .expect("Ebelsberg is among the shipped samples")
 }
 
 fn meeting() -> Scenario {

@@ -13,9 +13,12 @@
 //! The games run on all cores (`std::thread::scope`), each seed on its own battle, so the
 //! results do not depend on the thread count.
 
+#[path = "support/builder.rs"]
+mod builder;
+use builder::ebelsberg;
+
 use powderhorn::ai::{autoplay, AutoplayRun, Limits};
 use powderhorn::model::army::{shipped_lists, ArmyList};
-use powderhorn::model::samples;
 use powderhorn::model::scenario::Scenario;
 use powderhorn::rules::apply::apply;
 use powderhorn::rules::event::EndReason;
@@ -33,14 +36,6 @@ const PARADE_FLOOR: usize = 700;
 
 fn lists() -> Vec<ArmyList> {
     shipped_lists().expect("the shipped army lists parse")
-}
-
-fn ebelsberg() -> Scenario {
-    samples::scenarios()
-        .expect("the sample scenarios parse")
-        .into_iter()
-        .find(|s| s.id.as_str() == "1809-ebelsberg")
-        .expect("Ebelsberg is among the shipped samples")
 }
 
 fn play(scenario: &Scenario, lists: &[ArmyList], seed: u64) -> (Battle, AutoplayRun) {

@@ -5,10 +5,8 @@
 #[path = "support/builder.rs"]
 mod builder;
 
-use builder::{lists, u, Sc, AUS_LINE, FR_LINE};
+use builder::{ebelsberg, lists, u, Sc, AUS_LINE, FR_LINE};
 use powderhorn::ai::Until;
-use powderhorn::model::samples;
-use powderhorn::model::scenario::Scenario;
 use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::dice::DiceError;
 use powderhorn::rules::file::{parse_battle_file, replay};
@@ -18,14 +16,6 @@ use powderhorn::session::{NewBattle, Session, SessionError};
 use powderhorn::store::{Actor, BattleStatus, LogRecord, PlayMode, Store, MIGRATIONS_SQL};
 use std::path::Path;
 use std::process::Command;
-
-fn ebelsberg() -> Scenario {
-    samples::scenarios()
-        .expect("the sample scenarios parse")
-        .into_iter()
-        .find(|s| s.id.as_str() == "1809-ebelsberg")
-        .expect("Ebelsberg is among the shipped samples")
-}
 
 fn new(dice: DiceSource, mode: PlayMode) -> NewBattle {
     NewBattle {

@@ -10,10 +10,9 @@
 #[path = "support/builder.rs"]
 mod builder;
 
-use builder::{four_against_five, lists};
+use builder::{ebelsberg, four_against_five, lists};
 use powderhorn::ai::balance::{game_seed, BalanceReport};
 use powderhorn::ai::{autoplay_with, Limits, Policy};
-use powderhorn::model::samples;
 use powderhorn::model::scenario::Scenario;
 use powderhorn::rules::{Battle, DiceSource};
 use powderhorn::session::balance::{run_balance, BalanceOptions};
@@ -95,16 +94,6 @@ fn the_report_is_the_same_on_one_thread_and_on_three() {
         assert!((one.vps[0].mean - mean(0)).abs() < 1e-9, "{policies:?}");
         assert!((one.vps[1].mean - mean(1)).abs() < 1e-9, "{policies:?}");
     }
-}
-
-/// The shipped sample at its own length (10 game turns): with the turn limit lowered to 3 or
-/// 6 the armies barely meet (no stand lost at 3), and 36 whole games take seconds.
-fn ebelsberg() -> Scenario {
-    samples::scenarios()
-        .expect("the sample scenarios parse")
-        .into_iter()
-        .find(|s| s.id.as_str() == "1809-ebelsberg")
-        .expect("Ebelsberg is among the shipped samples")
 }
 
 /// Issue #20 item 4: the real runner (`run_balance`, the code `battle balance` and the window

@@ -17,22 +17,13 @@ mod large_battle;
 
 use powderhorn::ai::{autoplay, Limits};
 use powderhorn::model::army::shipped_lists;
-use powderhorn::model::samples;
 use powderhorn::model::Scenario;
 use powderhorn::rules::api::{Decision, Options};
 use powderhorn::rules::charge::Response;
 use powderhorn::rules::command::OrdersMode;
 use powderhorn::rules::{Action, Battle, DiceSource, Formation, Phase, PieceId};
 
-use builder::{lists, u, Sc, AUS_LINE, FR_LINE};
-
-fn ebelsberg() -> Scenario {
-    samples::scenarios()
-        .expect("the sample scenarios parse")
-        .into_iter()
-        .find(|s| s.id.as_str() == "1809-ebelsberg")
-        .expect("Ebelsberg is among the shipped samples")
-}
+use builder::{ebelsberg, lists, u, Sc, AUS_LINE, FR_LINE};
 
 // --- (a) options held against perform over seeded battles ------------------------------------
 

@@ -3,6 +3,10 @@
 //! rules, and keeps the promises the format documentation makes, so neither the sample nor the
 //! documentation can fall out of step with the model.
 
+#[path = "support/builder.rs"]
+mod builder;
+use builder::ebelsberg;
+
 use powderhorn::campaign::ordered_scenarios;
 use powderhorn::geom::{ring_contains, Point};
 use powderhorn::model::army::{shipped_lists, ArmyList, CommandLevel, Quality, RowGrade};
@@ -22,14 +26,6 @@ const DOC_FILE: &str = "docs/scenario-format.md";
 
 fn lists() -> Vec<ArmyList> {
     shipped_lists().expect("the shipped army lists parse")
-}
-
-fn ebelsberg() -> Scenario {
-    samples::scenarios()
-        .expect("the sample scenarios parse")
-        .into_iter()
-        .find(|s| s.id.as_str() == "1809-ebelsberg")
-        .expect("Ebelsberg is among the shipped samples")
 }
 
 fn show(v: &[Violation]) -> String {

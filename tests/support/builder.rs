@@ -617,3 +617,17 @@ pub fn four_against_five() -> Sc {
     }
     sc
 }
+
+/// A shipped sample scenario by id (`powderhorn::model::samples`).
+pub fn sample(id: &str) -> Scenario {
+    powderhorn::model::samples::scenarios()
+        .expect("the sample scenarios parse")
+        .into_iter()
+        .find(|s| s.id.as_str() == id)
+        .unwrap_or_else(|| panic!("{id} is among the shipped samples"))
+}
+
+/// The shipped Ebelsberg sample, as the store seeds it.
+pub fn ebelsberg() -> Scenario {
+    sample("1809-ebelsberg")
+}
