@@ -34,5 +34,7 @@ fn the_large_bench_battle_is_the_same_battle() {
     // log hashes to the old 5a541ce61414a50e: the same battle, event for event.
     // 6e8d55db318de67c since issue #20 items 1, 2: the opponent plans (src/ai/plan.rs) — tasks
     // per command unit send reserves, screens and assaults elsewhere, so the battle changed.
-    assert_eq!(seen, (511, 10, 595, "6e8d55db318de67c".to_string()));
+    // db4271cc956d5fc6 since the opponent concentrates its fire and turns flanks (#20): the same
+    // number of dice, turns and actions, some of them at other targets or places.
+    assert_eq!(seen, (511, 10, 595, "db4271cc956d5fc6".to_string()));
 }

@@ -6,6 +6,7 @@
 //! Like every page it only reads a [`BattlePanel`] the app built from the session and emits
 //! [`AppCommand`]s; the app performs, stores and rebuilds the panel.
 
+use super::battle_result::side_colour;
 use super::widgets::RichTextExt as _;
 use super::widgets::{palette, Emitter};
 use super::{AppCommand, UiState, View};
@@ -374,14 +375,6 @@ fn start_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitt
     }
 }
 
-fn side_colour(side: usize) -> egui::Color32 {
-    if side == 0 {
-        egui::Color32::from_rgb(0x1f, 0x3a, 0x8f)
-    } else {
-        egui::Color32::from_rgb(0x9a, 0x1f, 0x1f)
-    }
-}
-
 /// Hot-seat with fog of war: the screen between two players' views, so neither sees the
 /// other's. It shows nothing of the battle but whose turn it is.
 fn hand_over(
@@ -590,6 +583,7 @@ fn battle_page(
                 unit_options(ui, panel, o, out);
             }
             super::battle_act::panel(ui, view, panel, state, out);
+            super::battle_plan::show(ui, view, panel);
             units(ui, panel, state);
         });
     // The table with the look tools: hover card, selection overlays, ghost drag, ruler.

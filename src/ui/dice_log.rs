@@ -7,6 +7,7 @@
 //! Like every page it only reads the [`BattlePanel`] and emits [`AppCommand`]s.
 
 use super::battle::{BattlePanel, DiceLine};
+use super::battle_result::side_colour;
 use super::widgets::RichTextExt as _;
 use super::widgets::{palette, Emitter};
 use super::{AppCommand, Page, UiState};
@@ -150,14 +151,6 @@ pub fn rule_link(ui: &mut Ui, rule: &str, state: &mut UiState) {
     {
         state.rules_ref.open(rule);
         state.page = Page::Rules;
-    }
-}
-
-fn side_colour(side: usize) -> egui::Color32 {
-    if side == 0 {
-        egui::Color32::from_rgb(0x1f, 0x3a, 0x8f)
-    } else {
-        egui::Color32::from_rgb(0x9a, 0x1f, 0x1f)
     }
 }
 

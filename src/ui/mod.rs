@@ -22,6 +22,7 @@ pub mod battle;
 pub mod battle_act;
 pub mod battle_comms;
 pub mod battle_look;
+pub mod battle_plan;
 pub mod battle_result;
 pub mod campaign_editor;
 pub mod campaign_hand;
