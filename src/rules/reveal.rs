@@ -38,7 +38,7 @@ use super::geometry::{footprint_of, measure_scale, stand_kind};
 use super::state::{BattleState, Phase, PieceId, PieceState};
 use super::visibility::{check_dug_in, DUG_IN_REVEAL_CM};
 use crate::geom::segment::rect_gap;
-use crate::geom::{edge_distance, Footprint, StandKind};
+use crate::geom::{edge_distance, Footprint, Rect, StandKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -141,10 +141,17 @@ pub fn append_reveals(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
         out.extend(super::scouting::spotted(&post, &revealed));
         return out;
     }
-    let enemies: Vec<(PieceId, Footprint)> = after
+    // Every piece that is an enemy of some watched unit, laid out once with its box.
+    let enemies: Vec<(PieceId, Footprint, Rect)> = after
         .pieces
         .values()
-        .filter_map(|q| footprint_of(&post, q).map(|fp| (q.id, fp)))
+        .filter(|q| watch.iter().any(|p| p.id.side() != q.id.side()))
+        .filter_map(|q| {
+            footprint_of(&post, q).map(|fp| {
+                let r = fp.bounding_rect();
+                (q.id, fp, r)
+            })
+        })
         .collect();
     let reach = DUG_IN_REVEAL_CM * measure_scale(&post);
     for p in watch {
@@ -179,14 +186,14 @@ fn revealed_by_proximity(ctx: &Ctx, p: &PieceState) -> bool {
 fn nearest_enemy_within(
     ctx: &Ctx,
     p: &PieceState,
-    enemies: &[(PieceId, Footprint)],
+    enemies: &[(PieceId, Footprint, Rect)],
     reach: f64,
 ) -> Option<(PieceId, f64)> {
     let fp = footprint_of(ctx, p)?;
     let rect = fp.bounding_rect();
     let mut best: Option<(f64, PieceId)> = None;
-    for (id, efp) in enemies {
-        if id.side() == p.id.side() || rect_gap(&rect, &efp.bounding_rect()) > reach {
+    for (id, efp, erect) in enemies {
+        if id.side() == p.id.side() || rect_gap(&rect, erect) > reach {
             continue;
         }
         let g = edge_distance(&fp, efp);

@@ -2903,6 +2903,8 @@ fn same_for_sight(a: &PieceState, b: &PieceState) -> bool {
 #[derive(Default)]
 pub struct SightCache {
     last: Mutex<Option<Arc<SightIndex>>>,
+    /// The scenario's terrain as movement prepares it ([`super::terrain::TerrainMemo`]).
+    terrain: Mutex<super::terrain::TerrainMemo>,
     /// The owning battle's own state (see [`SightCache::owner_state`]).
     owner: Mutex<OwnerState>,
 }
@@ -2925,6 +2927,14 @@ struct OwnerState {
 }
 
 impl SightCache {
+    /// The battle's prepared terrain, for [`super::terrain::TerrainMap::around`] (None if a
+    /// panic left it poisoned: the map is then prepared afresh).
+    pub(crate) fn terrain_memo(
+        &self,
+    ) -> Option<std::sync::MutexGuard<'_, super::terrain::TerrainMemo>> {
+        self.terrain.lock().ok()
+    }
+
     /// The owning battle lends out `state`, its own state (and no other), now. Only
     /// [`super::battle::Battle`] calls this, for the state it owns.
     pub(crate) fn owner_state(&self, state: &BattleState) {
