@@ -625,6 +625,11 @@ fn shrunk(poly: &Polygon<f64>, by: f64) -> Polygon<f64> {
 
 /// Do two footprints overlap (more than touch)?
 fn overlaps(a: &Footprint, b: &Footprint) -> bool {
+    // Each shrunk base lies inside its footprint's box and each other base inside the other's:
+    // apart boxes settle it before any base is laid out.
+    if !rects_overlap(&a.bounding_rect(), &b.bounding_rect()) {
+        return false;
+    }
     let pa: Vec<Polygon<f64>> = a
         .stands
         .iter()

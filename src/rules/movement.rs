@@ -900,7 +900,7 @@ struct Other<'s> {
 
 /// Everything a walk looks at: terrain for this mover, the other pieces and the table.
 struct Scene<'s> {
-    map: TerrainMap,
+    map: std::sync::Arc<TerrainMap>,
     others: Vec<Other<'s>>,
     table: Rect,
     mover: Mover,
@@ -996,7 +996,7 @@ impl<'s> Scene<'s> {
         }
         let t = ctx.scenario.table;
         Scene {
-            map: TerrainMap::around(ctx, mover, Some(area)),
+            map: TerrainMap::shared_around(ctx, mover, Some(area)),
             others,
             table: Rect {
                 min: Point::new(0.0, 0.0),

@@ -39,7 +39,7 @@ pub enum TroopKind {
 }
 
 /// A piece as the terrain rules see it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Mover {
     pub kind: TroopKind,
     /// Mounted or horse-drawn: TERR-13 makes wire impassable to animals.
@@ -482,6 +482,67 @@ impl TerrainMap {
         Self::around_with(ctx, mover, area, memo.as_deref_mut())
     }
 
+    /// [`TerrainMap::around`], shared through the battle's memo: the map of the same features
+    /// and field defences near the area, for the same mover, is made once per battle. The
+    /// map depends on nothing else while the battle has no engineering works (bridges and
+    /// breaches cut the terrain: a battle with any prepares each map afresh).
+    pub(crate) fn shared_around(ctx: &Ctx, mover: Mover, area: Option<Rect>) -> Arc<TerrainMap> {
+        let memo = match ctx.sight {
+            Some(sight) if ctx.state.engineering.works.is_empty() => sight.terrain_memo(),
+            _ => None,
+        };
+        let Some(mut memo) = memo else {
+            return Arc::new(Self::around(ctx, mover, area));
+        };
+        // Which features and standing field defences lie near the area (the same tests as
+        // `around_with`'s): one bit each.
+        let near = |pts: &[Point], width: f64| {
+            area.is_none_or(|a| {
+                let r = rect_of_points(pts);
+                let r = Rect {
+                    min: Point::new(r.min.x - width, r.min.y - width),
+                    max: Point::new(r.max.x + width, r.max.y + width),
+                };
+                rects_overlap(&r, &a)
+            })
+        };
+        let mut bits: Vec<u64> = Vec::with_capacity(2);
+        let mut k = 0usize;
+        let mut push = |on: bool| {
+            if k % 64 == 0 {
+                bits.push(0);
+            }
+            if let Some(w) = bits.last_mut() {
+                *w |= u64::from(on) << (k % 64);
+            }
+            k += 1;
+        };
+        for f in &ctx.scenario.terrain {
+            let width = match &f.geometry {
+                Geometry::Polyline { width_cm, .. } => width_cm.max(2.0 * BARE_ROAD_HALF_WIDTH),
+                Geometry::Polygon(_) => 0.0,
+            };
+            push(near(f.geometry.points(), width));
+        }
+        for (si, side) in ctx.scenario.sides.iter().enumerate() {
+            for d in &side.field_defenses {
+                push(
+                    near(&d.at, 0.0)
+                        && !super::engineering::defence_lines(ctx.state, si, d).is_empty(),
+                );
+            }
+        }
+        let key = (mover, bits);
+        if let Some(known) = memo.maps.get(&key) {
+            return Arc::clone(known);
+        }
+        let made = Arc::new(Self::around_with(ctx, mover, area, Some(&mut memo)));
+        if memo.maps.len() < MAPS_KEPT {
+            memo.maps.insert(key, Arc::clone(&made));
+        }
+        made
+    }
+
     fn around_with(
         ctx: &Ctx,
         mover: Mover,
@@ -808,6 +869,9 @@ struct CutKey {
 /// features, each cut by a few different sets of nearby roads).
 const CUTS_KEPT: usize = 4096;
 
+/// At most this many whole maps are kept per battle.
+const MAPS_KEPT: usize = 4096;
+
 /// The scenario's road surfaces and the pieces its features leave to movement (cut by roads
 /// and fords), prepared once per battle: part of the battle's memo
 /// ([`super::visibility::SightCache`]), which belongs to one scenario. A piece depends only on
@@ -816,6 +880,8 @@ const CUTS_KEPT: usize = 4096;
 /// kept piece is exactly the one worked out afresh.
 #[derive(Debug, Default)]
 pub struct TerrainMemo {
+    /// Whole maps ([`TerrainMap::shared_around`]) by mover and the features and defences near.
+    maps: std::collections::HashMap<(Mover, Vec<u64>), Arc<TerrainMap>>,
     roads: Vec<Option<(Arc<Shape>, Rect)>>,
     sets: Vec<Vec<usize>>,
     cuts: std::collections::HashMap<CutKey, Arc<[(Arc<Shape>, Rect)]>>,
