@@ -526,10 +526,9 @@ impl TerrainMap {
         }
         for (si, side) in ctx.scenario.sides.iter().enumerate() {
             for d in &side.field_defenses {
-                push(
-                    near(&d.at, 0.0)
-                        && !super::engineering::defence_lines(ctx.state, si, d).is_empty(),
-                );
+                // With no engineering works a defence stands whole unless removed whole
+                // (`engineering::defence_lines`).
+                push(near(&d.at, 0.0) && !super::engineering::removed_whole(ctx.state, si, d.id));
             }
         }
         let key = (mover, bits);
