@@ -509,7 +509,7 @@ impl TerrainMap {
         let mut bits: Vec<u64> = Vec::with_capacity(2);
         let mut k = 0usize;
         let mut push = |on: bool| {
-            if k % 64 == 0 {
+            if k.is_multiple_of(64) {
                 bits.push(0);
             }
             if let Some(w) = bits.last_mut() {
@@ -864,6 +864,9 @@ struct CutKey {
     fords: usize,
 }
 
+/// The pieces a feature leaves to movement, each with its box.
+type Pieces = Arc<[(Arc<Shape>, Rect)]>;
+
 /// At most this many prepared features are kept per battle (a scenario has a few dozen
 /// features, each cut by a few different sets of nearby roads).
 const CUTS_KEPT: usize = 4096;
@@ -883,7 +886,7 @@ pub struct TerrainMemo {
     maps: std::collections::HashMap<(Mover, Vec<u64>), Arc<TerrainMap>>,
     roads: Vec<Option<(Arc<Shape>, Rect)>>,
     sets: Vec<Vec<usize>>,
-    cuts: std::collections::HashMap<CutKey, Arc<[(Arc<Shape>, Rect)]>>,
+    cuts: std::collections::HashMap<CutKey, Pieces>,
 }
 
 impl TerrainMemo {
@@ -913,15 +916,11 @@ impl TerrainMemo {
     }
 
     /// The pieces for `key`, made by `make` the first time.
-    fn cut(
-        &mut self,
-        key: CutKey,
-        make: impl FnOnce() -> Vec<(Arc<Shape>, Rect)>,
-    ) -> Arc<[(Arc<Shape>, Rect)]> {
+    fn cut(&mut self, key: CutKey, make: impl FnOnce() -> Vec<(Arc<Shape>, Rect)>) -> Pieces {
         if let Some(known) = self.cuts.get(&key) {
             return Arc::clone(known);
         }
-        let made: Arc<[(Arc<Shape>, Rect)]> = make().into();
+        let made: Pieces = make().into();
         if self.cuts.len() < CUTS_KEPT {
             self.cuts.insert(key, Arc::clone(&made));
         }
