@@ -151,10 +151,13 @@ use super::movement::{forced_move, move_allowance, ForcedKind, ForcedOutcome};
 use super::state::{BattleState, Formation, Phase, PieceId, PieceState, Pose};
 use super::terrain::{path_crossings, Shape};
 use super::visibility::{sight_index, SightIndex};
+use crate::geom::footprint::rect_of;
 use crate::geom::footprint::{bearing_deg, heading, normalize_deg, right_of};
-use crate::geom::segment::{segment_meets_polyline, Segment};
-use crate::geom::{edge_distance, Footprint, FrontEdge, Point};
-use crate::model::{Arm, Cover, DefenseKind, OptionalRule, RowRole, RuleEffect, TerrainKind};
+use crate::geom::segment::{rect_gap, rects_overlap, segment_meets_polyline, Segment};
+use crate::geom::{edge_distance, Footprint, FrontEdge, Point, Rect};
+use crate::model::{
+    Arm, Cover, DefenseKind, OptionalRule, RowRole, RuleEffect, TerrainFeature, TerrainKind,
+};
 use geo::{ConvexHull, Intersects, LineString, MultiPoint, Polygon};
 use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
@@ -622,6 +625,11 @@ fn shrunk(poly: &Polygon<f64>, by: f64) -> Polygon<f64> {
 
 /// Do two footprints overlap (more than touch)?
 fn overlaps(a: &Footprint, b: &Footprint) -> bool {
+    // Each shrunk base lies inside its footprint's box and each other base inside the other's:
+    // apart boxes settle it before any base is laid out.
+    if !rects_overlap(&a.bounding_rect(), &b.bounding_rect()) {
+        return false;
+    }
     let pa: Vec<Polygon<f64>> = a
         .stands
         .iter()
@@ -810,22 +818,33 @@ fn contact_for(
     let ms = measure_scale(ctx);
     let reach = (fe.width() + cfp.frontage()) / 2.0 - 0.5 * ms;
     let along = right_of(fe.facing_deg);
-    let others: Vec<(PieceId, Footprint)> = ctx
+    let others: Vec<(PieceId, Footprint, Rect)> = ctx
         .state
         .pieces
         .values()
         .filter(|q| q.id != p.id && q.id != target && q.on_table() && !ignore.contains(&q.id))
-        .filter_map(|q| footprint_of(ctx, q).map(|f| (q.id, f)))
+        .filter_map(|q| {
+            footprint_of(ctx, q).map(|f| {
+                let r = f.bounding_rect();
+                (q.id, f, r)
+            })
+        })
         .collect();
+    // A unit whose box stands clear of the pose's box by more than the contact tolerance
+    // neither overlaps it nor touches it (bases are never nearer than their boxes, and both
+    // figures are rounded far less than the slack): it is passed without measuring.
+    let clear = CONTACT_TOLERANCE_CM * ms + 1e-9;
     let free = |pose: Pose| -> bool {
         let Some(f) = footprint_of(ctx, &with_pose(p, pose)) else {
             return false;
         };
-        others.iter().all(|(id, q)| {
-            !overlaps(&f, q)
-                && (id.side() == p.id.side()
-                    || id.is_command()
-                    || edge_distance(&f, q) > CONTACT_TOLERANCE_CM * ms)
+        let fr = f.bounding_rect();
+        others.iter().all(|(id, q, qr)| {
+            rect_gap(&fr, qr) > clear
+                || (!overlaps(&f, q)
+                    && (id.side() == p.id.side()
+                        || id.is_command()
+                        || edge_distance(&f, q) > CONTACT_TOLERANCE_CM * ms))
         })
     };
     let step = 0.25 * ms;
@@ -1557,15 +1576,44 @@ fn shape_distance(shape: &Shape, fp: &Footprint) -> f64 {
 fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(), ActionError> {
     let ms = measure_scale(ctx);
     let inner = shrunk(swept, 0.01 * ms);
-    let enemies: Vec<(&PieceState, Footprint)> = ctx
+    // Cheap first tests, each exact, so every pair they set aside is one the full test would
+    // have passed too and the answer (and which gap is named) is unchanged: a hull meets the
+    // swept path only if its box (the box of its points) meets the path's box; two shapes are
+    // never nearer than their boxes' gap, and both figures are rounded far less than
+    // `BOX_SLACK`.
+    const BOX_SLACK: f64 = 1e-9;
+    let inner_rect = crate::geom::footprint::polygon_rect(&inner);
+    let may_meet = |r: &Rect| inner_rect.is_none_or(|ir| rects_overlap(r, &ir));
+    let enemies: Vec<(&PieceState, Footprint, Rect)> = ctx
         .state
         .pieces
         .values()
         .filter(|q| q.id.side() != charger.id.side() && !q.id.is_command() && q.on_table())
-        .filter_map(|q| footprint_of(ctx, q).map(|fp| (q, fp)))
+        .filter_map(|q| {
+            footprint_of(ctx, q).map(|fp| {
+                let r = fp.bounding_rect();
+                (q, fp, r)
+            })
+        })
         .collect();
-    for (k, (a, afp)) in enemies.iter().enumerate() {
-        for (b, bfp) in enemies.iter().skip(k + 1) {
+    // The ground a gap is measured against, laid out once for every enemy unit.
+    let walls: Vec<(&TerrainFeature, Shape, Rect, Rect)> = ctx
+        .scenario
+        .terrain
+        .iter()
+        .filter(|t| matches!(t.kind, TerrainKind::Impassable | TerrainKind::DeepWet))
+        .map(|t| {
+            let shape = Shape::of(&t.geometry);
+            let shape_rect = shape.rect();
+            let points_rect = rect_of(t.geometry.points().iter().copied());
+            (t, shape, shape_rect, points_rect)
+        })
+        .collect();
+    for (k, (a, afp, ar)) in enemies.iter().enumerate() {
+        for (b, bfp, br) in enemies.iter().skip(k + 1) {
+            if !may_meet(&union_rect(ar, br)) || rect_gap(ar, br) > GAP_CM * ms + BOX_SLACK {
+                continue;
+            }
             if edge_distance(afp, bfp) >= GAP_CM * ms {
                 continue;
             }
@@ -1584,12 +1632,13 @@ fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(
                 ));
             }
         }
-        for t in &ctx.scenario.terrain {
-            if !matches!(t.kind, TerrainKind::Impassable | TerrainKind::DeepWet) {
+        for (t, shape, shape_rect, points_rect) in &walls {
+            if !may_meet(&union_rect(ar, points_rect))
+                || rect_gap(ar, shape_rect) > GAP_CM * ms + BOX_SLACK
+            {
                 continue;
             }
-            let shape = Shape::of(&t.geometry);
-            if shape_distance(&shape, afp) >= GAP_CM * ms {
+            if shape_distance(shape, afp) >= GAP_CM * ms {
                 continue;
             }
             let mut pts = corners(afp);
@@ -1609,6 +1658,14 @@ fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(
         }
     }
     Ok(())
+}
+
+/// The box holding both boxes.
+fn union_rect(a: &Rect, b: &Rect) -> Rect {
+    Rect {
+        min: Point::new(a.min.x.min(b.min.x), a.min.y.min(b.min.y)),
+        max: Point::new(a.max.x.max(b.max.x), a.max.y.max(b.max.y)),
+    }
 }
 
 /// A charge as checked (CHG-01..CHG-10, INIT-07, INIT-08): each charger's edge, start, place

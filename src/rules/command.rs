@@ -78,7 +78,7 @@ use super::state::{BattleState, Formation, Phase, PieceId, PieceState, Pose};
 use super::terrain::{feature_going, is_dense_for, mover_of, Going, Shape};
 use super::visibility::{sight_index, SightIndex};
 use crate::geom::footprint::{bearing_deg, heading};
-use crate::geom::segment::footprint_polyline_distance;
+use crate::geom::segment::{footprint_polyline_distance, rect_gap};
 use crate::geom::{edge_distance, in_contact, Footprint, Point};
 use crate::model::{CommandLevel, Geometry, HqId, TerrainKind};
 use serde::{Deserialize, Serialize};
@@ -2335,12 +2335,21 @@ pub fn is_isolated(ctx: &Ctx, id: PieceId) -> bool {
     };
     let reach = ISOLATION_CM * measure_scale(ctx);
     let index = sight_index(ctx);
+    // Within reach, edge to edge: the index's footprint of the friend (this state's), and a
+    // friend whose box is farther than reach set aside without measuring (bases are never
+    // nearer than their boxes; `in_contact` measures exactly as `edge_distance` does whenever
+    // the boxes leave the answer open).
+    let limit = reach + 1e-9;
+    let rect = fp.bounding_rect();
+    let within = |q: &PieceState| match index.footprint_if_same(q) {
+        Some((f, r)) => rect_gap(&rect, &r) <= limit + 1e-9 && in_contact(&fp, f, limit),
+        None => footprint_of(ctx, q).is_some_and(|f| in_contact(&fp, &f, limit)),
+    };
     !ctx.state.pieces.values().any(|q| {
         q.id != id
             && q.id.side() == id.side()
             && q.on_table()
-            && (footprint_of(ctx, q).is_some_and(|f| edge_distance(&fp, &f) <= reach + 1e-9)
-                || (q.id.is_command() && index.sight(q.id, id).visible))
+            && (within(q) || (q.id.is_command() && index.sight(q.id, id).visible))
     })
 }
 

@@ -435,7 +435,7 @@ fn line(points: &[Point]) -> LineString<f64> {
 
 /// DEF-06: the defence is gone whole (removed by the referee or collapsed); engineers' breaches
 /// remove only their sections.
-fn removed_whole(state: &BattleState, side: usize, defense: DefenseId) -> bool {
+pub(crate) fn removed_whole(state: &BattleState, side: usize, defense: DefenseId) -> bool {
     state.ledger.side(side).is_some_and(|s| {
         s.losses.iter().any(|l| {
             matches!(l, Loss::Defense { defense: d, cause }

@@ -64,7 +64,7 @@ use super::terrain::Shape;
 use super::visibility::{check_dug_in, sight_index};
 use crate::geom::footprint::bearing_deg;
 use crate::geom::segment::{
-    footprint_polyline_distance, inside_intervals, rects_overlap, segment_meets_polygon,
+    footprint_polyline_distance, inside_intervals, rect_gap, rects_overlap, segment_meets_polygon,
     segment_meets_polyline, Segment,
 };
 use crate::geom::{
@@ -306,6 +306,14 @@ pub fn target_cover(ctx: &Ctx, from: Point, target: &PieceState, tfp: &Footprint
             f.why = why;
         }
     };
+    // Whether the target's bases may come within `d` cm of a line: never when their boxes are
+    // farther apart (bases are never nearer than their boxes, and both figures are rounded far
+    // less than the slack), so most lines are set aside before the bases are measured.
+    let target_box = std::cell::OnceCell::new();
+    let may_touch = |points: &[Point], d: f64| {
+        let tr = target_box.get_or_init(|| tfp.bounding_rect());
+        rect_gap(tr, &crate::geom::footprint::rect_of(points.iter().copied())) <= d + 1e-9
+    };
     for t in &ctx.scenario.terrain {
         match (&t.kind, &t.geometry) {
             (TerrainKind::HighArea, Geometry::Polygon(ring)) if ring_contains(ring, centre) => {
@@ -322,7 +330,8 @@ pub fn target_cover(ctx: &Ctx, from: Point, target: &PieceState, tfp: &Footprint
                     Geometry::Polygon(points) => (points.as_slice(), 0.0),
                 };
                 let line = polyline(points);
-                let touching = footprint_polyline_distance(tfp, &line) <= tol + width / 2.0;
+                let touching = may_touch(points, tol + width / 2.0)
+                    && footprint_polyline_distance(tfp, &line) <= tol + width / 2.0;
                 if touching && segment_meets_polyline(&line, &lof) {
                     f.behind_obstacle = true;
                     f.behind_wall = true;
@@ -363,7 +372,8 @@ pub fn target_cover(ctx: &Ctx, from: Point, target: &PieceState, tfp: &Footprint
                             .iter()
                             .any(|run| {
                                 let line = polyline(run);
-                                footprint_polyline_distance(tfp, &line) <= tol
+                                may_touch(run, tol)
+                                    && footprint_polyline_distance(tfp, &line) <= tol
                                     && (all_round || segment_meets_polyline(&line, &lof))
                             });
                         if inside || covered {

@@ -900,7 +900,7 @@ struct Other<'s> {
 
 /// Everything a walk looks at: terrain for this mover, the other pieces and the table.
 struct Scene<'s> {
-    map: TerrainMap,
+    map: std::sync::Arc<TerrainMap>,
     others: Vec<Other<'s>>,
     table: Rect,
     mover: Mover,
@@ -996,7 +996,7 @@ impl<'s> Scene<'s> {
         }
         let t = ctx.scenario.table;
         Scene {
-            map: TerrainMap::around(ctx, mover, Some(area)),
+            map: TerrainMap::shared_around(ctx, mover, Some(area)),
             others,
             table: Rect {
                 min: Point::new(0.0, 0.0),
@@ -1598,6 +1598,13 @@ impl<'s> Walk<'s> {
                 ev.push((t, i));
             }
         };
+        // Every event kept lies in the swept box: a corner's ray meets an edge at a point the
+        // corner passes between `u0` and `u1`, and a candidate's corner met by an edge of the
+        // bases is a point the bases pass over. An edge whose box, or a corner that, stands
+        // clear of the swept box (by far more than any rounding) gives none and is skipped;
+        // the others give exactly the events they gave before, in the same order.
+        let near = grow(swept, 1e-6);
+        let mut edges: Vec<(Point, Point)> = Vec::new();
         for (i, c) in self.cands.iter().enumerate() {
             if only.is_some_and(|o| o != i) || !rects_overlap(&c.rect, &swept) {
                 continue;
@@ -1609,14 +1616,21 @@ impl<'s> Walk<'s> {
             else {
                 continue;
             };
+            edges.clear();
+            edges.extend(o.edges.iter().copied().filter(|(a, b)| {
+                (a.x.max(b.x) >= near.min.x)
+                    & (a.x.min(b.x) <= near.max.x)
+                    & (a.y.max(b.y) >= near.min.y)
+                    & (a.y.min(b.y) <= near.max.y)
+            }));
             for h in hull.iter() {
-                for (a, b) in &o.edges {
+                for (a, b) in &edges {
                     if let Some(t) = ray_hits(*h, d, *a, *b) {
                         push(t, i);
                     }
                 }
             }
-            for v in &o.verts {
+            for v in o.verts.iter().filter(|v| near.contains(**v)) {
                 for &(p, e, den) in hull_edges.get(..n).unwrap_or(&[]) {
                     if den.abs() < 1e-12 {
                         continue;

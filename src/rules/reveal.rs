@@ -38,8 +38,9 @@ use super::geometry::{footprint_of, measure_scale, stand_kind};
 use super::state::{BattleState, Phase, PieceId, PieceState};
 use super::visibility::{check_dug_in, DUG_IN_REVEAL_CM};
 use crate::geom::segment::rect_gap;
-use crate::geom::{edge_distance, Footprint, StandKind};
+use crate::geom::{edge_distance, Footprint, Rect, StandKind};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// The rule every reveal event names.
@@ -141,10 +142,23 @@ pub fn append_reveals(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
         out.extend(super::scouting::spotted(&post, &revealed));
         return out;
     }
-    let enemies: Vec<(PieceId, Footprint)> = after
+    // Every piece that is an enemy of some watched unit, laid out once with its box: read from
+    // the battle's sight index when the piece is as the index laid it out (the same footprint
+    // to the bit), laid out here otherwise.
+    let known = ctx.sight.and_then(|s| s.any_index());
+    let enemies: Vec<(PieceId, Cow<'_, Footprint>, Rect)> = after
         .pieces
         .values()
-        .filter_map(|q| footprint_of(&post, q).map(|fp| (q.id, fp)))
+        .filter(|q| watch.iter().any(|p| p.id.side() != q.id.side()))
+        .filter_map(|q| {
+            if let Some((fp, r)) = known.as_deref().and_then(|i| i.footprint_if_same(q)) {
+                return Some((q.id, Cow::Borrowed(fp), r));
+            }
+            footprint_of(&post, q).map(|fp| {
+                let r = fp.bounding_rect();
+                (q.id, Cow::Owned(fp), r)
+            })
+        })
         .collect();
     let reach = DUG_IN_REVEAL_CM * measure_scale(&post);
     for p in watch {
@@ -179,14 +193,14 @@ fn revealed_by_proximity(ctx: &Ctx, p: &PieceState) -> bool {
 fn nearest_enemy_within(
     ctx: &Ctx,
     p: &PieceState,
-    enemies: &[(PieceId, Footprint)],
+    enemies: &[(PieceId, Cow<'_, Footprint>, Rect)],
     reach: f64,
 ) -> Option<(PieceId, f64)> {
     let fp = footprint_of(ctx, p)?;
     let rect = fp.bounding_rect();
     let mut best: Option<(f64, PieceId)> = None;
-    for (id, efp) in enemies {
-        if id.side() == p.id.side() || rect_gap(&rect, &efp.bounding_rect()) > reach {
+    for (id, efp, erect) in enemies {
+        if id.side() == p.id.side() || rect_gap(&rect, erect) > reach {
             continue;
         }
         let g = edge_distance(&fp, efp);

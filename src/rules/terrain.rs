@@ -20,6 +20,7 @@ use crate::geom::segment::{inside_intervals, rects_overlap, Segment};
 use crate::geom::{BoxIndex, Point, Rect};
 use crate::model::{Arm, DefenseKind, FeatureId, Geometry, TerrainFeature, TerrainKind};
 use geo::{BooleanOps, Coord, Intersects, LineString, MultiPolygon, Polygon};
+use std::sync::Arc;
 
 /// The troop categories the terrain rules distinguish (TERR-02, TERR-06..08, TERR-13, TERR-14).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -38,7 +39,7 @@ pub enum TroopKind {
 }
 
 /// A piece as the terrain rules see it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Mover {
     pub kind: TroopKind,
     /// Mounted or horse-drawn: TERR-13 makes wire impassable to animals.
@@ -414,7 +415,8 @@ impl Shape {
         }
     }
 
-    fn rect(&self) -> Rect {
+    /// The box of the shape's points.
+    pub(crate) fn rect(&self) -> Rect {
         let pts: Vec<Point> = match self {
             Shape::Area(a) => a
                 .exterior()
@@ -438,7 +440,8 @@ pub struct Patch {
     pub source: Source,
     pub name: String,
     pub going: Going,
-    pub shape: Shape,
+    /// Shared with the battle's memo ([`TerrainMemo`]) when there is one.
+    pub shape: Arc<Shape>,
     pub rect: Rect,
 }
 
@@ -448,7 +451,7 @@ pub struct TerrainMap {
     /// Everything that is not [`Going::Clear`] to this mover.
     pub patches: Vec<Patch>,
     /// Road surfaces (MOVE-25, TERR-06/07/09/12).
-    pub roads: Vec<Shape>,
+    pub roads: Vec<Arc<Shape>>,
     road_rects: Vec<Rect>,
     index: BoxIndex,
 }
@@ -470,7 +473,81 @@ impl TerrainMap {
 
     /// As [`TerrainMap::new`], keeping only what lies within `area` (when given): a move looks
     /// at a small part of the table, and preparing the rest would be wasted.
+    ///
+    /// With the battle's memo (`ctx.sight`) the road surfaces and each feature's pieces are
+    /// prepared once per battle and shared ([`TerrainMemo`]): the same pieces as worked out
+    /// afresh, to the bit.
     pub fn around(ctx: &Ctx, mover: Mover, area: Option<Rect>) -> TerrainMap {
+        let mut memo = ctx.sight.and_then(|s| s.terrain_memo());
+        Self::around_with(ctx, mover, area, memo.as_deref_mut())
+    }
+
+    /// [`TerrainMap::around`], shared through the battle's memo: the map of the same features
+    /// and field defences near the area, for the same mover, is made once per battle. The
+    /// map depends on nothing else while the battle has no engineering works (bridges and
+    /// breaches cut the terrain: a battle with any prepares each map afresh).
+    pub(crate) fn shared_around(ctx: &Ctx, mover: Mover, area: Option<Rect>) -> Arc<TerrainMap> {
+        let memo = match ctx.sight {
+            Some(sight) if ctx.state.engineering.works.is_empty() => sight.terrain_memo(),
+            _ => None,
+        };
+        let Some(mut memo) = memo else {
+            return Arc::new(Self::around(ctx, mover, area));
+        };
+        // Which features and standing field defences lie near the area (the same tests as
+        // `around_with`'s): one bit each.
+        let near = |pts: &[Point], width: f64| {
+            area.is_none_or(|a| {
+                let r = rect_of_points(pts);
+                let r = Rect {
+                    min: Point::new(r.min.x - width, r.min.y - width),
+                    max: Point::new(r.max.x + width, r.max.y + width),
+                };
+                rects_overlap(&r, &a)
+            })
+        };
+        let mut bits: Vec<u64> = Vec::with_capacity(2);
+        let mut k = 0usize;
+        let mut push = |on: bool| {
+            if k.is_multiple_of(64) {
+                bits.push(0);
+            }
+            if let Some(w) = bits.last_mut() {
+                *w |= u64::from(on) << (k % 64);
+            }
+            k += 1;
+        };
+        for f in &ctx.scenario.terrain {
+            let width = match &f.geometry {
+                Geometry::Polyline { width_cm, .. } => width_cm.max(2.0 * BARE_ROAD_HALF_WIDTH),
+                Geometry::Polygon(_) => 0.0,
+            };
+            push(near(f.geometry.points(), width));
+        }
+        for (si, side) in ctx.scenario.sides.iter().enumerate() {
+            for d in &side.field_defenses {
+                // With no engineering works a defence stands whole unless removed whole
+                // (`engineering::defence_lines`).
+                push(near(&d.at, 0.0) && !super::engineering::removed_whole(ctx.state, si, d.id));
+            }
+        }
+        let key = (mover, bits);
+        if let Some(known) = memo.maps.get(&key) {
+            return Arc::clone(known);
+        }
+        let made = Arc::new(Self::around_with(ctx, mover, area, Some(&mut memo)));
+        if memo.maps.len() < MAPS_KEPT {
+            memo.maps.insert(key, Arc::clone(&made));
+        }
+        made
+    }
+
+    fn around_with(
+        ctx: &Ctx,
+        mover: Mover,
+        area: Option<Rect>,
+        mut memo: Option<&mut TerrainMemo>,
+    ) -> TerrainMap {
         let near = |pts: &[Point], width: f64| {
             area.is_none_or(|a| {
                 let r = rect_of_points(pts);
@@ -485,66 +562,112 @@ impl TerrainMap {
             Geometry::Polyline { width_cm, .. } => width_cm.max(2.0 * BARE_ROAD_HALF_WIDTH),
             Geometry::Polygon(_) => 0.0,
         };
-        let mut roads = Vec::new();
-        for f in &ctx.scenario.terrain {
-            if !near(f.geometry.points(), width_of(&f.geometry)) {
+        let terrain = &ctx.scenario.terrain;
+        // Which features lie near the area, once (the same test for roads, fords and patches).
+        let near_ids: Vec<bool> = terrain
+            .iter()
+            .map(|f| near(f.geometry.points(), width_of(&f.geometry)))
+            .collect();
+        let is_near = |fi: usize| near_ids.get(fi).copied().unwrap_or(false);
+        let mut roads: Vec<Arc<Shape>> = Vec::new();
+        let mut road_rects: Vec<Rect> = Vec::new();
+        let mut road_ids: Vec<usize> = Vec::new();
+        for (fi, f) in terrain.iter().enumerate() {
+            if !is_near(fi) || f.kind != TerrainKind::Road {
                 continue;
             }
-            if f.kind == TerrainKind::Road {
-                let shape = match &f.geometry {
-                    Geometry::Polyline { points, width_cm } => Shape::of_line(
-                        points,
-                        if *width_cm > 1e-9 {
-                            *width_cm
-                        } else {
-                            2.0 * BARE_ROAD_HALF_WIDTH
-                        },
-                    ),
-                    g => Shape::of(g),
-                };
-                roads.push(shape);
-            }
+            let (shape, rect) = match memo.as_deref_mut() {
+                Some(m) => m.road(fi, || road_surface(f)),
+                None => road_surface(f),
+            };
+            roads.push(shape);
+            road_rects.push(rect);
+            road_ids.push(fi);
         }
-        let road_rects: Vec<Rect> = roads.iter().map(Shape::rect).collect();
         // TERR-07: shallow water drawn across deep water is a ford there; its shape is cut out
         // of the deep water (as a road cuts a bridge) and the ford's own going applies.
-        let fords: Vec<Polygon<f64>> = ctx
-            .scenario
-            .terrain
+        let ford_ids: Vec<usize> = terrain
             .iter()
-            .filter(|f| {
-                f.kind == TerrainKind::ShallowWet
-                    && near(f.geometry.points(), width_of(&f.geometry))
-            })
-            .flat_map(|f| match Shape::of(&f.geometry) {
-                Shape::Area(a) => vec![a],
-                Shape::Strips(v) => v,
-                Shape::Line(_) => Vec::new(),
-            })
+            .enumerate()
+            .filter(|(fi, f)| f.kind == TerrainKind::ShallowWet && is_near(*fi))
+            .map(|(fi, _)| fi)
             .collect();
+        let fords = std::cell::OnceCell::new();
+        let fords = || -> &Vec<Polygon<f64>> {
+            fords.get_or_init(|| {
+                ford_ids
+                    .iter()
+                    .filter_map(|fi| terrain.get(*fi))
+                    .flat_map(|f| match Shape::of(&f.geometry) {
+                        Shape::Area(a) => vec![a],
+                        Shape::Strips(v) => v,
+                        Shape::Line(_) => Vec::new(),
+                    })
+                    .collect()
+            })
+        };
         // ENG-04 (a): pontoon sections cut the water they span, as roads do (no road bonus).
-        let mut cutters = roads.clone();
-        cutters.extend(
-            super::engineering::bridge_cutters(ctx.state)
-                .into_iter()
-                .map(Shape::Area),
-        );
-        let cutter_rects: Vec<Rect> = cutters.iter().map(Shape::rect).collect();
+        // Made by the state, not the scenario: a battle with any is prepared afresh.
+        let bridges = super::engineering::bridge_cutters(ctx.state);
+        if !bridges.is_empty() {
+            memo = None;
+        }
+        let cutters = std::cell::OnceCell::new();
+        let cutters = || -> &(Vec<Arc<Shape>>, Vec<Rect>) {
+            cutters.get_or_init(|| {
+                let mut shapes = roads.clone();
+                shapes.extend(bridges.iter().map(|b| Arc::new(Shape::Area(b.clone()))));
+                let rects = shapes.iter().map(|s| s.rect()).collect();
+                (shapes, rects)
+            })
+        };
+        let road_set = memo.as_deref_mut().map(|m| m.set(&road_ids));
+        let ford_set = memo.as_deref_mut().map(|m| m.set(&ford_ids));
         let mut patches = Vec::new();
-        for f in &ctx.scenario.terrain {
+        for (fi, f) in terrain.iter().enumerate() {
             let going = feature_going(f.kind, f.dense, f.frozen, mover);
-            if going == Going::Clear || !near(f.geometry.points(), width_of(&f.geometry)) {
+            if going == Going::Clear || !is_near(fi) {
                 continue;
             }
-            let centre = match &f.geometry {
-                Geometry::Polyline { points, width_cm } => Some((points.as_slice(), *width_cm)),
-                Geometry::Polygon(_) => None,
+            let deep = f.kind == TerrainKind::DeepWet && matches!(going, Going::Impassable { .. });
+            // The pieces of the feature left for this going: cut by the roads and bridges near
+            // the area (linear obstacles and impassable ground, `add`) and, deep water, by the
+            // fords near it.
+            let cut = |out: &mut Vec<Patch>| {
+                let centre = match &f.geometry {
+                    Geometry::Polyline { points, width_cm } => Some((points.as_slice(), *width_cm)),
+                    Geometry::Polygon(_) => None,
+                };
+                let mut patch = feature_patch(f, going);
+                if deep {
+                    patch = cut_fords(patch, fords());
+                }
+                let (shapes, rects) = cutters();
+                Self::add(out, shapes, rects, patch, centre);
             };
-            let mut patch = feature_patch(f, going);
-            if f.kind == TerrainKind::DeepWet && matches!(going, Going::Impassable { .. }) {
-                patch = cut_fords(patch, &fords);
+            match (memo.as_deref_mut(), road_set, ford_set) {
+                (Some(m), Some(roads), Some(fords)) => {
+                    let key = CutKey {
+                        feature: fi,
+                        class: cut_class(going),
+                        roads,
+                        fords: if deep { fords } else { usize::MAX },
+                    };
+                    let pieces = m.cut(key, || {
+                        let mut out = Vec::new();
+                        cut(&mut out);
+                        out.into_iter().map(|p| (p.shape, p.rect)).collect()
+                    });
+                    patches.extend(pieces.iter().map(|(shape, rect)| Patch {
+                        source: Source::Feature(f.id),
+                        name: f.name.clone(),
+                        going,
+                        shape: Arc::clone(shape),
+                        rect: *rect,
+                    }));
+                }
+                _ => cut(&mut patches),
             }
-            Self::add(&mut patches, &cutters, &cutter_rects, patch, centre);
         }
         for (si, side) in ctx.scenario.sides.iter().enumerate() {
             for (di, d) in side.field_defenses.iter().enumerate() {
@@ -570,7 +693,7 @@ impl TerrainMap {
                             },
                             name: d.kind.label().to_string(),
                             going,
-                            shape,
+                            shape: Arc::new(shape),
                             rect,
                         },
                         Some((run.as_slice(), 0.0)),
@@ -591,7 +714,7 @@ impl TerrainMap {
     /// lines along their centre line (`centre`: points and width), areas by polygon difference.
     fn add(
         out: &mut Vec<Patch>,
-        roads: &[Shape],
+        roads: &[Arc<Shape>],
         road_rects: &[Rect],
         patch: Patch,
         centre: Option<(&[Point], f64)>,
@@ -604,26 +727,26 @@ impl TerrainMap {
         }
         let road_polys: Vec<&Polygon<f64>> = roads
             .iter()
-            .flat_map(|r| match r {
+            .flat_map(|r| match &**r {
                 Shape::Area(a) => std::slice::from_ref(a),
                 Shape::Strips(v) => v.as_slice(),
                 Shape::Line(_) => &[],
             })
             .collect();
-        match (centre, &patch.shape) {
+        match (centre, &*patch.shape) {
             (Some((points, width)), _) if matches!(patch.going, Going::Linear { .. }) => {
                 for run in off_road_runs(points, &road_polys) {
                     let shape = Shape::of_line(&run, width);
                     let rect = shape.rect();
                     out.push(Patch {
-                        shape,
+                        shape: Arc::new(shape),
                         rect,
                         ..patch.clone()
                     });
                 }
             }
             (_, Shape::Area(_) | Shape::Strips(_)) => {
-                let mut pieces = MultiPolygon::new(match &patch.shape {
+                let mut pieces = MultiPolygon::new(match &*patch.shape {
                     Shape::Area(a) => vec![a.clone()],
                     Shape::Strips(v) => v.clone(),
                     Shape::Line(_) => vec![],
@@ -636,7 +759,7 @@ impl TerrainMap {
                 let shape = Shape::Strips(pieces.0);
                 let rect = shape.rect();
                 out.push(Patch {
-                    shape,
+                    shape: Arc::new(shape),
                     rect,
                     ..patch
                 });
@@ -665,7 +788,7 @@ impl TerrainMap {
 /// that a base on a ford passes and one wider than the ford does not (MOVE-04, as at a bridge).
 /// A deep-water line without a width is left whole.
 fn cut_fords(patch: Patch, fords: &[Polygon<f64>]) -> Patch {
-    let pieces = match &patch.shape {
+    let pieces = match &*patch.shape {
         Shape::Area(a) => vec![a.clone()],
         Shape::Strips(v) => v.clone(),
         Shape::Line(_) => return patch,
@@ -684,7 +807,7 @@ fn cut_fords(patch: Patch, fords: &[Polygon<f64>]) -> Patch {
     let shape = Shape::Strips(pieces.0);
     let rect = shape.rect();
     Patch {
-        shape,
+        shape: Arc::new(shape),
         rect,
         ..patch
     }
@@ -697,8 +820,111 @@ fn feature_patch(f: &TerrainFeature, going: Going) -> Patch {
         source: Source::Feature(f.id),
         name: f.name.clone(),
         going,
-        shape,
+        shape: Arc::new(shape),
         rect,
+    }
+}
+
+/// A road's surface (MOVE-25): its strips, a road drawn without a width taken as
+/// [`BARE_ROAD_HALF_WIDTH`] either side of its line; and the surface's box.
+fn road_surface(f: &TerrainFeature) -> (Arc<Shape>, Rect) {
+    let shape = match &f.geometry {
+        Geometry::Polyline { points, width_cm } => Shape::of_line(
+            points,
+            if *width_cm > 1e-9 {
+                *width_cm
+            } else {
+                2.0 * BARE_ROAD_HALF_WIDTH
+            },
+        ),
+        g => Shape::of(g),
+    };
+    let rect = shape.rect();
+    (Arc::new(shape), rect)
+}
+
+/// How [`TerrainMap::add`] treats a feature's going: kept whole (area going), cut along its
+/// centre line or as a polygon (linear), cut as a polygon (impassable).
+fn cut_class(going: Going) -> u8 {
+    match going {
+        Going::Linear { .. } => 1,
+        Going::Impassable { .. } => 2,
+        Going::Clear | Going::Area { .. } => 0,
+    }
+}
+
+/// A feature's pieces as prepared for one kind of going, with the roads (and, deep water, the
+/// fords) near the area that cut it: [`TerrainMemo::set`] numbers each list of features.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct CutKey {
+    feature: usize,
+    class: u8,
+    roads: usize,
+    /// `usize::MAX` when no ford can cut the feature.
+    fords: usize,
+}
+
+/// The pieces a feature leaves to movement, each with its box.
+type Pieces = Arc<[(Arc<Shape>, Rect)]>;
+
+/// At most this many prepared features are kept per battle (a scenario has a few dozen
+/// features, each cut by a few different sets of nearby roads).
+const CUTS_KEPT: usize = 4096;
+
+/// At most this many whole maps are kept per battle.
+const MAPS_KEPT: usize = 4096;
+
+/// The scenario's road surfaces and the pieces its features leave to movement (cut by roads
+/// and fords), prepared once per battle: part of the battle's memo
+/// ([`super::visibility::SightCache`]), which belongs to one scenario. A piece depends only on
+/// the feature, how its going is cut ([`cut_class`]) and which roads and fords lie near (the
+/// state's pontoon bridges cut too: a map with any is prepared afresh, not from here), so a
+/// kept piece is exactly the one worked out afresh.
+#[derive(Debug, Default)]
+pub struct TerrainMemo {
+    /// Whole maps ([`TerrainMap::shared_around`]) by mover and the features and defences near.
+    maps: std::collections::HashMap<(Mover, Vec<u64>), Arc<TerrainMap>>,
+    roads: Vec<Option<(Arc<Shape>, Rect)>>,
+    sets: Vec<Vec<usize>>,
+    cuts: std::collections::HashMap<CutKey, Pieces>,
+}
+
+impl TerrainMemo {
+    /// The surface of road feature `fi`, made by `make` the first time.
+    fn road(&mut self, fi: usize, make: impl FnOnce() -> (Arc<Shape>, Rect)) -> (Arc<Shape>, Rect) {
+        if self.roads.len() <= fi {
+            self.roads.resize(fi + 1, None);
+        }
+        match self.roads.get_mut(fi) {
+            Some(Some((shape, rect))) => (Arc::clone(shape), *rect),
+            Some(slot) => {
+                let made = make();
+                *slot = Some((Arc::clone(&made.0), made.1));
+                made
+            }
+            None => make(),
+        }
+    }
+
+    /// The number of this list of feature indices (the same list, the same number).
+    fn set(&mut self, ids: &[usize]) -> usize {
+        if let Some(k) = self.sets.iter().position(|s| s.as_slice() == ids) {
+            return k;
+        }
+        self.sets.push(ids.to_vec());
+        self.sets.len() - 1
+    }
+
+    /// The pieces for `key`, made by `make` the first time.
+    fn cut(&mut self, key: CutKey, make: impl FnOnce() -> Vec<(Arc<Shape>, Rect)>) -> Pieces {
+        if let Some(known) = self.cuts.get(&key) {
+            return Arc::clone(known);
+        }
+        let made: Pieces = make().into();
+        if self.cuts.len() < CUTS_KEPT {
+            self.cuts.insert(key, Arc::clone(&made));
+        }
+        made
     }
 }
 

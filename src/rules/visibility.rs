@@ -1020,6 +1020,16 @@ impl SightIndex {
         self.slot(id).and_then(|i| self.pieces.get(i)).map(|p| &**p)
     }
 
+    /// The footprint ([`footprint_of`]) and its box as this index laid them out for piece `p`,
+    /// when `p` is the same in everything the index reads ([`same_for_sight`]): a piece's part
+    /// depends only on its own state ([`SightIndex::piece`]), so this is the footprint
+    /// `footprint_of` gives for `p` in any state of the same battle. `None` otherwise.
+    pub(crate) fn footprint_if_same(&self, p: &PieceState) -> Option<(&Footprint, Rect)> {
+        self.get(p.id)
+            .filter(|ps| same_for_sight(&ps.source, p))
+            .map(|ps| (&ps.footprint, ps.rect))
+    }
+
     /// The parts whose boxes come within `d` (in each axis) of `r`, touching included, in id
     /// order: the boxes of a few hundred pieces are scanned faster than an R-tree is rebuilt
     /// after every move, and every caller's answer is independent of the order.
@@ -2903,6 +2913,8 @@ fn same_for_sight(a: &PieceState, b: &PieceState) -> bool {
 #[derive(Default)]
 pub struct SightCache {
     last: Mutex<Option<Arc<SightIndex>>>,
+    /// The scenario's terrain as movement prepares it ([`super::terrain::TerrainMemo`]).
+    terrain: Mutex<super::terrain::TerrainMemo>,
     /// The owning battle's own state (see [`SightCache::owner_state`]).
     owner: Mutex<OwnerState>,
 }
@@ -2925,6 +2937,22 @@ struct OwnerState {
 }
 
 impl SightCache {
+    /// The index made last for the owning battle's state, or else the last one made (of some
+    /// state of the same battle), if any; none is made here. For reading the pieces that have
+    /// not changed ([`SightIndex::footprint_if_same`]).
+    pub(crate) fn any_index(&self) -> Option<Arc<SightIndex>> {
+        let owned = self.owner.lock().ok().and_then(|o| o.index.clone());
+        owned.or_else(|| self.last.lock().ok().and_then(|l| l.clone()))
+    }
+
+    /// The battle's prepared terrain, for [`super::terrain::TerrainMap::around`] (None if a
+    /// panic left it poisoned: the map is then prepared afresh).
+    pub(crate) fn terrain_memo(
+        &self,
+    ) -> Option<std::sync::MutexGuard<'_, super::terrain::TerrainMemo>> {
+        self.terrain.lock().ok()
+    }
+
     /// The owning battle lends out `state`, its own state (and no other), now. Only
     /// [`super::battle::Battle`] calls this, for the state it owns.
     pub(crate) fn owner_state(&self, state: &BattleState) {
