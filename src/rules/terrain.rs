@@ -496,16 +496,7 @@ impl TerrainMap {
         };
         // Which features and standing field defences lie near the area (the same tests as
         // `around_with`'s): one bit each.
-        let near = |pts: &[Point], width: f64| {
-            area.is_none_or(|a| {
-                let r = rect_of_points(pts);
-                let r = Rect {
-                    min: Point::new(r.min.x - width, r.min.y - width),
-                    max: Point::new(r.max.x + width, r.max.y + width),
-                };
-                rects_overlap(&r, &a)
-            })
-        };
+        let near = |pts: &[Point], width: f64| near_area(area, pts, width);
         let mut bits: Vec<u64> = Vec::with_capacity(2);
         let mut k = 0usize;
         let mut push = |on: bool| {
@@ -548,16 +539,7 @@ impl TerrainMap {
         area: Option<Rect>,
         mut memo: Option<&mut TerrainMemo>,
     ) -> TerrainMap {
-        let near = |pts: &[Point], width: f64| {
-            area.is_none_or(|a| {
-                let r = rect_of_points(pts);
-                let r = Rect {
-                    min: Point::new(r.min.x - width, r.min.y - width),
-                    max: Point::new(r.max.x + width, r.max.y + width),
-                };
-                rects_overlap(&r, &a)
-            })
-        };
+        let near = |pts: &[Point], width: f64| near_area(area, pts, width);
         let width_of = |g: &Geometry| match g {
             Geometry::Polyline { width_cm, .. } => width_cm.max(2.0 * BARE_ROAD_HALF_WIDTH),
             Geometry::Polygon(_) => 0.0,
@@ -1072,6 +1054,19 @@ pub fn path_crossings(features: &[TerrainFeature], path: &[Point]) -> Vec<PathCr
     }
     out.sort_by(|x, y| x.along_cm.total_cmp(&y.along_cm));
     out
+}
+
+/// Whether the box of `pts`, grown by `width` on every side, meets `area` (everything is near
+/// when there is no area): which features and defences a terrain map around `area` takes in.
+fn near_area(area: Option<Rect>, pts: &[Point], width: f64) -> bool {
+    area.is_none_or(|a| {
+        let r = rect_of_points(pts);
+        let r = Rect {
+            min: Point::new(r.min.x - width, r.min.y - width),
+            max: Point::new(r.max.x + width, r.max.y + width),
+        };
+        rects_overlap(&r, &a)
+    })
 }
 
 #[cfg(test)]
