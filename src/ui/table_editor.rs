@@ -353,19 +353,14 @@ pub fn bridge_across(
     near: Point,
     table: crate::model::Table,
 ) -> Option<TerrainFeature> {
-    let (from, to) = span_across(river, near, table)?;
-    Some(TerrainFeature {
-        id: FeatureId(0),
-        name: format!("Bridge over {}", river.name),
-        kind: TerrainKind::Road,
-        geometry: Geometry::Polyline {
-            points: vec![from, to],
-            width_cm: 4.0,
-        },
-        dense: false,
-        frozen: false,
-        construction: None,
-    })
+    crossing_across(
+        river,
+        near,
+        table,
+        format!("Bridge over {}", river.name),
+        TerrainKind::Road,
+        4.0,
+    )
 }
 
 /// How wide a ford [`ford_across`] makes, cm: room for a battalion of four stands in line
@@ -381,14 +376,33 @@ pub fn ford_across(
     near: Point,
     table: crate::model::Table,
 ) -> Option<TerrainFeature> {
+    crossing_across(
+        river,
+        near,
+        table,
+        format!("Ford across {}", river.name),
+        TerrainKind::ShallowWet,
+        FORD_WIDTH_CM,
+    )
+}
+
+/// A feature of `kind`, `width_cm` wide, laid along [`span_across`] (a bridge or a ford).
+fn crossing_across(
+    river: &TerrainFeature,
+    near: Point,
+    table: crate::model::Table,
+    name: String,
+    kind: TerrainKind,
+    width_cm: f64,
+) -> Option<TerrainFeature> {
     let (from, to) = span_across(river, near, table)?;
     Some(TerrainFeature {
         id: FeatureId(0),
-        name: format!("Ford across {}", river.name),
-        kind: TerrainKind::ShallowWet,
+        name,
+        kind,
         geometry: Geometry::Polyline {
             points: vec![from, to],
-            width_cm: FORD_WIDTH_CM,
+            width_cm,
         },
         dense: false,
         frozen: false,
