@@ -1532,20 +1532,7 @@ fn gun_to_the_objective(ctx: &Ctx, id: PieceId) -> Option<Action> {
     if d <= range {
         // In range: in action facing it (limbered to turn when it is off to the side, as
         // `plan_gun` turns a gun, MOVE-20).
-        let bearing = bearing_deg(at, e);
-        if p.limbered {
-            return check_limber(ctx, id, false)
-                .is_ok()
-                .then_some(Action::Unlimber {
-                    piece: id,
-                    facing_deg: bearing,
-                });
-        }
-        let off = p
-            .pose
-            .map_or(0.0, |q| normalize_deg(bearing - q.facing_deg).abs());
-        return (off > GUN_TURN_DEG && check_limber(ctx, id, true).is_ok())
-            .then_some(Action::Limber { piece: id });
+        return bring_to_bear(ctx, p, bearing_deg(at, e));
     }
     if !p.limbered {
         return check_limber(ctx, id, true)
@@ -1555,6 +1542,26 @@ fn gun_to_the_objective(ctx: &Ctx, id: PieceId) -> Option<Action> {
     let k = (range * GUN_PREPARE_SHARE) / d.max(1e-9);
     let to = Point::new(e.x + (at.x - e.x) * k, e.y + (at.y - e.y) * k);
     move_towards(ctx, id, to)
+}
+
+/// MOVE-20: a gun in range brought to bear on `bearing`: limbered, it unlimbers facing it;
+/// unlimbered with the target off to the side of its facing (outside its cone, FIRE-04), it
+/// limbers to turn, and unlimbers facing it the next time. `None`: it holds as it is.
+fn bring_to_bear(ctx: &Ctx, p: &PieceState, bearing: f64) -> Option<Action> {
+    let id = p.id;
+    if p.limbered {
+        return check_limber(ctx, id, false)
+            .is_ok()
+            .then_some(Action::Unlimber {
+                piece: id,
+                facing_deg: bearing,
+            });
+    }
+    let off = p
+        .pose
+        .map_or(0.0, |q| normalize_deg(bearing - q.facing_deg).abs());
+    (off > GUN_TURN_DEG && check_limber(ctx, id, true).is_ok())
+        .then_some(Action::Limber { piece: id })
 }
 
 /// Guns: unlimber facing an enemy within range; limber when none is within range and more
@@ -1567,22 +1574,8 @@ fn plan_gun(ctx: &Ctx, sight: &Sight, id: PieceId, near: Option<(PieceId, f64)>)
     let mut out = Vec::new();
     match near {
         Some((e, d)) if d <= range => {
-            if p.limbered && check_limber(ctx, id, false).is_ok() {
-                if let Some(facing) = facing_towards(ctx, id, e) {
-                    out.push(Action::Unlimber {
-                        piece: id,
-                        facing_deg: facing,
-                    });
-                }
-            }
-            // Unlimbered and in range but with no shot: if the enemy is off to the side of the
-            // gun's facing (outside its cone, FIRE-04), limber to turn it (MOVE-20); the next
-            // turn it unlimbers facing the enemy. Otherwise (sight) it holds.
-            let off = facing_towards(ctx, id, e)
-                .zip(p.pose)
-                .map_or(0.0, |(b, pose)| normalize_deg(b - pose.facing_deg).abs());
-            if !p.limbered && off > GUN_TURN_DEG && check_limber(ctx, id, true).is_ok() {
-                out.push(Action::Limber { piece: id });
+            if let Some(facing) = facing_towards(ctx, id, e) {
+                out.extend(bring_to_bear(ctx, p, facing));
             }
         }
         _ => {
