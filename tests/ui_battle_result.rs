@@ -28,7 +28,7 @@ use powderhorn::rules::report::ResultReport;
 use powderhorn::ui::battle::StartRequest;
 use powderhorn::ui::AppCommand;
 use std::time::{Duration, Instant};
-use ui_support::{app_on_with, harness_sized, send};
+use ui_support::{app_on_with, apply_now, harness_sized, send};
 
 /// A stored battle of the small scenario, played to its end by the referee's actions.
 fn finished_battle(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
@@ -150,7 +150,7 @@ fn the_battle_file_exported_from_the_result_replays_to_the_same_result() {
 fn the_printed_result_has_the_winners_line() {
     let (dir, mut h) = finished_battle(egui::vec2(1400.0, 900.0));
     let path = dir.path().join("result.pdf");
-    send(
+    apply_now(
         &mut h,
         AppCommand::PrintResultTo {
             paper: Paper::A4,

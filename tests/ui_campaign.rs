@@ -264,11 +264,6 @@ fn write_a_database_two_battles_into_a_run() {
 }
 
 /// Applies `command` as a click would, without waiting for the window to settle.
-fn apply_now(h: &mut Harness<'static, App>, command: powderhorn::ui::AppCommand) {
-    let ctx = h.ctx.clone();
-    h.state_mut().apply(command, &ctx);
-}
-
 #[test]
 fn the_next_battles_roster_prints_with_the_carried_strength() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -303,7 +298,7 @@ fn the_next_battles_roster_prints_with_the_carried_strength() {
     // What the save dialog leads to, once a file is chosen.
     // Applied as the chooser applies it, then stepped: the print job repaints while it runs,
     // so the window does not settle the way `send` waits for.
-    apply_now(
+    ui_support::apply_now(
         &mut h,
         powderhorn::ui::AppCommand::PrintTo {
             scenario: id,
@@ -329,7 +324,7 @@ fn the_next_battles_roster_prints_with_the_carried_strength() {
     let labels = dir.path().join("carried-labels.pdf");
     // Applied as the chooser applies it, then stepped: the print job repaints while it runs,
     // so the window does not settle the way `send` waits for.
-    apply_now(
+    ui_support::apply_now(
         &mut h,
         powderhorn::ui::AppCommand::PrintTo {
             scenario: next.scenario.id.clone(),
@@ -377,8 +372,7 @@ fn a_battle_fought_to_its_end_in_the_window_is_carried_on_return_to_the_page() {
         {
             break;
         }
-        ui_support::send(&mut h, powderhorn::ui::AppCommand::OpponentPlay);
-        ui_support::wait_for_opponent(&mut h);
+        ui_support::opponent_plays(&mut h);
     }
     assert!(
         h.state()

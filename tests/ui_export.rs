@@ -21,10 +21,12 @@ const EBELSBERG: &str = "1809-ebelsberg";
 const EBELSBERG_NAME: &str = "Ebelsberg, 3 May 1809";
 const FRENCH: &str = "French: Masséna's advance guard";
 
+#[path = "support/ui.rs"]
+mod ui_support;
+use ui_support::apply_now as send;
+
 fn harness(app: App) -> Harness<'static, App> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
+    ui_support::harness_sized(app, egui::vec2(1280.0, 800.0))
 }
 
 fn open_ebelsberg(h: &mut Harness<'static, App>) {
@@ -33,12 +35,6 @@ fn open_ebelsberg(h: &mut Harness<'static, App>) {
     h.get_by_label(EBELSBERG_NAME).click();
     h.run();
     assert_eq!(h.state().open_scenario().unwrap().id.as_str(), EBELSBERG);
-}
-
-/// Sends a command as the UI would (after a frame).
-fn send(h: &mut Harness<'static, App>, command: AppCommand) {
-    let ctx = h.ctx.clone();
-    h.state_mut().apply(command, &ctx);
 }
 
 /// Runs frames until the print job has ended (at most a minute).

@@ -108,6 +108,23 @@ pub fn send(h: &mut Harness<'static, App>, command: AppCommand) {
     h.run();
 }
 
+/// Applies `command` as a click would, without running the window: for commands that start
+/// work in the background (printing, the computer), whose window keeps repainting until the
+/// work is done, so the caller steps it while it waits.
+pub fn apply_now(h: &mut Harness<'static, App>, command: AppCommand) {
+    let ctx = h.ctx.clone();
+    h.state_mut().apply(command, &ctx);
+}
+
+/// Hands the turn to the computer as the "Computer plays" button would and waits until it hands
+/// back. Not `send`: while the worker plays the window keeps repainting, so running it to
+/// settle would race the worker thread.
+pub fn opponent_plays(h: &mut Harness<'static, App>) {
+    apply_now(h, AppCommand::OpponentPlay);
+    h.step();
+    wait_for_opponent(h);
+}
+
 /// Clicks "End phase".
 pub fn end_phase(h: &mut Harness<'static, App>) {
     h.get_by_label("End phase").click();
