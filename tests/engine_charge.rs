@@ -1011,6 +1011,42 @@ fn chg_10_init_08_no_gap_narrower_than_5_cm() {
 }
 
 #[test]
+fn chg_10_a_gap_with_deep_water_is_only_the_water_beside_the_unit() {
+    // A lake: a band along y 40–50 with a leg down the right edge (x 230–240) to y 80. Its
+    // convex hull reaches down to y = 50 + 30/230 × x, 63 cm at x = 100. E stands 3 cm left of
+    // the leg, 120 cm away from the charge: A (front at y 56) charges T (front at y 68) 12 cm
+    // ahead, in open ground inside that hull but nowhere near the gap between E and the water
+    // (3 cm wide, by the leg). Hulling E with the whole lake closed off that ground.
+    let (a, t) = (u(0, 1), u(1, 1));
+    let lake = || {
+        builder::ring(&[
+            (0.0, 40.0),
+            (240.0, 40.0),
+            (240.0, 80.0),
+            (230.0, 80.0),
+            (230.0, 50.0),
+            (0.0, 50.0),
+        ])
+    };
+    let mut b = new_sc("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 56.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 68.0, 180.0)
+        .unit(1, 2, FR_LINE, 4, 222.0, 70.0, 180.0)
+        .feature("deep_wet", serde_json::json!({ "polygon": lake() }))
+        .command(vec![], &[]);
+    ok(&mut b, charge(&[a], t));
+    // Deep water where E stood in `chg_10_init_08_no_gap_narrower_than_5_cm`, 3 cm from T's
+    // side: the charger's contact position overhangs into that gap, as it did into the gap
+    // between the two units.
+    let mut b = new_sc("nap-austrian", "nap-french", 1809)
+        .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+        .unit(1, 1, FR_LINE, 4, 100.0, 112.0, 180.0)
+        .feature("deep_wet", builder::rect(108.0, 104.0, 130.0, 116.0))
+        .command(vec![], &[]);
+    refused(&mut b, charge(&[a], t), "CHG-10");
+}
+
+#[test]
 fn init_12_chg_09_response_rules() {
     let (a, s, d, far) = (u(0, 1), u(0, 2), u(1, 1), u(1, 3));
     let mut b = we_07_table(false)

@@ -34,6 +34,10 @@
 //!
 //! * CHG-10 with several chargers: each charger, in the order named, takes the nearest visible
 //!   edge of the target that no earlier charger took.
+//! * CHG-10, the gap between an enemy unit and impassable terrain: the ground between the unit
+//!   and each piece of impassable ground or deep water within 5 cm of it, as far as 5 cm around
+//!   the unit (their convex hull), not the whole feature; roads, bridges and fords across the
+//!   water are cut out of it as the charger's movement has them (TERR-06, TERR-07).
 //! * The charge distance (CHG-04 c) is measured from the charger's front-edge centre after the
 //!   free pivot to its front-edge centre in contact.
 //! * The contact pose is centred on the edge, or shifted along it in 0.25 cm steps as little as
@@ -149,15 +153,12 @@ use super::firing::{
 use super::geometry::{footprint_of, measure_scale, CONTACT_TOLERANCE_CM};
 use super::movement::{forced_move, move_allowance, ForcedKind, ForcedOutcome};
 use super::state::{BattleState, Formation, Phase, PieceId, PieceState, Pose};
-use super::terrain::{path_crossings, Shape};
+use super::terrain::{mover_of, path_crossings, Going, Shape, Source};
 use super::visibility::{sight_index, SightIndex};
-use crate::geom::footprint::rect_of;
 use crate::geom::footprint::{bearing_deg, heading, normalize_deg, right_of};
 use crate::geom::segment::{rect_gap, rects_overlap, segment_meets_polyline, Segment};
 use crate::geom::{edge_distance, Footprint, FrontEdge, Point, Rect};
-use crate::model::{
-    Arm, Cover, DefenseKind, OptionalRule, RowRole, RuleEffect, TerrainFeature, TerrainKind,
-};
+use crate::model::{Arm, Cover, DefenseKind, OptionalRule, RowRole, RuleEffect, TerrainKind};
 use geo::{ConvexHull, Intersects, LineString, MultiPoint, Polygon};
 use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
@@ -1567,12 +1568,15 @@ fn shape_distance(shape: &Shape, fp: &Footprint) -> f64 {
     match shape {
         Shape::Line(l) => footprint_polyline_distance(fp, l),
         Shape::Area(p) => footprint_polygon_distance(fp, p),
-        _ => f64::INFINITY,
+        Shape::Strips(v) => v
+            .iter()
+            .map(|p| footprint_polygon_distance(fp, p))
+            .fold(f64::INFINITY, f64::min),
     }
 }
 
 /// CHG-10, INIT-08: the swept path may not enter a gap narrower than 5 cm between two enemy
-/// units, or between an enemy unit and impassable terrain.
+/// units, or between an enemy unit and impassable terrain (the part of it beside the unit).
 fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(), ActionError> {
     let ms = measure_scale(ctx);
     let inner = shrunk(swept, 0.01 * ms);
@@ -1596,17 +1600,19 @@ fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(
             })
         })
         .collect();
-    // The ground a gap is measured against, laid out once for every enemy unit.
-    let walls: Vec<(&TerrainFeature, Shape, Rect, Rect)> = ctx
-        .scenario
-        .terrain
+    // The ground a gap is measured against: impassable ground and deep water as the charger's
+    // own terrain map has them, with the roads, bridges and fords across cut out (the way
+    // across is no wall, TERR-06, TERR-07); the map is shared through the battle's memo.
+    let map = super::terrain::TerrainMap::shared_around(ctx, mover_of(ctx, charger), None);
+    let walls: Vec<&super::terrain::Patch> = map
+        .patches
         .iter()
-        .filter(|t| matches!(t.kind, TerrainKind::Impassable | TerrainKind::DeepWet))
-        .map(|t| {
-            let shape = Shape::of(&t.geometry);
-            let shape_rect = shape.rect();
-            let points_rect = rect_of(t.geometry.points().iter().copied());
-            (t, shape, shape_rect, points_rect)
+        .filter(|p| matches!(p.going, Going::Impassable { .. }))
+        .filter(|p| match p.source {
+            Source::Feature(id) => ctx.scenario.terrain.iter().any(|t| {
+                t.id == id && matches!(t.kind, TerrainKind::Impassable | TerrainKind::DeepWet)
+            }),
+            Source::Defense { .. } => false,
         })
         .collect();
     for (k, (a, afp, ar)) in enemies.iter().enumerate() {
@@ -1632,32 +1638,86 @@ fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(
                 ));
             }
         }
-        for (t, shape, shape_rect, points_rect) in &walls {
-            if !may_meet(&union_rect(ar, points_rect))
-                || rect_gap(ar, shape_rect) > GAP_CM * ms + BOX_SLACK
-            {
+        for wall in &walls {
+            let reach = GAP_CM * ms;
+            if rect_gap(ar, &wall.rect) > reach + BOX_SLACK {
                 continue;
             }
-            if shape_distance(shape, afp) >= GAP_CM * ms {
+            if shape_distance(&wall.shape, afp) >= reach {
                 continue;
             }
-            let mut pts = corners(afp);
-            pts.extend(t.geometry.points().iter().copied());
-            if inner.intersects(&hull(&pts)) {
-                return Err(err(
-                    "CHG-10",
-                    format!(
-                        "{} would enter the gap between {} and {}, narrower than {} cm",
-                        charger.name,
-                        a.name,
-                        t.name,
-                        GAP_CM * ms
-                    ),
-                ));
+            // The gap is the ground between the unit and the wall within the gap's width of
+            // the unit: each piece of the wall there, hulled with the unit's corners. Hulling
+            // the whole feature would close off everything between the unit and the far end
+            // of a long river.
+            let near = grown(ar, reach);
+            if !may_meet(&near) {
+                continue;
+            }
+            for piece in pieces_within(&wall.shape, &near) {
+                let mut pts = corners(afp);
+                pts.extend(piece);
+                if inner.intersects(&hull(&pts)) {
+                    return Err(err(
+                        "CHG-10",
+                        format!(
+                            "{} would enter the gap between {} and {}, narrower than {} cm",
+                            charger.name, a.name, wall.name, reach
+                        ),
+                    ));
+                }
             }
         }
     }
     Ok(())
+}
+
+/// `r` grown by `by` on every side.
+fn grown(r: &Rect, by: f64) -> Rect {
+    Rect {
+        min: Point::new(r.min.x - by, r.min.y - by),
+        max: Point::new(r.max.x + by, r.max.y + by),
+    }
+}
+
+/// The points of each part of `shape` inside the box `r` (the box's own corners where it
+/// cuts an area).
+fn pieces_within(shape: &Shape, r: &Rect) -> Vec<Vec<Point>> {
+    use geo::BooleanOps;
+    let boxed = geo::Rect::new(
+        geo::Coord {
+            x: r.min.x,
+            y: r.min.y,
+        },
+        geo::Coord {
+            x: r.max.x,
+            y: r.max.y,
+        },
+    )
+    .to_polygon();
+    let of = |ls: &LineString<f64>| -> Vec<Point> {
+        ls.points().map(|p| Point::new(p.x(), p.y())).collect()
+    };
+    let pieces: Vec<Vec<Point>> = match shape {
+        Shape::Area(a) => a
+            .intersection(&boxed)
+            .0
+            .iter()
+            .map(|p| of(p.exterior()))
+            .collect(),
+        Shape::Strips(v) => v
+            .iter()
+            .flat_map(|s| s.intersection(&boxed).0)
+            .map(|p| of(p.exterior()))
+            .collect(),
+        Shape::Line(l) => boxed
+            .clip(&geo::MultiLineString::new(vec![l.clone()]), false)
+            .0
+            .iter()
+            .map(of)
+            .collect(),
+    };
+    pieces.into_iter().filter(|v| !v.is_empty()).collect()
 }
 
 /// The box holding both boxes.
