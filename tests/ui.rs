@@ -664,3 +664,44 @@ fn at_1024_by_640_the_sides_and_the_inspector_do_not_overlap() {
         );
     }
 }
+
+#[test]
+fn at_1024_by_640_every_scenario_row_shows_all_its_buttons_left_of_the_new_scenario_form() {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1024.0, 640.0))
+        .build_ui_state(
+            |ui, app: &mut App| app.ui(ui),
+            App::new(Store::open_in_memory().unwrap()),
+        );
+    h.run();
+    h.get_by_label("Scenarios").click();
+    h.run();
+    h.run();
+    let rows = h
+        .state()
+        .store()
+        .unwrap()
+        .scenario_summaries()
+        .unwrap()
+        .len();
+    assert!(rows >= 3, "the embedded database ships three scenarios");
+    // The form on the right begins where its name field's label does.
+    let form_left = h.get_by_label("New scenario name").rect().left();
+    for label in [
+        "Open",
+        "Print…",
+        "Balance…",
+        "Duplicate",
+        "Export…",
+        "Delete",
+    ] {
+        let rects: Vec<egui::Rect> = h.query_all_by_label(label).map(|n| n.rect()).collect();
+        assert_eq!(rects.len(), rows, "one '{label}' per row");
+        for r in rects {
+            assert!(
+                r.right() <= form_left && r.left() >= 0.0 && r.bottom() <= 640.0,
+                "'{label}' at {r:?} is not wholly on the page left of the form (at {form_left})"
+            );
+        }
+    }
+}

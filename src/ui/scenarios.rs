@@ -47,8 +47,10 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
             ui.label("No scenarios yet: create one on the right, or import a scenario file.");
             return;
         }
-        // Both ways: at 1024 px a long name must not push the row's buttons under the panel on
-        // the right, where a click would land on the panel instead.
+        // At 1024 px the six buttons of a row do not fit beside the form on the right: the row's
+        // buttons then take two lines (the ones used in play first), so none hides under the
+        // panel or needs a sideways scroll to be found. Both ways still, for a very long name.
+        let two_lines = ui.available_width() < ROW_ONE_LINE_PX;
         egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
@@ -75,58 +77,81 @@ pub fn page(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter
                             ui.label(RichText::new(&s.date).color(palette::FAINT));
                             ui.label(thousands(i64::from(s.points)));
                             ui.push_id(s.id.as_str(), |ui| {
-                                ui.horizontal(|ui| {
-                                    if ui
-                                        .button("Open")
-                                        .on_hover_text("Edit its orders of battle")
-                                        .clicked()
-                                    {
-                                        out.send(AppCommand::OpenScenario(s.id.clone()));
-                                        state.page = Page::OrdersOfBattle;
-                                    }
-                                    if widgets::verb_button(ui, Verb::DuplicateScenario, true) {
-                                        out.send(AppCommand::DuplicateScenario(s.id.clone()));
-                                    }
-                                    if widgets::verb_button(
-                                        ui,
-                                        Verb::ExportScenario,
-                                        !view.dialog_open,
-                                    ) {
-                                        out.send(AppCommand::ExportScenarioDialog(s.id.clone()));
-                                    }
-                                    if super::print::print_button(
-                                        ui,
-                                        view,
-                                        Verb::PrintScenario,
-                                        view.can_print(),
-                                    ) {
-                                        if !open {
-                                            out.send(AppCommand::OpenScenario(s.id.clone()));
-                                        }
-                                        state.print.open_for(
-                                            s.id.clone(),
-                                            super::print::PrintKind::Roster,
-                                        );
-                                    }
-                                    if ui
-                                        .button("Balance…")
-                                        .on_hover_text(
-                                            "Let the computer play it many times and see which side is favoured, and why",
-                                        )
-                                        .clicked()
-                                    {
-                                        state.balance.open_for(s.id.clone(), s.name.clone());
-                                    }
-                                    if widgets::verb_button(ui, Verb::DeleteScenario, true) {
-                                        state.confirm_delete = Some(s.id.clone());
-                                    }
-                                });
+                                if two_lines {
+                                    ui.vertical(|ui| {
+                                        ui.horizontal(|ui| play_buttons(ui, view, state, out, s));
+                                        ui.horizontal(|ui| file_buttons(ui, view, state, out, s));
+                                    });
+                                } else {
+                                    ui.horizontal(|ui| {
+                                        play_buttons(ui, view, state, out, s);
+                                        file_buttons(ui, view, state, out, s);
+                                    });
+                                }
                             });
                             ui.end_row();
                         }
                     });
             });
     });
+}
+
+/// Below this width of the page (beside the form) a row's buttons take two lines.
+const ROW_ONE_LINE_PX: f32 = 900.0;
+
+/// A row's buttons for playing and printing: Open, Print…, Balance….
+fn play_buttons(
+    ui: &mut Ui,
+    view: &View<'_>,
+    state: &mut UiState,
+    out: &mut Emitter,
+    s: &super::ScenarioRow,
+) {
+    let open = view.open.is_some_and(|o| o.id == s.id);
+    if ui
+        .button("Open")
+        .on_hover_text("Edit its orders of battle")
+        .clicked()
+    {
+        out.send(AppCommand::OpenScenario(s.id.clone()));
+        state.page = Page::OrdersOfBattle;
+    }
+    if super::print::print_button(ui, view, Verb::PrintScenario, view.can_print()) {
+        if !open {
+            out.send(AppCommand::OpenScenario(s.id.clone()));
+        }
+        state
+            .print
+            .open_for(s.id.clone(), super::print::PrintKind::Roster);
+    }
+    if ui
+        .button("Balance…")
+        .on_hover_text(
+            "Let the computer play it many times and see which side is favoured, and why",
+        )
+        .clicked()
+    {
+        state.balance.open_for(s.id.clone(), s.name.clone());
+    }
+}
+
+/// A row's buttons for the file itself: Duplicate, Export…, Delete.
+fn file_buttons(
+    ui: &mut Ui,
+    view: &View<'_>,
+    state: &mut UiState,
+    out: &mut Emitter,
+    s: &super::ScenarioRow,
+) {
+    if widgets::verb_button(ui, Verb::DuplicateScenario, true) {
+        out.send(AppCommand::DuplicateScenario(s.id.clone()));
+    }
+    if widgets::verb_button(ui, Verb::ExportScenario, !view.dialog_open) {
+        out.send(AppCommand::ExportScenarioDialog(s.id.clone()));
+    }
+    if widgets::verb_button(ui, Verb::DeleteScenario, true) {
+        state.confirm_delete = Some(s.id.clone());
+    }
 }
 
 fn confirm_delete(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitter) {
