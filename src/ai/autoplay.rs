@@ -19,8 +19,8 @@ use crate::rules::action::Action;
 use crate::rules::battle::{Battle, Ctx};
 use crate::rules::charge::Response;
 use crate::rules::command::{
-    check_issue_order, command_value, meets_dense, unit_action, OrderOutcome as CmdOutcome,
-    OrderedUnit, UnitActionKind,
+    check_issue_order, command_value, meets_dense, order_target, unit_action,
+    OrderOutcome as CmdOutcome, OrderedUnit, UnitActionKind,
 };
 use crate::rules::event::{EndReason, Event};
 use crate::rules::firing::check_fire;
@@ -655,10 +655,16 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
             }
             split_group(&ctx, group.hq, &group.units)
         };
-        for units in orders {
+        let bands = orders.len();
+        // CMD-06, CMD-08: the last band of a command unit is ordered again in succession while
+        // the roll stays worth making; a failure there ends no order still to come.
+        let mut successive = 0;
+        let mut band = 0;
+        while let Some(units) = orders.get(band) {
             if attempts >= d.limits.max_actions_per_phase || Driver::over(battle) {
                 return;
             }
+            let last = band + 1 == bands;
             let planned: Vec<PlannedUnit> = {
                 let ctx = battle.ctx();
                 let sight = Sight::new();
@@ -704,11 +710,27 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
                 planned
             };
             if planned.is_empty() {
+                band += 1;
+                successive = 0;
                 continue;
             }
-            let outcome = execute_order(battle, group.hq, &planned, d, &mut attempts);
+            let least = (successive > 0).then_some(SUCCESSIVE_LEAST_TARGET);
+            let outcome = execute_order(battle, group.hq, &planned, d, &mut attempts, least);
             if !outcome.issued {
-                break; // CMD-05: this command unit's orders are over
+                break; // CMD-05: this command unit's orders are over (or not worth a roll)
+            }
+            // The next order is at −1 more (CMD-08): not planned when that is already too
+            // little (it is worked out exactly before it is rolled).
+            let again = last
+                && d.policy(side) == Policy::Standard
+                && successive < SUCCESSIVE_ORDERS
+                && outcome.target.is_some_and(|t| t > SUCCESSIVE_LEAST_TARGET)
+                && worth_again(&battle.ctx(), &planned);
+            if again {
+                successive += 1;
+            } else {
+                band += 1;
+                successive = 0;
             }
         }
     }
@@ -761,6 +783,30 @@ fn play_command(battle: &mut Battle, d: &mut Driver) {
     }
 }
 
+/// CMD-06, CMD-08: how many times at most the standard opponent orders a command unit's last
+/// band again in succession (each at −1 more).
+pub const SUCCESSIVE_ORDERS: usize = 2;
+/// The least modified command value for which such a further order is rolled: 2D6 ≤ 6 succeeds
+/// 15 times in 36.
+pub const SUCCESSIVE_LEAST_TARGET: i32 = 6;
+
+/// CMD-06, CMD-08: whether a band is worth ordering again in succession: each of its units
+/// either fires (once per order, FIRE-01: a second order is a second volley, and a second hit
+/// on a suppressed enemy makes it fall back, FIRE-24, FIRE-25) or marches with no enemy within
+/// [`MARCH_CLEAR_CM`]. A band closing on the enemy is not hurried on ahead of the rest.
+fn worth_again(ctx: &Ctx, planned: &[PlannedUnit]) -> bool {
+    planned.iter().all(|u| match u.candidates.first() {
+        Some(Action::Fire { .. }) => true,
+        Some(Action::Move { piece, .. }) => {
+            super::policy::nearest_enemy(ctx, *piece).is_none_or(|(_, d)| d > MARCH_CLEAR_CM)
+        }
+        _ => false,
+    })
+}
+
+/// A band marches on in succession only with no enemy nearer than this (reference points).
+pub const MARCH_CLEAR_CM: f64 = 40.0;
+
 /// CMD-01, CMD-09: a command unit's units in orders by distance band from it (within 20 cm,
 /// then each further 20 cm), the nearest first; the last orders merged so the count stays
 /// within the command value. The far bands come last, so a roll their distance spoils ends
@@ -801,6 +847,10 @@ pub struct OrderOutcome {
     pub acted: Vec<PieceId>,
     /// Units whose every candidate was refused.
     pub refused: Vec<PieceId>,
+    /// Not rolled: the modified command value was below the least asked for.
+    pub skipped: bool,
+    /// The modified command value rolled against (CMD-03), when rolled.
+    pub target: Option<i32>,
 }
 
 /// CMD-03, CMD-11..CMD-13, FIRE-06: the declaration of one unit's first candidate: its kind,
@@ -862,13 +912,15 @@ pub fn declare(ctx: &Ctx, unit: &PlannedUnit) -> Option<(OrderedUnit, usize)> {
 /// CMD-03..CMD-05, CMD-17: one order — each unit declares its first candidate ([`declare`]),
 /// the command unit rolls (`IssueOrder`), and on success each unit carries out its declared
 /// action (the first candidate of that kind the rules accept); on a command bonus each unit
-/// then takes a second action, planned afresh (CMD-17: any kind).
+/// then takes a second action, planned afresh (CMD-17: any kind). With `least`, the order is
+/// not rolled when its modified command value (CMD-08..CMD-14) is below it.
 pub fn execute_order(
     battle: &mut Battle,
     hq: PieceId,
     planned: &[PlannedUnit],
     d: &mut Driver,
     attempts: &mut usize,
+    least: Option<i32>,
 ) -> OrderOutcome {
     let mut outcome = OrderOutcome::default();
     let mut declared: Vec<(OrderedUnit, usize)> = {
@@ -881,6 +933,13 @@ pub fn execute_order(
         outcome.issued = true;
         return outcome;
     }
+    if let Some(least) = least {
+        let units: Vec<OrderedUnit> = declared.iter().map(|(o, _)| o.clone()).collect();
+        if order_target(&battle.ctx(), hq, &units).map_or(true, |t| t < least) {
+            outcome.skipped = true;
+            return outcome;
+        }
+    }
     *attempts += 1;
     let order = Action::IssueOrder {
         command: hq,
@@ -891,7 +950,10 @@ pub fn execute_order(
         None => return outcome,
         Some(Ok(())) => battle.entries().last().and_then(|e| {
             e.events.iter().find_map(|e| match e {
-                Event::OrderRolled(r) => Some(r.outcome),
+                Event::OrderRolled(r) => {
+                    outcome.target = Some(r.target);
+                    Some(r.outcome)
+                }
                 _ => None,
             })
         }),

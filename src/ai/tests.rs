@@ -740,3 +740,64 @@ fn fire_24_policy_fire_is_concentrated_on_a_suppressed_enemy() {
     }
     assert_eq!(target(&state), Some(u(1, 2)));
 }
+
+/// The Command phase of side 0 played by the standard opponent with `dice` scripted, and the
+/// modified command values its orders were rolled against (CMD-03).
+fn orders_rolled(sc: &Sc, dice: Vec<u8>) -> (Battle, Vec<i32>) {
+    let mut b = Battle::new(sc.scenario(), lists(), DiceSource::Script(dice), 0)
+        .expect("the test battle sets up")
+        .with_orders(OrdersMode::Full);
+    ok(&mut b, Action::EndPhase);
+    ok(&mut b, Action::EndPhase);
+    assert_eq!(b.state().turn.phase, Phase::Command);
+    let from = b.entries().len();
+    super::autoplay::play_with(
+        &mut b,
+        &super::autoplay::Limits::default(),
+        [true, false],
+        [super::autoplay::Policy::Standard; 2],
+        super::autoplay::Until::Phase,
+        &mut |_| true,
+    );
+    let targets = b.entries()[from..]
+        .iter()
+        .flat_map(|e| &e.events)
+        .filter_map(|e| match e {
+            crate::rules::event::Event::OrderRolled(r) => Some(r.target),
+            _ => None,
+        })
+        .collect();
+    (b, targets)
+}
+
+#[test]
+fn cmd_06_cmd_08_policy_a_marching_band_is_ordered_again_in_succession() {
+    // An Austrian line 5 cm in front of its brigade HQ (command value 7, no CMD-09 penalty),
+    // the French line's front 49.5 cm away: near enough to stay in line (50 cm), far enough
+    // that it marches (no enemy within 40 cm). Each order moves it straight on by 98% of its
+    // 8 cm allowance (MOVE-02; the policy keeps 2% against rounding): 7.84 cm.
+    let sc = |value: u8| {
+        new_sc()
+            .hq_at(0, 100.0, 95.0)
+            .first_hq(
+                0,
+                "commander",
+                serde_json::json!({"id": 1, "name": "Brigade A", "level": "brigade",
+                                   "quality": "average", "command_value": value}),
+            )
+            .unit(0, 1, AUS_LINE, 5, 100.0, 100.0, 0.0)
+            .unit(1, 1, FR_LINE, 5, 100.0, 149.5, 180.0)
+    };
+    let y = |b: &Battle| b.state().pieces[&u(0, 1)].pose.map(|p| p.at.y);
+    // Value 7: the first order is rolled against 7 and a 6 succeeds; 41.66 cm from the French,
+    // still marching, the unit is ordered again against 7 − 1 = 6 (CMD-08) and a 6 succeeds.
+    // At 33.82 cm it is closing on the enemy: no third order.
+    let (b, targets) = orders_rolled(&sc(7), vec![3, 3, 3, 3, 3, 3]);
+    assert_eq!(targets, vec![7, 6]);
+    let close = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() < 1e-9);
+    assert!(close(y(&b), 100.0 + 2.0 * 7.84), "{:?}", y(&b));
+    // Value 6: a second order would be rolled against 5, below the least worth rolling (6).
+    let (b, targets) = orders_rolled(&sc(6), vec![3, 3, 3, 3, 3, 3]);
+    assert_eq!(targets, vec![6]);
+    assert!(close(y(&b), 100.0 + 7.84), "{:?}", y(&b));
+}

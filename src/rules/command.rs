@@ -1324,6 +1324,23 @@ fn share_fate(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
 // ---------------------------------------------------------------------------------------------
 // The command roll.
 
+/// CMD-01, CMD-03: the modified command value of an order as declared now — the highest 2D6
+/// total that succeeds (a double one and a double six aside, CMD-17, CMD-18).
+pub fn order_target(
+    ctx: &Ctx,
+    command: PieceId,
+    units: &[OrderedUnit],
+) -> Result<i32, ActionError> {
+    let mods = order_modifiers(ctx, command, units)?;
+    let (value, _) = command_value(ctx, command).unwrap_or((0, false));
+    Ok(modified_value(value, &mods))
+}
+
+/// CMD-03: a command value with its modifiers applied.
+fn modified_value(value: u8, mods: &[Modifier]) -> i32 {
+    i32::from(value) + mods.iter().map(|m| m.value).sum::<i32>()
+}
+
 /// CMD-03, CMD-08..CMD-14, MOVE-13, CMD-28, CMD-29, FIRE-32, OPT-WEATHER-03, OPT-NIGHT-01: the
 /// modifiers of an order as declared now.
 pub fn order_modifiers(
@@ -1728,7 +1745,7 @@ pub(crate) fn roll_order<'a>(
 ) -> Result<(Staged<'a>, OrderOutcome, u32), ActionError> {
     let mods = order_modifiers(ctx, command, units)?;
     let (value, _) = command_value(ctx, command).unwrap_or((0, false));
-    let target = i32::from(value) + mods.iter().map(|m| m.value).sum::<i32>();
+    let target = modified_value(value, &mods);
     let rolled = dice.roll(2, purpose)?;
     let (a, b) = (
         rolled.first().copied().unwrap_or(1),
