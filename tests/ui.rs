@@ -84,6 +84,16 @@ fn harness(app: App) -> Harness<'static, App> {
         .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
 }
 
+/// The app on a fresh in-memory store (the embedded samples) in the smallest window we support.
+fn harness_1024_by_640() -> Harness<'static, App> {
+    Harness::builder()
+        .with_size(egui::vec2(1024.0, 640.0))
+        .build_ui_state(
+            |ui, app: &mut App| app.ui(ui),
+            App::new(Store::open_in_memory().unwrap()),
+        )
+}
+
 /// The text the side card shows for side `i` of the open scenario.
 fn points_text(app: &App, side: usize) -> String {
     let s = app.open_scenario().unwrap();
@@ -631,12 +641,7 @@ fn the_last_open_scenario_is_open_again_after_a_restart() {
 /// inspector. At 1024×640 the sides stack, and nothing of them reaches the inspector's fields.
 #[test]
 fn at_1024_by_640_the_sides_and_the_inspector_do_not_overlap() {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1024.0, 640.0))
-        .build_ui_state(
-            |ui, app: &mut App| app.ui(ui),
-            App::new(Store::open_in_memory().unwrap()),
-        );
+    let mut h = harness_1024_by_640();
     h.run();
     h.get_by_label("Orders of battle").click();
     h.run();
@@ -667,12 +672,7 @@ fn at_1024_by_640_the_sides_and_the_inspector_do_not_overlap() {
 
 #[test]
 fn at_1024_by_640_every_scenario_row_shows_all_its_buttons_left_of_the_new_scenario_form() {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1024.0, 640.0))
-        .build_ui_state(
-            |ui, app: &mut App| app.ui(ui),
-            App::new(Store::open_in_memory().unwrap()),
-        );
+    let mut h = harness_1024_by_640();
     h.run();
     h.get_by_label("Scenarios").click();
     h.run();
