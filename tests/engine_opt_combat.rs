@@ -342,6 +342,51 @@ fn opt_saber_01_only_cavalry_declare_it_and_only_with_the_option() {
     assert!(o.charges.iter().all(|x| !x.saber));
 }
 
+/// The offer previews each declaration's own first round: WE-08's heavy cavalry (4 stands) on T
+/// in the open, if nobody responds.
+#[test]
+fn opt_saber_02_the_saber_offer_previews_one_more_die_per_stand() {
+    let (c, t) = (u(0, 1), u(1, 1));
+    let b = initiative(&we_08("line-infantry-05-06", &["saber_charge"]), vec![]);
+    let o = b.options(c).expect("options");
+    let offer = o
+        .charges
+        .iter()
+        .find(|x| x.target == t)
+        .expect("T is offered");
+    assert!(offer.saber);
+    let attackers = |p: &powderhorn::rules::api::DicePreview| {
+        p.rolls
+            .iter()
+            .find(|r| r.purpose == "charge: attackers to hit")
+            .map(|r| (r.dice, r.score))
+            .expect("the attackers' roll")
+    };
+    // Ordinary charge: 4 stands × 3 (CHG-13) + 1 charging (CHG-14) + 1 heavy (CHG-15) = 14
+    // dice, hitting T in the open on 4s (CHG-16).
+    let ordinary = offer.preview.as_ref().expect("the ordinary preview");
+    assert_eq!(attackers(ordinary), (14, Some(4)));
+    // Saber charge: one more die per mounted stand in the first round (OPT-SABER-02): 18.
+    let saber = offer.saber_preview.as_ref().expect("the saber preview");
+    assert_eq!(attackers(saber), (18, Some(4)));
+    // The defenders' dice do not change with the attackers' declaration.
+    let defenders = |p: &powderhorn::rules::api::DicePreview| {
+        p.rolls
+            .iter()
+            .find(|r| r.purpose == "charge: defenders to hit")
+            .map(|r| r.dice)
+    };
+    assert_eq!(defenders(ordinary), defenders(saber));
+    assert!(defenders(saber).is_some());
+    // Without the option there is no saber offer and no saber preview.
+    let b = initiative(&we_08("line-infantry-05-06", &[]), vec![]);
+    let o = b.options(c).expect("options");
+    assert!(o
+        .charges
+        .iter()
+        .all(|x| !x.saber && x.saber_preview.is_none()));
+}
+
 #[test]
 fn opt_saber_01_a_saber_charger_fires_no_ranged_weapon_until_the_charge_is_fought() {
     let (c, t) = (u(0, 1), u(1, 1));

@@ -67,6 +67,19 @@ fn the_window_offers_saber_charge_go_prone_and_stand_up_when_the_options_are_on(
     assert!(h
         .query_by_label_contains("Charge line-infantry-07-15 1")
         .is_some());
+    // Its hover shows the saber charge's own first round (OPT-SABER-02): 3 stands × 3 + 3
+    // (one more per mounted stand) + 1 charging + 1 heavy = 14 dice at 4+, where the ordinary
+    // charge rolls 11.
+    h.get_by_label_contains("Saber charge line-infantry-07-15 1")
+        .hover();
+    for _ in 0..6 {
+        h.step();
+    }
+    assert!(
+        h.query_by_label_contains("charge: attackers to hit: 14 dice, 4+ to hit")
+            .is_some(),
+        "the saber charge's hover shows its own dice"
+    );
     h.get_by_label_contains("Saber charge line-infantry-07-15 1")
         .click_accesskit();
     h.run();

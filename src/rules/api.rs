@@ -131,10 +131,14 @@ pub struct ChargeOption {
     /// the combat could not be previewed).
     pub preview: Option<DicePreview>,
     pub note: Option<String>,
-    /// OPT-SABER-01: the same charge declared as a saber charge is accepted too (the preview is
-    /// the ordinary charge's).
+    /// OPT-SABER-01: the same charge declared as a saber charge is accepted too.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub saber: bool,
+    /// OPT-SABER-02: the first round's dice of that saber charge if nobody responds (with its
+    /// extra die per mounted stand); `None` when no saber charge is offered or it could not be
+    /// previewed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saber_preview: Option<DicePreview>,
 }
 
 /// OPTIONAL constructions (OPT-CONSTR-03): a building or bought work a gun may fire at now
@@ -529,13 +533,19 @@ impl Battle {
         })
     }
 
-    /// The first round of a charge's combat if nobody responds: the charge, the closing of the
-    /// window and the combat run on scratch copies, their dice events read.
-    fn charge_preview(&self, piece: PieceId, target: PieceId) -> Result<DicePreview, ActionError> {
+    /// The first round of a charge's combat if nobody responds: the charge (a saber charge with
+    /// `saber`, OPT-SABER-01..02), the closing of the window and the combat run on scratch
+    /// copies, their dice events read.
+    fn charge_preview(
+        &self,
+        piece: PieceId,
+        target: PieceId,
+        saber: bool,
+    ) -> Result<DicePreview, ActionError> {
         let (declared, mut probe) = self.dry_run(&Action::Charge {
             chargers: vec![piece],
             target,
-            saber: false,
+            saber,
         })?;
         let mut state = self.state().clone();
         apply_all(&mut state, &declared);
@@ -573,7 +583,7 @@ impl Battle {
         let ctx = self.ctx();
         let checked = check_charge(&ctx, &[piece], target.id).ok()?;
         let plan = checked.chargers.first()?;
-        let (preview, note) = match self.charge_preview(piece, target.id) {
+        let (preview, note) = match self.charge_preview(piece, target.id, false) {
             Ok(p) => (Some(p), None),
             Err(e) => (None, Some(format!("no preview: {e}"))),
         };
@@ -585,6 +595,11 @@ impl Battle {
                     saber: true,
                 })
                 .is_ok();
+        let saber_preview = if saber {
+            self.charge_preview(piece, target.id, true).ok()
+        } else {
+            None
+        };
         Some(ChargeOption {
             target: target.id,
             name: target.name.clone(),
@@ -593,6 +608,7 @@ impl Battle {
             preview,
             note,
             saber,
+            saber_preview,
         })
     }
 

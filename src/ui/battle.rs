@@ -745,14 +745,19 @@ fn unit_options(
                 saber: false,
             }));
         }
-        // OPT-SABER-01: the same charge declared as a saber charge.
+        // OPT-SABER-01: the same charge declared as a saber charge, with its own dice.
+        let saber_hover = || {
+            let what = "Cavalry charge with the sword: no firing until it is fought; mounted \
+                        cavalry roll one more die per stand in the first round (OPT-SABER-01..03)";
+            match c.saber_preview.as_ref().map(preview_words) {
+                Some((_, long)) => format!("{what}\n{long}"),
+                None => what.to_string(),
+            }
+        };
         if c.saber
             && ui
                 .button(format!("Saber charge {} ({:.0} cm)", c.name, c.distance_cm))
-                .on_hover_text(
-                    "Cavalry charge with the sword: no firing until it is fought; mounted \
-                     cavalry roll one more die per stand in the first round (OPT-SABER-01..03)",
-                )
+                .on_hover_text(saber_hover())
                 .clicked()
         {
             out.send(AppCommand::BattleAction(Action::Charge {
