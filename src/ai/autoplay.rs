@@ -847,8 +847,6 @@ pub struct OrderOutcome {
     pub acted: Vec<PieceId>,
     /// Units whose every candidate was refused.
     pub refused: Vec<PieceId>,
-    /// Not rolled: the modified command value was below the least asked for.
-    pub skipped: bool,
     /// The modified command value rolled against (CMD-03), when rolled.
     pub target: Option<i32>,
 }
@@ -936,7 +934,6 @@ pub fn execute_order(
     if let Some(least) = least {
         let units: Vec<OrderedUnit> = declared.iter().map(|(o, _)| o.clone()).collect();
         if order_target(&battle.ctx(), hq, &units).map_or(true, |t| t < least) {
-            outcome.skipped = true;
             return outcome;
         }
     }

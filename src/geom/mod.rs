@@ -112,6 +112,14 @@ impl Rect {
     pub fn contains(&self, p: Point) -> bool {
         p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
     }
+
+    /// This rectangle grown by `by` on every side.
+    pub fn grown(&self, by: f64) -> Rect {
+        Rect {
+            min: Point::new(self.min.x - by, self.min.y - by),
+            max: Point::new(self.max.x + by, self.max.y + by),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1638,20 +1638,20 @@ fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(
                 ));
             }
         }
+        // The gap is the ground between the unit and a wall within the gap's width of the
+        // unit: each piece of the wall there, hulled with the unit's corners. Hulling the
+        // whole feature would close off everything between the unit and the far end of a long
+        // river.
+        let reach = GAP_CM * ms;
+        let near = ar.grown(reach);
+        if !may_meet(&near) {
+            continue;
+        }
         for wall in &walls {
-            let reach = GAP_CM * ms;
             if rect_gap(ar, &wall.rect) > reach + BOX_SLACK {
                 continue;
             }
             if shape_distance(&wall.shape, afp) >= reach {
-                continue;
-            }
-            // The gap is the ground between the unit and the wall within the gap's width of
-            // the unit: each piece of the wall there, hulled with the unit's corners. Hulling
-            // the whole feature would close off everything between the unit and the far end
-            // of a long river.
-            let near = grown(ar, reach);
-            if !may_meet(&near) {
                 continue;
             }
             for piece in pieces_within(&wall.shape, &near) {
@@ -1670,14 +1670,6 @@ fn check_gaps(ctx: &Ctx, charger: &PieceState, swept: &Polygon<f64>) -> Result<(
         }
     }
     Ok(())
-}
-
-/// `r` grown by `by` on every side.
-fn grown(r: &Rect, by: f64) -> Rect {
-    Rect {
-        min: Point::new(r.min.x - by, r.min.y - by),
-        max: Point::new(r.max.x + by, r.max.y + by),
-    }
 }
 
 /// The points of each part of `shape` inside the box `r` (the box's own corners where it

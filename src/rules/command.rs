@@ -1331,14 +1331,20 @@ pub fn order_target(
     command: PieceId,
     units: &[OrderedUnit],
 ) -> Result<i32, ActionError> {
-    let mods = order_modifiers(ctx, command, units)?;
-    let (value, _) = command_value(ctx, command).unwrap_or((0, false));
-    Ok(modified_value(value, &mods))
+    order_value(ctx, command, units).map(|(_, _, target)| target)
 }
 
-/// CMD-03: a command value with its modifiers applied.
-fn modified_value(value: u8, mods: &[Modifier]) -> i32 {
-    i32::from(value) + mods.iter().map(|m| m.value).sum::<i32>()
+/// CMD-03: an order's modifiers as declared now, the command value and that value with the
+/// modifiers applied.
+fn order_value(
+    ctx: &Ctx,
+    command: PieceId,
+    units: &[OrderedUnit],
+) -> Result<(Vec<Modifier>, u8, i32), ActionError> {
+    let mods = order_modifiers(ctx, command, units)?;
+    let (value, _) = command_value(ctx, command).unwrap_or((0, false));
+    let target = i32::from(value) + mods.iter().map(|m| m.value).sum::<i32>();
+    Ok((mods, value, target))
 }
 
 /// CMD-03, CMD-08..CMD-14, MOVE-13, CMD-28, CMD-29, FIRE-32, OPT-WEATHER-03, OPT-NIGHT-01: the
@@ -1743,9 +1749,7 @@ pub(crate) fn roll_order<'a>(
     rule: &str,
     dice: &mut dyn Dice,
 ) -> Result<(Staged<'a>, OrderOutcome, u32), ActionError> {
-    let mods = order_modifiers(ctx, command, units)?;
-    let (value, _) = command_value(ctx, command).unwrap_or((0, false));
-    let target = modified_value(value, &mods);
+    let (mods, value, target) = order_value(ctx, command, units)?;
     let rolled = dice.roll(2, purpose)?;
     let (a, b) = (
         rolled.first().copied().unwrap_or(1),

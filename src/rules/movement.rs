@@ -149,13 +149,6 @@ fn same_angle(a: f64, b: f64) -> bool {
     normalize_deg(a - b).abs() <= ANGLE_TOLERANCE_DEG
 }
 
-fn grow(r: Rect, d: f64) -> Rect {
-    Rect {
-        min: Point::new(r.min.x - d, r.min.y - d),
-        max: Point::new(r.max.x + d, r.max.y + d),
-    }
-}
-
 fn union(a: Rect, b: Rect) -> Rect {
     Rect {
         min: Point::new(a.min.x.min(b.min.x), a.min.y.min(b.min.y)),
@@ -1395,8 +1388,8 @@ impl<'s> Walk<'s> {
                     Key::Patch(p) => scene.map.patches.get(p).is_some_and(|p| {
                         matches!(p.going, Going::Linear { .. })
                             && rects_overlap(
-                                &grow(p.rect, CONTACT_TOLERANCE_CM),
-                                &grow(start_rect, 0.0),
+                                &p.rect.grown(CONTACT_TOLERANCE_CM),
+                                &start_rect.grown(0.0),
                             )
                             && shape_distance(
                                 &p.shape,
@@ -1603,7 +1596,7 @@ impl<'s> Walk<'s> {
         // bases is a point the bases pass over. An edge whose box, or a corner that, stands
         // clear of the swept box (by far more than any rounding) gives none and is skipped;
         // the others give exactly the events they gave before, in the same order.
-        let near = grow(swept, 1e-6);
+        let near = swept.grown(1e-6);
         let mut edges: Vec<(Point, Point)> = Vec::new();
         for (i, c) in self.cands.iter().enumerate() {
             if only.is_some_and(|o| o != i) || !rects_overlap(&c.rect, &swept) {
@@ -2373,7 +2366,7 @@ impl<'s> Walk<'s> {
             return None;
         }
         let hull = self.body.hull_at(pose);
-        let rect = grow(rect_of(hull.iter().copied()), CONTACT_TOLERANCE_CM);
+        let rect = rect_of(hull.iter().copied()).grown(CONTACT_TOLERANCE_CM);
         let mut poly: Option<Polygon<f64>> = None;
         for o in &self.scene.others {
             if o.rel != Rel::Enemy
@@ -2477,7 +2470,7 @@ fn shape_distance(shape: &super::terrain::Shape, poly: &Polygon<f64>) -> f64 {
 /// measured; the hull polygon is laid out only when some enemy is that near.
 fn enemy_contacts(scene: &Scene, body: &Body, pose: Pose) -> Vec<PieceId> {
     let pts = body.hull_at(pose);
-    let near = grow(rect_of(pts.iter().copied()), CONTACT_TOLERANCE_CM + 1e-6);
+    let near = rect_of(pts.iter().copied()).grown(CONTACT_TOLERANCE_CM + 1e-6);
     let mut hull: Option<Polygon<f64>> = None;
     let mut out = Vec::new();
     for o in &scene.others {
@@ -3134,7 +3127,7 @@ fn check_move_with(
     };
     let (from, body) = (*from, body);
     let (motions, path) = motions_for(piece, body, from, via, to, manoeuvre)?;
-    let area = grow(path_rect(from, &motions), body.radius * 3.0 + 2.0);
+    let area = path_rect(from, &motions).grown(body.radius * 3.0 + 2.0);
     let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, checker.index());
     let total: f64 = motions.iter().map(Motion::length).sum();
     // MOVE-25 / TERR-09: the road bonus needs the whole path on a road. The path is traced
@@ -3730,7 +3723,7 @@ pub fn forced_move(
             facing_deg: from.facing_deg,
         },
     };
-    let area = grow(path_rect(from, &[motion]), body.radius * 3.0 + 2.0);
+    let area = path_rect(from, &[motion]).grown(body.radius * 3.0 + 2.0);
     let index = hull_index(ctx);
     let scene = Scene::new(ctx, piece, mover_of(ctx, piece), area, index.as_deref());
     let mut walk = Walk::new(&scene, &body, from, area, STEP_CM, false, forced);

@@ -1034,7 +1034,7 @@ impl SightIndex {
     /// order: the boxes of a few hundred pieces are scanned faster than an R-tree is rebuilt
     /// after every move, and every caller's answer is independent of the order.
     fn pieces_near<'a>(&'a self, r: &Rect, d: f64) -> impl Iterator<Item = usize> + 'a {
-        self.piece_boxes.meeting(&grow(r, d))
+        self.piece_boxes.meeting(&r.grown(d))
     }
 
     /// Each piece's base hull and box, with the state they were laid out from, for the pieces
@@ -2424,13 +2424,6 @@ fn closed(ring: &[Point]) -> Vec<Point> {
     v
 }
 
-fn grow(r: &Rect, d: f64) -> Rect {
-    Rect {
-        min: Point::new(r.min.x - d, r.min.y - d),
-        max: Point::new(r.max.x + d, r.max.y + d),
-    }
-}
-
 fn rect_centre(r: &Rect) -> Point {
     Point::new((r.min.x + r.max.x) / 2.0, (r.min.y + r.max.y) / 2.0)
 }
@@ -2693,7 +2686,7 @@ fn lines_in_contact(
     p: &PieceSight,
     contact: f64,
 ) -> Vec<usize> {
-    let grown = grow(&p.rect, contact + 1.0);
+    let grown = p.rect.grown(contact + 1.0);
     tree.query(&grown)
         .filter(|&fi| {
             let Some(f) = features.get(fi) else {
