@@ -220,6 +220,47 @@ fn vis_17_an_enemy_within_5_cm_reveals_it_and_one_farther_does_not() {
     replays(&mut b);
 }
 
+/// VIS-17: `perform` works the reveals out on its own state once the action's events are
+/// applied; the engine's `resolve` (a dry run) works them out on a copy. Both give the same
+/// events, and an entry recorded from elsewhere (`push_entry`, the opponent's worker thread)
+/// keeps its reveals as they are, never adding them twice.
+#[test]
+fn vis_17_perform_records_the_reveals_a_dry_run_gives() {
+    use powderhorn::rules::battle::resolve;
+    use powderhorn::rules::dice::ScriptedDice;
+    // The French dug in at y = 50 step back out of their works: revealed, and dug in no more.
+    let sc = new_sc(0, 50.0)
+        .unit(0, 1, FR_LINE, 4, 100.0, 50.0, 0.0)
+        .unit(1, 1, AUS_LINE, 4, 100.0, 80.0, 180.0);
+    let mut b = sc.command(vec![]);
+    let mut copy = sc.command(vec![]);
+    let step = Action::Move {
+        piece: u(0, 1),
+        via: vec![],
+        to: pose(100.0, 45.0, 0.0),
+        manoeuvre: Manoeuvre::Retire,
+    };
+    let mut none = ScriptedDice::new(vec![]).expect("no dice");
+    let foreseen = resolve(&b.ctx(), &step, &mut none).expect("the move resolves");
+    let done = b.perform(step.clone()).expect("the move is made").to_vec();
+    assert_eq!(done, foreseen);
+    assert_eq!(
+        reveals(&done),
+        vec![
+            reveal(u(0, 1), RevealCause::Moved),
+            Event::DugInEnded {
+                piece: u(0, 1),
+                rule: "VIS-17".into()
+            },
+        ]
+    );
+    let entry = b.entries().last().cloned().expect("the move is logged");
+    let pushed = copy.push_entry(entry).to_vec();
+    assert_eq!(pushed, done, "the reveal is recorded once");
+    assert_eq!(copy.state(), b.state());
+    replays(&mut b);
+}
+
 #[test]
 fn vis_17_the_reveal_is_permanent_when_the_enemy_goes_away() {
     let sc = new_sc(1, 100.0)

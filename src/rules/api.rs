@@ -31,7 +31,7 @@
 
 use super::action::{Action, Manoeuvre};
 use super::apply::apply_all;
-use super::battle::{check_may_act, resolve, Battle, Ctx};
+use super::battle::{check_may_act, resolve, resolve_bare, Battle, Ctx};
 use super::casualty::{save_plan, Attack};
 use super::charge::{check_charge, check_not_engaged, Edge, Response};
 use super::command::{orderable_units, OrderOutcome, OrderedUnit, OrdersMode, UnitActionKind};
@@ -476,7 +476,10 @@ impl Battle {
     /// carry the action out (with a scripted source: when it would, given enough dice), with
     /// the dice it would draw and what for. Draws none of the battle's dice, changes nothing.
     pub fn check(&self, action: &Action) -> Result<Checked, ActionError> {
-        self.dry_run(action).map(|(_, probe)| probe.checked())
+        // The reveals an action calls for draw no dice and refuse nothing (VIS-17).
+        let mut probe = Probe::over(self.dice_copy());
+        resolve_bare(&self.ctx(), action, &mut probe)?;
+        Ok(probe.checked())
     }
 
     /// The ruler: distance and line of sight between two units, a unit and a point, or two

@@ -222,7 +222,7 @@ impl Battle {
             state: &self.state,
             sight: Some(&self.sight),
         };
-        let events = match resolve(&ctx, &action, self.dice.as_mut()) {
+        let events = match resolve_bare(&ctx, &action, self.dice.as_mut()) {
             Ok(ev) => ev,
             Err(e) => {
                 // Put the stream back where it was: a refused action draws no dice.
@@ -252,12 +252,12 @@ impl Battle {
         }
         let ctx = self.ctx();
         let mut script = dice::ScriptedDice::new(dice.to_vec())?;
-        let events = match resolve(&ctx, &action, &mut script) {
+        let events = match resolve_bare(&ctx, &action, &mut script) {
             Ok(ev) => ev,
             Err(ActionError::Dice(dice::DiceError::Exhausted { .. })) => {
                 // Too few: a dry run with stand-ins past the dice given says what it needs.
                 let mut probe = dice::ProbeDice::new(dice);
-                let _ = resolve(&ctx, &action, &mut probe);
+                let _ = resolve_bare(&ctx, &action, &mut probe);
                 return Err(dice::DiceError::Needed {
                     given: dice.len(),
                     needs: dice::group_purposes(&probe.purposes),
@@ -269,7 +269,7 @@ impl Battle {
         let used = script.used();
         if used != dice.len() {
             let mut probe = dice::ProbeDice::new(dice);
-            let _ = resolve(&ctx, &action, &mut probe);
+            let _ = resolve_bare(&ctx, &action, &mut probe);
             return Err(dice::DiceError::TooMany {
                 given: dice.len(),
                 used,
@@ -292,7 +292,7 @@ impl Battle {
     ) -> Result<Vec<(String, usize)>, ActionError> {
         let ctx = self.ctx();
         let mut probe = dice::ProbeDice::new(given);
-        resolve(&ctx, action, &mut probe)?;
+        resolve_bare(&ctx, action, &mut probe)?;
         Ok(dice::group_purposes(&probe.purposes))
     }
 
@@ -301,7 +301,8 @@ impl Battle {
         self.entries().iter().map(|e| e.dice_used).sum()
     }
 
-    /// Applies a resolved action's events and records it (the redo tail goes).
+    /// Applies a resolved action's events with the reveals they call for (VIS-17) and records it
+    /// (the redo tail goes).
     fn commit(
         &mut self,
         action: Action,
@@ -309,20 +310,29 @@ impl Battle {
         dice_used: usize,
         hand_dice: Option<Vec<u8>>,
     ) -> &[Event] {
+        let mut events = events;
+        // VIS-17: the dug-in units as they stand before the action, then what it gave away of
+        // them, worked out on the state with its events applied.
+        let watch = super::reveal::RevealWatch::before(&self.ctx());
         apply_all(&mut self.state, &events);
-        // Which pieces may look different to sight now (None: any).
-        let mut touched: Option<Vec<PieceId>> = Some(Vec::new());
-        for e in &events {
-            match (super::apply::changes_sight_of(e), touched.as_mut()) {
-                (Some(ids), Some(t)) => t.extend_from_slice(ids),
-                _ => touched = None,
-            }
+        self.sight_changed(&events);
+        if let Some(watch) = watch {
+            let revealed = super::reveal::reveals(watch, &self.ctx());
+            apply_all(&mut self.state, &revealed);
+            self.sight_changed(&revealed);
+            events.extend(revealed);
         }
-        match touched {
-            Some(ids) if ids.is_empty() => self.sight.owner_changed_but_not_for_sight(),
-            Some(ids) => self.sight.owner_changed_for(ids),
-            None => self.sight.owner_changed(),
-        }
+        self.log_entry(action, events, dice_used, hand_dice)
+    }
+
+    /// Logs an entry whose events are already applied to the state (the redo tail goes).
+    fn log_entry(
+        &mut self,
+        action: Action,
+        events: Vec<Event>,
+        dice_used: usize,
+        hand_dice: Option<Vec<u8>>,
+    ) -> &[Event] {
         self.log.entries.truncate(self.log.cursor);
         self.log.entries.push(LogEntry {
             action,
@@ -335,6 +345,23 @@ impl Battle {
             .entries
             .last()
             .map_or(&[][..], |e| e.events.as_slice())
+    }
+
+    /// Tells the sight memo what `events`, just applied to the state, changed.
+    fn sight_changed(&mut self, events: &[Event]) {
+        // Which pieces may look different to sight now (None: any).
+        let mut touched: Option<Vec<PieceId>> = Some(Vec::new());
+        for e in events {
+            match (super::apply::changes_sight_of(e), touched.as_mut()) {
+                (Some(ids), Some(t)) => t.extend_from_slice(ids),
+                _ => touched = None,
+            }
+        }
+        match touched {
+            Some(ids) if ids.is_empty() => self.sight.owner_changed_but_not_for_sight(),
+            Some(ids) => self.sight.owner_changed_for(ids),
+            None => self.sight.owner_changed(),
+        }
     }
 
     /// Records an entry resolved on a copy of this battle (the solo opponent plays on a worker
@@ -358,7 +385,10 @@ impl Battle {
             dice_used,
             hand_dice,
         } = entry;
-        self.commit(action, events, dice_used, hand_dice)
+        // Its events are whole, the reveals they called for included: applied as they are.
+        apply_all(&mut self.state, &events);
+        self.sight_changed(&events);
+        self.log_entry(action, events, dice_used, hand_dice)
     }
 
     /// An independent copy of this battle as it stands (its log, redo stack and dice stream's
@@ -459,8 +489,21 @@ impl Battle {
     }
 }
 
-/// Resolves an action into events, checking it first. The only place dice are rolled.
+/// Resolves an action into events, checking it first, with the reveals it calls for appended
+/// (VIS-17, worked out on a copy of the state). The only place dice are rolled.
 pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event>, ActionError> {
+    let events = resolve_bare(ctx, action, dice)?;
+    Ok(super::reveal::append_reveals(ctx, events))
+}
+
+/// [`resolve`] without the reveals: [`Battle::perform`] works them out on its own state once
+/// the events are applied (`commit`), and a check needs none (they draw no dice and refuse
+/// nothing).
+pub(crate) fn resolve_bare(
+    ctx: &Ctx,
+    action: &Action,
+    dice: &mut dyn Dice,
+) -> Result<Vec<Event>, ActionError> {
     let _ = &dice; // firing, charges and command rolls draw here from the engine-II issue on
     if ctx.state.turn.phase == Phase::Over {
         return Err(RuleError::new("END-03", "the battle is over").into());
@@ -492,9 +535,7 @@ pub fn resolve(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Ev
     // shared fate (CMD-22, CMD-26) are added to the action's events.
     let pending = super::command::authorize(ctx, action)?;
     let events = dispatch(ctx, action, dice)?;
-    let events = super::command::finish(ctx, pending, events)?;
-    // VIS-17: what the action gave away of dug-in positions.
-    Ok(super::reveal::append_reveals(ctx, events))
+    super::command::finish(ctx, pending, events)
 }
 
 fn dispatch(ctx: &Ctx, action: &Action, dice: &mut dyn Dice) -> Result<Vec<Event>, ActionError> {

@@ -82,22 +82,67 @@ fn left_position(before: &PieceState, after: &PieceState) -> bool {
     }
 }
 
-/// VIS-17: the action's `events` with the reveal events they call for appended: for each
-/// dug-in unit, in piece order, `revealed` (moved, fired, or an enemy within 5 cm) if it was
-/// not revealed yet, then `dug_in_ended` if it left its position. Costs nothing in battles
-/// without dug-in units.
+/// VIS-17: the action's `events` with the reveal events they call for appended (see
+/// [`reveals`]), worked out on a copy of the state with the events applied: for a dry run,
+/// which changes nothing. `Battle::perform` applies the events to its own state instead and
+/// asks [`reveals`] there. Costs nothing in battles without dug-in units.
 pub fn append_reveals(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
-    if !ctx.state.pieces.values().any(|p| p.dug_in) {
+    let Some(watch) = RevealWatch::before(ctx) else {
         return events;
-    }
+    };
     let mut after: BattleState = ctx.state.clone();
     apply_all(&mut after, &events);
-    let post = ctx.with_state(&after);
-    let placing = ctx.state.turn.phase == Phase::Deployment;
     let mut out = events;
+    out.extend(reveals(watch, &ctx.with_state(&after)));
+    out
+}
+
+/// The dug-in units as they stood before an action (VIS-17), for [`reveals`] once its events
+/// are applied.
+pub struct RevealWatch {
+    /// The dug-in units whose works count for them, as they were.
+    before: Vec<PieceState>,
+    /// The action was made in deployment (placing a unit reveals nothing).
+    placing: bool,
+    /// The sight index of the state before, whose footprints are reused where the piece is
+    /// unchanged.
+    known: Option<std::sync::Arc<super::visibility::SightIndex>>,
+}
+
+impl RevealWatch {
+    /// `None` when no unit is dug in: nothing can be revealed.
+    pub fn before(ctx: &Ctx) -> Option<RevealWatch> {
+        if !ctx.state.pieces.values().any(|p| p.dug_in) {
+            return None;
+        }
+        let placing = ctx.state.turn.phase == Phase::Deployment;
+        Some(RevealWatch {
+            before: if placing {
+                Vec::new()
+            } else {
+                ctx.state
+                    .pieces
+                    .values()
+                    .filter(|p| dug_in(ctx, p))
+                    .cloned()
+                    .collect()
+            },
+            placing,
+            known: ctx.sight.and_then(|s| s.any_index()),
+        })
+    }
+}
+
+/// VIS-17: the reveal events an action calls for, given `post`, the state with its events
+/// applied: for each dug-in unit, in piece order, `revealed` (moved, fired, or an enemy within
+/// 5 cm) if it was not revealed yet, then `dug_in_ended` if it left its position; then what
+/// scouts spot (OPT-SCOUT-02).
+pub fn reveals(watch: RevealWatch, post: &Ctx) -> Vec<Event> {
+    let after = post.state;
+    let mut out = Vec::new();
     let mut revealed: BTreeSet<PieceId> = BTreeSet::new();
-    if !placing {
-        for before in ctx.state.pieces.values().filter(|p| dug_in(ctx, p)) {
+    if !watch.placing {
+        for before in &watch.before {
             let Some(now) = after.pieces.get(&before.id).filter(|p| !p.knocked_out) else {
                 continue;
             };
@@ -130,39 +175,39 @@ pub fn append_reveals(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
     // Proximity: only when some unrevealed dug-in unit is left to check.
     let unseen = |p: &&PieceState| {
         p.on_table()
-            && dug_in(&post, p)
+            && dug_in(post, p)
             && !p.revealed
             && !p.has_fired
             && !revealed.contains(&p.id)
-            && revealed_by_proximity(&post, p)
+            && revealed_by_proximity(post, p)
     };
-    let watch: Vec<&PieceState> = after.pieces.values().filter(unseen).collect();
-    if watch.is_empty() {
+    let watching: Vec<&PieceState> = after.pieces.values().filter(unseen).collect();
+    if watching.is_empty() {
         // OPT-SCOUT-02: what the scouts spot.
-        out.extend(super::scouting::spotted(&post, &revealed));
+        out.extend(super::scouting::spotted(post, &revealed));
         return out;
     }
     // Every piece that is an enemy of some watched unit, laid out once with its box: read from
     // the battle's sight index when the piece is as the index laid it out (the same footprint
     // to the bit), laid out here otherwise.
-    let known = ctx.sight.and_then(|s| s.any_index());
+    let known = watch.known;
     let enemies: Vec<(PieceId, Cow<'_, Footprint>, Rect)> = after
         .pieces
         .values()
-        .filter(|q| watch.iter().any(|p| p.id.side() != q.id.side()))
+        .filter(|q| watching.iter().any(|p| p.id.side() != q.id.side()))
         .filter_map(|q| {
             if let Some((fp, r)) = known.as_deref().and_then(|i| i.footprint_if_same(q)) {
                 return Some((q.id, Cow::Borrowed(fp), r));
             }
-            footprint_of(&post, q).map(|fp| {
+            footprint_of(post, q).map(|fp| {
                 let r = fp.bounding_rect();
                 (q.id, Cow::Owned(fp), r)
             })
         })
         .collect();
-    let reach = DUG_IN_REVEAL_CM * measure_scale(&post);
-    for p in watch {
-        if let Some((enemy, d)) = nearest_enemy_within(&post, p, &enemies, reach) {
+    let reach = DUG_IN_REVEAL_CM * measure_scale(post);
+    for p in watching {
+        if let Some((enemy, d)) = nearest_enemy_within(post, p, &enemies, reach) {
             // Rounded for the log, as the move events' costs are.
             let distance_cm = (d * 1000.0).round() / 1000.0;
             out.push(Event::Revealed {
@@ -174,7 +219,7 @@ pub fn append_reveals(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
         }
     }
     // OPT-SCOUT-02: what the scouts spot that the approach did not reveal.
-    out.extend(super::scouting::spotted(&post, &revealed));
+    out.extend(super::scouting::spotted(post, &revealed));
     out
 }
 
