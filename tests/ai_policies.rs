@@ -31,6 +31,14 @@ fn meeting() -> Scenario {
     serde_json::from_str(text).expect("the meeting engagement parses")
 }
 
+fn sample(id: &str) -> Scenario {
+    samples::scenarios()
+        .expect("the samples parse")
+        .into_iter()
+        .find(|s| s.id.as_str() == id)
+        .expect("the sample is shipped")
+}
+
 fn play(
     scenario: &Scenario,
     seed: u64,
@@ -67,6 +75,7 @@ fn hold_policy_only_fires_stands_and_never_moves_or_charges() {
     let mut fired = 0;
     for (scenario, seed, hold_side) in [
         (ebelsberg(), 1u64, 1usize),
+        (sample("1809-aspern-essling-1"), 1, 0),
         (meeting(), 2, 0),
         (meeting(), 3, 1),
     ] {

@@ -31,8 +31,12 @@ use std::collections::BTreeMap;
 mod every_option;
 
 /// The "battles, not parades" floor: at least this many of the 1,000 games lose a stand
-/// (measured 2026-11-26: 823 of 1,000).
-const PARADE_FLOOR: usize = 700;
+/// (measured 2026-11-26: 823 of 1,000; 2026-12-07: 431). The old figure leaned on a defect:
+/// a unit inside a town or a wood whose quarter-speed move was shorter than the opponent's
+/// sampling found no destination and stood frozen, and the French skirmishers stood so at the
+/// bridge's end under the Austrian guns, losing a stand in most games. They now move on into
+/// the town; the opponent's assault over the bridge is still #20's open item.
+const PARADE_FLOOR: usize = 350;
 
 fn lists() -> Vec<ArmyList> {
     shipped_lists().expect("the shipped army lists parse")
@@ -237,8 +241,8 @@ fn end_03_vp_01_end_01_a_thousand_autoplayed_battles_keep_the_invariants_and_rep
         failures.len(),
         failures.join("\n")
     );
-    // The games are battles, not parades: dice are rolled in every game, and most games cost
-    // stands (not just one game in a thousand): 823 of 1,000 did when measured, the floor is 700.
+    // The games are battles, not parades: dice are rolled in every game, and many games cost
+    // stands (not just one game in a thousand): 431 of 1,000 did when last measured.
     assert!(
         games.iter().all(|(_, r, _)| r.dice > 0),
         "a game rolled no dice"
@@ -304,8 +308,12 @@ fn golden_seed_1809_autoplay_result() {
         // prepare the assault: the French no longer charge into the town at odds they cannot
         // win, and the Austrians win at the turn limit. Since a marching or firing band is
         // ordered again in succession (CMD-06, CMD-08): other dice at other moments; the one
-        // Austrian stand lost before is not, and a French stand is.
-        (Some(1), Some(EndReason::TurnLimit), 10, 373, [1, 0], [0, 0]),
+        // Austrian stand lost before is not, and a French stand is. Since a move's legal
+        // destinations include the last step its allowance reaches (TERR-04: a unit inside a
+        // wood or a town moves on at quarter speed instead of standing frozen): the French
+        // skirmishers leave the bridge's end into the town instead of standing under fire
+        // there; an Austrian stand is lost, no French one.
+        (Some(1), Some(EndReason::TurnLimit), 10, 385, [0, 1], [0, 0]),
         "the golden game changed"
     );
 }

@@ -1592,6 +1592,46 @@ fn terr_04_high_area_quarter_speed() {
     );
 }
 
+/// TERR-04 with the legal destinations: inside high area terrain a line's 10 cm carry it
+/// 2.5 cm (each cm costs 4), less than a 3 cm sampling: the last step the allowance reaches is
+/// offered all the same, straight ahead and on every oblique, and the move check accepts each.
+#[test]
+fn terr_04_destinations_offer_the_last_step_the_allowance_reaches_in_a_wood() {
+    let b = new_sc()
+        .area("high_area", (60.0, 20.0, 140.0, 95.0))
+        .unit(0, 1, LINE_INF, 4, 100.0, 50.0, 0.0)
+        .battle();
+    let ctx = b.ctx();
+    let dests = legal_destinations(&ctx, u(0, 1), Manoeuvre::Advance, 3.0);
+    assert!(
+        dests
+            .iter()
+            .any(|p| close(p.at.x, 100.0) && close(p.at.y, 52.5)),
+        "2.5 cm straight ahead: {dests:?}"
+    );
+    let far = dests
+        .iter()
+        .map(|p| (p.at.x - 100.0).hypot(p.at.y - 50.0))
+        .fold(0.0, f64::max);
+    assert!(close(far, 2.5), "none beyond 2.5 cm: {far}");
+    for d in &dests {
+        let plan = check_move(&ctx, u(0, 1), &[], *d, Manoeuvre::Advance);
+        assert!(plan.is_ok(), "{d:?}: {plan:?}");
+    }
+    // One step further costs more than the allowance.
+    let beyond = check_move(
+        &ctx,
+        u(0, 1),
+        &[],
+        pose(100.0, 53.0, 0.0),
+        Manoeuvre::Advance,
+    );
+    assert!(
+        matches!(&beyond, Err(ActionError::Rule(e)) if e.rule == "TERR-04"),
+        "{beyond:?}"
+    );
+}
+
 fn wooded() -> Sc {
     one_line().area("high_area", (80.0, 55.0, 120.0, 70.0))
 }
@@ -2445,6 +2485,69 @@ mod property {
         assert!(
             accepted >= want,
             "only {accepted} of {tried} generated moves were accepted: the property checked too little"
+        );
+    }
+
+    /// The nearest destination (`MoveChecker::nearest_destination`), which walks only the rays
+    /// that can come nearer, is the nearest of all the legal destinations (the first in their
+    /// order of equally near ones), for targets all round the unit, near and far; and a bound
+    /// it cannot come within gives none. Counts the cases that had a destination.
+    #[test]
+    fn the_nearest_destination_is_the_nearest_of_them_all() {
+        use powderhorn::rules::movement::MoveChecker;
+        let strategy = (
+            80.0f64..125.0,
+            40.0f64..55.0,
+            -40.0f64..40.0,
+            (0usize..3, any::<bool>(), any::<bool>()),
+            (0.0f64..360.0, 0.0f64..60.0),
+        );
+        let want = cases();
+        let (compared, tried) = run_counting(
+            strategy,
+            want,
+            |(x, y, facing, (kind, column, cavalry), (bearing, far))| {
+                let troop = if cavalry { HEAVY_CAV } else { LINE_INF };
+                let mut b = table(troop, x, y, facing).battle();
+                if column {
+                    deploy(&mut b, u(0, 1), Formation::MarchColumn);
+                }
+                let manoeuvre = [Manoeuvre::Advance, Manoeuvre::Wheel, Manoeuvre::AboutFace][kind];
+                let ctx = b.ctx();
+                let from = at(&b, u(0, 1)).at;
+                let t = Point::new(
+                    from.x + far * bearing.to_radians().sin(),
+                    from.y + far * bearing.to_radians().cos(),
+                );
+                let all = legal_destinations(&ctx, u(0, 1), manoeuvre, 2.0);
+                let mut best: Option<(f64, Pose)> = None;
+                for p in &all {
+                    let d = (p.at.x - t.x).hypot(p.at.y - t.y);
+                    if best.is_none_or(|(b, _)| d < b - 1e-9) {
+                        best = Some((d, *p));
+                    }
+                }
+                let checker = MoveChecker::new(&ctx, u(0, 1));
+                let found = checker.nearest_destination(manoeuvre, 2.0, t, f64::INFINITY);
+                prop_assert_eq!(
+                    found.map(|(_, p)| p),
+                    best.map(|(_, p)| p),
+                    "{:?} towards {:?}",
+                    manoeuvre,
+                    t
+                );
+                if let Some((d, _)) = best {
+                    // Asked to come nearer than the nearest: nothing.
+                    let none = checker.nearest_destination(manoeuvre, 2.0, t, d - 0.01);
+                    prop_assert_eq!(none, None);
+                }
+                Ok(u32::from(best.is_some()))
+            },
+        );
+        eprintln!("cases with destinations compared: {compared} in {tried} cases");
+        assert!(
+            compared >= want,
+            "only {compared} of {tried} cases had a destination: the property checked too little"
         );
     }
 

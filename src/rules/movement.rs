@@ -3092,7 +3092,29 @@ impl<'c, 's> MoveChecker<'c, 's> {
 
     /// [`legal_destinations`] of this piece.
     pub fn destinations(&self, manoeuvre: Manoeuvre, resolution_cm: f64) -> Vec<Pose> {
-        destinations(self, manoeuvre, resolution_cm).unwrap_or_default()
+        destinations(self, manoeuvre, resolution_cm, None).unwrap_or_default()
+    }
+
+    /// Of this piece's [`legal_destinations`], the one whose reference point is nearest
+    /// `target` (of equally near ones, the first in their order), and its distance, when it
+    /// lies within `within_cm` of it. The same answer as searching them all, but rays that
+    /// cannot come nearer than that or than the best found so far are never walked. `None`
+    /// when the piece cannot move or gets no nearer than `within_cm`.
+    pub fn nearest_destination(
+        &self,
+        manoeuvre: Manoeuvre,
+        resolution_cm: f64,
+        target: Point,
+        within_cm: f64,
+    ) -> Option<(f64, Pose)> {
+        if !target.x.is_finite() || !target.y.is_finite() || within_cm.is_nan() {
+            return None;
+        }
+        let found = destinations(self, manoeuvre, resolution_cm, Some((target, within_cm))).ok()?;
+        found
+            .first()
+            .map(|pose| (len(sub(pose.at, target)), *pose))
+            .filter(|(d, _)| *d <= within_cm)
     }
 }
 
@@ -3340,10 +3362,15 @@ pub fn legal_destinations(
     MoveChecker::new(ctx, id).destinations(manoeuvre, resolution_cm)
 }
 
+/// The legal destinations (see [`legal_destinations`]); with `nearest` (a point and a distance),
+/// only the one nearest that point (the first in ray order of equally near ones, [`NEAR_TIE_CM`])
+/// when it lies within that distance: the rays are then walked nearest first and the search ends
+/// at the first ray whose whole length lies further from the point than that or the best found.
 fn destinations(
     checker: &MoveChecker,
     manoeuvre: Manoeuvre,
     resolution_cm: f64,
+    nearest: Option<(Point, f64)>,
 ) -> Result<Vec<Pose>, ActionError> {
     let (ctx, id) = (checker.ctx, checker.id);
     let piece = ctx.piece(id)?;
@@ -3372,107 +3399,188 @@ fn destinations(
     let reach = allowance.reach(road_start);
     let start_contacts = enemy_contacts(&scene, body, from);
     let mut out = Vec::new();
+    // With `nearest`: the best so far, its distance and its place in the full search's order.
+    let mut best: Option<(f64, (usize, usize, usize), Pose)> = None;
     // Road mode first (its samples are valid while the path stays on the road), then normal.
     let modes: &[bool] = if road_start { &[true, false] } else { &[false] };
-    for &road in modes {
+    for (mode, &road) in modes.iter().enumerate() {
         let template = Walk::new(&scene, body, from, area, step, road, false);
         let rays = ray_plans(style, manoeuvre, body, from, reach, res);
-        for (prefix, dir_facing, max_len) in rays {
-            let mut walk = template.clone();
-            let mut cur = from;
-            let mut ok = true;
-            for m in &prefix {
-                match walk.run(m, &mut |_, _| true) {
-                    Ok(_) => cur = m.end(),
-                    Err(h) => {
-                        take_halt(&walk, &h, &allowance, road, &start_contacts, &mut out, true);
-                        ok = false;
-                        break;
-                    }
-                }
+        let mut order: Vec<(f64, usize)> = match nearest {
+            Some((t, _)) => rays
+                .iter()
+                .enumerate()
+                .map(|(k, ray)| (ray_least_distance(ray, from, body, t), k))
+                .collect(),
+            None => (0..rays.len()).map(|k| (0.0, k)).collect(),
+        };
+        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (least, k) in order {
+            let bound = best.map_or(f64::INFINITY, |(b, _, _)| b);
+            if nearest.is_some_and(|(_, within)| least > within.min(bound) + NEAR_TIE_CM) {
+                break;
             }
-            if !ok {
+            let Some((prefix, dir_facing, max_len)) = rays.get(k).cloned() else {
                 continue;
-            }
-            if !prefix.is_empty() && prefix.iter().any(|m| !matches!(m, Motion::Turn { .. })) {
-                push_if_legal(
-                    &walk,
-                    &walk.snap.clone(),
-                    cur,
-                    walk.weighted,
+            };
+            if let Some((t, _)) = nearest {
+                // This ray's poses, then the best of them against the best so far.
+                let mut found = Vec::new();
+                walk_ray(
+                    &template,
                     &allowance,
                     road,
                     &start_contacts,
-                    &mut out,
+                    res,
+                    from,
+                    prefix,
+                    dir_facing,
+                    max_len,
+                    &mut found,
                 );
-            }
-            let Some((dir, facing)) = dir_facing else {
+                for (n, pose) in found.into_iter().enumerate() {
+                    let d = len(sub(pose.at, t));
+                    let key = (mode, k, n);
+                    let better = best.is_none_or(|(b, bk, _)| {
+                        d < b - NEAR_TIE_CM || (d <= b + NEAR_TIE_CM && key < bk)
+                    });
+                    if better {
+                        best = Some((d, key, pose));
+                    }
+                }
                 continue;
-            };
-            let ray_start = Pose {
-                at: cur.at,
-                facing_deg: facing,
-            };
-            let mut walk2 = walk;
-            if !same_angle(facing, cur.facing_deg) {
-                let t = Motion::Turn {
-                    from: cur,
-                    to: ray_start,
-                };
-                if let Err(h) = walk2.run(&t, &mut |_, _| true) {
-                    take_halt(
-                        &walk2,
-                        &h,
-                        &allowance,
-                        road,
-                        &start_contacts,
-                        &mut out,
-                        false,
-                    );
-                    continue;
-                }
             }
-            let ray = Motion::Line {
-                from: ray_start,
-                to: Pose {
-                    at: add(ray_start.at, dir, max_len),
-                    facing_deg: facing,
-                },
-            };
-            let base_s = walk2.s;
-            let mut found = Vec::new();
-            let result = walk2.run(&ray, &mut |w, pose| {
-                let u = w.s - base_s;
-                let k = (u / res).round();
-                let on_grid = (u - k * res).abs() < 1e-6;
-                if road && !w.on_road {
-                    return false;
-                }
-                if !allowance.fits(w.weighted, !w.passage.is_empty(), road) {
-                    return false;
-                }
-                if on_grid && w.end_problem(&w.snap, pose, &start_contacts).is_none() {
-                    found.push(pose);
-                }
-                true
-            });
-            out.extend(found);
-            if let Err(h) = result {
-                if !road || walk2.on_road {
-                    take_halt(
-                        &walk2,
-                        &h,
-                        &allowance,
-                        road,
-                        &start_contacts,
-                        &mut out,
-                        false,
-                    );
-                }
+            walk_ray(
+                &template,
+                &allowance,
+                road,
+                &start_contacts,
+                res,
+                from,
+                prefix,
+                dir_facing,
+                max_len,
+                &mut out,
+            );
+        }
+    }
+    if nearest.is_some() {
+        return Ok(best.map(|(_, _, pose)| pose).into_iter().collect());
+    }
+    Ok(out)
+}
+
+/// Two destinations this close to the point [`MoveChecker::nearest_destination`] is asked of
+/// are equally near; the first in the full search's order is taken.
+const NEAR_TIE_CM: f64 = 1e-9;
+
+/// The least distance from `target` of any pose a ray can yield: its prefix's end (a wheel's)
+/// and the straight part from there, lengthened by a placement beyond its end (two body radii
+/// and a centimetre).
+fn ray_least_distance(ray: &RayPlan, from: Pose, body: &Body, target: Point) -> f64 {
+    let (prefix, dir_facing, max_len) = ray;
+    let start = prefix.last().map_or(from, Motion::end);
+    let Some((dir, _)) = dir_facing else {
+        return len(sub(start.at, target));
+    };
+    let end = add(start.at, *dir, max_len + body.radius * 2.0 + 1.0);
+    crate::geom::point_segment_distance(target, start.at, end)
+}
+
+/// One ray of [`destinations`]: its prefix (a wheel, an about face), then the straight part,
+/// sampled every `res` and at each halt, and its last step within the allowance; every legal
+/// pose found is pushed onto `out` in the order met.
+#[allow(clippy::too_many_arguments)]
+fn walk_ray(
+    template: &Walk,
+    allowance: &Allowance,
+    road: bool,
+    start_contacts: &[PieceId],
+    res: f64,
+    from: Pose,
+    prefix: Vec<Motion>,
+    dir_facing: Option<(Point, f64)>,
+    max_len: f64,
+    out: &mut Vec<Pose>,
+) {
+    let mut walk = template.clone();
+    let mut cur = from;
+    for m in &prefix {
+        match walk.run(m, &mut |_, _| true) {
+            Ok(_) => cur = m.end(),
+            Err(h) => {
+                take_halt(&walk, &h, allowance, road, start_contacts, out, true);
+                return;
             }
         }
     }
-    Ok(out)
+    if !prefix.is_empty() && prefix.iter().any(|m| !matches!(m, Motion::Turn { .. })) {
+        push_if_legal(
+            &walk,
+            &walk.snap.clone(),
+            cur,
+            walk.weighted,
+            allowance,
+            road,
+            start_contacts,
+            out,
+        );
+    }
+    let Some((dir, facing)) = dir_facing else {
+        return;
+    };
+    let ray_start = Pose {
+        at: cur.at,
+        facing_deg: facing,
+    };
+    if !same_angle(facing, cur.facing_deg) {
+        let t = Motion::Turn {
+            from: cur,
+            to: ray_start,
+        };
+        if let Err(h) = walk.run(&t, &mut |_, _| true) {
+            take_halt(&walk, &h, allowance, road, start_contacts, out, false);
+            return;
+        }
+    }
+    let ray = Motion::Line {
+        from: ray_start,
+        to: Pose {
+            at: add(ray_start.at, dir, max_len),
+            facing_deg: facing,
+        },
+    };
+    let base_s = walk.s;
+    let mut found = Vec::new();
+    let result = walk.run(&ray, &mut |w, pose| {
+        let u = w.s - base_s;
+        let k = (u / res).round();
+        let on_grid = (u - k * res).abs() < 1e-6;
+        if road && !w.on_road {
+            return false;
+        }
+        if !allowance.fits(w.weighted, !w.passage.is_empty(), road) {
+            return false;
+        }
+        // The ray's last step within the allowance is a destination too: rough ground may
+        // leave the piece less than one sample's spacing to move (TERR-04).
+        let last = !on_grid
+            && !allowance.fits(
+                w.weighted + w.step / w.rate_now.0.max(1e-3),
+                !w.passage.is_empty(),
+                road,
+            );
+        if (on_grid || last) && w.end_problem(&w.snap, pose, start_contacts).is_none() {
+            found.push(pose);
+        }
+        true
+    });
+    out.extend(found);
+    if let Err(h) = result {
+        if !road || walk.on_road {
+            take_halt(&walk, &h, allowance, road, start_contacts, out, false);
+        }
+    }
 }
 
 /// A ray: motions made before it (a wheel's pivot, an about face), then the direction and
