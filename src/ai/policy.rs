@@ -1259,7 +1259,8 @@ pub fn next_waypoint(ctx: &Ctx, id: PieceId, target: Point) -> (Point, bool) {
 }
 
 /// A Move towards `target`: the straight move the allowance allows, when the rules accept it;
-/// else the best of the legal destinations (nearest the target, ties by order found). `None`
+/// else the best of the legal destinations (nearest the target, ties by order found, asked of
+/// [`MoveChecker::nearest_destination`]). `None`
 /// when no move gets at least a centimetre closer.
 pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
     let p = ctx.piece(id).ok()?;
@@ -1339,8 +1340,10 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
         manoeuvres.push(Manoeuvre::Wheel);
     }
     for m in manoeuvres {
-        for pose in checker.destinations(m, RESOLUTION_CM.max(reach / 4.0)) {
-            let d = dist(pose.at, target);
+        // The legal end pose nearest the target, if any gets a centimetre nearer.
+        if let Some((d, pose)) =
+            checker.nearest_destination(m, RESOLUTION_CM.max(reach / 4.0), target, here - 1.0)
+        {
             if best.is_none_or(|(b, _, _)| d < b - 1e-9) {
                 best = Some((d, pose, m));
             }

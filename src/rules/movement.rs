@@ -3350,7 +3350,8 @@ pub fn overruns(
 /// or an AI: straight rays from the piece (every oblique within 45° for lines, all round for
 /// columns, guns and free movers, every wheel angle followed by an advance, the single straight
 /// line back for retire and prolonge), sampled every `resolution_cm`, plus the exact points where
-/// the rules stop the piece (at a wall, inside a wood's edge). Each pose returned is one
+/// the rules stop the piece (at a wall, inside a wood's edge) and the last step each ray's
+/// allowance reaches (in rough ground that may fall short of the first sample). Each pose returned is one
 /// [`check_move`] accepts for the straight path (or the wheel) to it. Empty when the piece
 /// cannot move.
 pub fn legal_destinations(
