@@ -2329,6 +2329,25 @@ mod property {
             .unit(1, 7, AUS_INF, 4, 60.0, 120.0, 180.0)
     }
 
+    /// The unit of [`table`] — heavy cavalry or line infantry, in march column or not — and the
+    /// manoeuvre numbered `kind` (advance, wheel, about face).
+    fn placed(
+        x: f64,
+        y: f64,
+        facing: f64,
+        kind: usize,
+        column: bool,
+        cavalry: bool,
+    ) -> (Battle, Manoeuvre) {
+        let troop = if cavalry { HEAVY_CAV } else { LINE_INF };
+        let mut b = table(troop, x, y, facing).battle();
+        if column {
+            deploy(&mut b, u(0, 1), Formation::MarchColumn);
+        }
+        let manoeuvre = [Manoeuvre::Advance, Manoeuvre::Wheel, Manoeuvre::AboutFace][kind];
+        (b, manoeuvre)
+    }
+
     fn cases() -> u32 {
         std::env::var("PROPTEST_CASES")
             .ok()
@@ -2507,12 +2526,7 @@ mod property {
             strategy,
             want,
             |(x, y, facing, (kind, column, cavalry), (bearing, far))| {
-                let troop = if cavalry { HEAVY_CAV } else { LINE_INF };
-                let mut b = table(troop, x, y, facing).battle();
-                if column {
-                    deploy(&mut b, u(0, 1), Formation::MarchColumn);
-                }
-                let manoeuvre = [Manoeuvre::Advance, Manoeuvre::Wheel, Manoeuvre::AboutFace][kind];
+                let (b, manoeuvre) = placed(x, y, facing, kind, column, cavalry);
                 let ctx = b.ctx();
                 let from = at(&b, u(0, 1)).at;
                 let t = Point::new(
@@ -2567,12 +2581,7 @@ mod property {
         let want = cases();
         let (offered, tried) =
             run_counting(strategy, want, |(x, y, facing, kind, column, cavalry)| {
-                let troop = if cavalry { HEAVY_CAV } else { LINE_INF };
-                let mut b = table(troop, x, y, facing).battle();
-                if column {
-                    deploy(&mut b, u(0, 1), Formation::MarchColumn);
-                }
-                let manoeuvre = [Manoeuvre::Advance, Manoeuvre::Wheel, Manoeuvre::AboutFace][kind];
+                let (b, manoeuvre) = placed(x, y, facing, kind, column, cavalry);
                 let ctx = b.ctx();
                 let mut n = 0;
                 for d in legal_destinations(&ctx, u(0, 1), manoeuvre, 2.0) {

@@ -322,24 +322,18 @@ impl Battle {
             self.sight_changed(&revealed);
             events.extend(revealed);
         }
-        self.log_entry(action, events, dice_used, hand_dice)
-    }
-
-    /// Logs an entry whose events are already applied to the state (the redo tail goes).
-    fn log_entry(
-        &mut self,
-        action: Action,
-        events: Vec<Event>,
-        dice_used: usize,
-        hand_dice: Option<Vec<u8>>,
-    ) -> &[Event] {
-        self.log.entries.truncate(self.log.cursor);
-        self.log.entries.push(LogEntry {
+        self.log_entry(LogEntry {
             action,
             events,
             dice_used,
             hand_dice,
-        });
+        })
+    }
+
+    /// Logs an entry whose events are already applied to the state (the redo tail goes).
+    fn log_entry(&mut self, entry: LogEntry) -> &[Event] {
+        self.log.entries.truncate(self.log.cursor);
+        self.log.entries.push(entry);
         self.log.cursor = self.log.entries.len();
         self.log
             .entries
@@ -379,16 +373,10 @@ impl Battle {
                 let _ = self.dice.d6("played elsewhere");
             }
         }
-        let LogEntry {
-            action,
-            events,
-            dice_used,
-            hand_dice,
-        } = entry;
         // Its events are whole, the reveals they called for included: applied as they are.
-        apply_all(&mut self.state, &events);
-        self.sight_changed(&events);
-        self.log_entry(action, events, dice_used, hand_dice)
+        apply_all(&mut self.state, &entry.events);
+        self.sight_changed(&entry.events);
+        self.log_entry(entry)
     }
 
     /// An independent copy of this battle as it stands (its log, redo stack and dice stream's

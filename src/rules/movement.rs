@@ -3424,33 +3424,8 @@ fn destinations(
             let Some((prefix, dir_facing, max_len)) = rays.get(k).cloned() else {
                 continue;
             };
-            if let Some((t, _)) = nearest {
-                // This ray's poses, then the best of them against the best so far.
-                let mut found = Vec::new();
-                walk_ray(
-                    &template,
-                    &allowance,
-                    road,
-                    &start_contacts,
-                    res,
-                    from,
-                    prefix,
-                    dir_facing,
-                    max_len,
-                    &mut found,
-                );
-                for (n, pose) in found.into_iter().enumerate() {
-                    let d = len(sub(pose.at, t));
-                    let key = (mode, k, n);
-                    let better = best.is_none_or(|(b, bk, _)| {
-                        d < b - NEAR_TIE_CM || (d <= b + NEAR_TIE_CM && key < bk)
-                    });
-                    if better {
-                        best = Some((d, key, pose));
-                    }
-                }
-                continue;
-            }
+            // This ray's poses; with `nearest`, the best of them against the best so far.
+            let mut found = Vec::new();
             walk_ray(
                 &template,
                 &allowance,
@@ -3461,8 +3436,22 @@ fn destinations(
                 prefix,
                 dir_facing,
                 max_len,
-                &mut out,
+                &mut found,
             );
+            let Some((t, _)) = nearest else {
+                out.append(&mut found);
+                continue;
+            };
+            for (n, pose) in found.into_iter().enumerate() {
+                let d = len(sub(pose.at, t));
+                let key = (mode, k, n);
+                let better = best.is_none_or(|(b, bk, _)| {
+                    d < b - NEAR_TIE_CM || (d <= b + NEAR_TIE_CM && key < bk)
+                });
+                if better {
+                    best = Some((d, key, pose));
+                }
+            }
         }
     }
     if nearest.is_some() {
