@@ -1594,7 +1594,8 @@ fn terr_04_high_area_quarter_speed() {
 
 /// TERR-04 with the legal destinations: inside high area terrain a line's 10 cm carry it
 /// 2.5 cm (each cm costs 4), less than a 3 cm sampling: the last step the allowance reaches is
-/// offered all the same, straight ahead and on every oblique, and the move check accepts each.
+/// offered all the same, straight ahead and on every oblique, and the move check accepts each;
+/// the options offer the move (they offered none when the envelope was empty).
 #[test]
 fn terr_04_destinations_offer_the_last_step_the_allowance_reaches_in_a_wood() {
     let b = new_sc()
@@ -1630,6 +1631,20 @@ fn terr_04_destinations_offer_the_last_step_the_allowance_reaches_in_a_wood() {
         matches!(&beyond, Err(ActionError::Rule(e)) if e.rule == "TERR-04"),
         "{beyond:?}"
     );
+    // The window offers the move the engine accepts, its envelope sampled as coarsely.
+    let offer = b
+        .options_with(u(0, 1), Some(3.0))
+        .expect("the unit's options");
+    assert!(
+        offer
+            .kinds
+            .contains(&powderhorn::rules::command::UnitActionKind::Move),
+        "{:?}",
+        offer.kinds
+    );
+    assert!(offer.envelope.is_some_and(|e| e
+        .iter()
+        .any(|p| close(p.at.x, 100.0) && close(p.at.y, 52.5))));
 }
 
 fn wooded() -> Sc {
