@@ -6,7 +6,7 @@
 
 #[path = "support/builder.rs"]
 mod builder;
-use builder::ebelsberg;
+use builder::{ebelsberg, sample};
 
 #[path = "support/large_battle.rs"]
 mod large_battle;
@@ -29,14 +29,6 @@ fn lists() -> Vec<ArmyList> {
 fn meeting() -> Scenario {
     let text = include_str!("../campaigns/meeting-engagement.json");
     serde_json::from_str(text).expect("the meeting engagement parses")
-}
-
-fn sample(id: &str) -> Scenario {
-    samples::scenarios()
-        .expect("the samples parse")
-        .into_iter()
-        .find(|s| s.id.as_str() == id)
-        .expect("the sample is shipped")
 }
 
 fn play(

@@ -1387,10 +1387,7 @@ impl<'s> Walk<'s> {
                 let contact_at_start = match c.key {
                     Key::Patch(p) => scene.map.patches.get(p).is_some_and(|p| {
                         matches!(p.going, Going::Linear { .. })
-                            && rects_overlap(
-                                &p.rect.grown(CONTACT_TOLERANCE_CM),
-                                &start_rect.grown(0.0),
-                            )
+                            && rects_overlap(&p.rect.grown(CONTACT_TOLERANCE_CM), &start_rect)
                             && shape_distance(
                                 &p.shape,
                                 hull.get_or_insert_with(|| ring_polygon(&start_pts)),
@@ -3421,7 +3418,7 @@ fn destinations(
             if nearest.is_some_and(|(_, within)| least > within.min(bound) + NEAR_TIE_CM) {
                 break;
             }
-            let Some((prefix, dir_facing, max_len)) = rays.get(k).cloned() else {
+            let Some((prefix, dir_facing, max_len)) = rays.get(k) else {
                 continue;
             };
             // This ray's poses; with `nearest`, the best of them against the best so far.
@@ -3434,8 +3431,8 @@ fn destinations(
                 res,
                 from,
                 prefix,
-                dir_facing,
-                max_len,
+                *dir_facing,
+                *max_len,
                 &mut found,
             );
             let Some((t, _)) = nearest else {
@@ -3488,14 +3485,14 @@ fn walk_ray(
     start_contacts: &[PieceId],
     res: f64,
     from: Pose,
-    prefix: Vec<Motion>,
+    prefix: &[Motion],
     dir_facing: Option<(Point, f64)>,
     max_len: f64,
     out: &mut Vec<Pose>,
 ) {
     let mut walk = template.clone();
     let mut cur = from;
-    for m in &prefix {
+    for m in prefix {
         match walk.run(m, &mut |_, _| true) {
             Ok(_) => cur = m.end(),
             Err(h) => {
@@ -3541,7 +3538,6 @@ fn walk_ray(
         },
     };
     let base_s = walk.s;
-    let mut found = Vec::new();
     let result = walk.run(&ray, &mut |w, pose| {
         let u = w.s - base_s;
         let k = (u / res).round();
@@ -3561,11 +3557,10 @@ fn walk_ray(
                 road,
             );
         if (on_grid || last) && w.end_problem(&w.snap, pose, start_contacts).is_none() {
-            found.push(pose);
+            out.push(pose);
         }
         true
     });
-    out.extend(found);
     if let Err(h) = result {
         if !road || walk.on_road {
             take_halt(&walk, &h, allowance, road, start_contacts, out, false);

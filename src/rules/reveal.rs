@@ -100,10 +100,9 @@ pub fn append_reveals(ctx: &Ctx, events: Vec<Event>) -> Vec<Event> {
 /// The dug-in units as they stood before an action (VIS-17), for [`reveals`] once its events
 /// are applied.
 pub struct RevealWatch {
-    /// The dug-in units whose works count for them, as they were.
+    /// The dug-in units whose works count for them, as they were (none in deployment: placing
+    /// a unit reveals nothing).
     before: Vec<PieceState>,
-    /// The action was made in deployment (placing a unit reveals nothing).
-    placing: bool,
     /// The sight index of the state before, whose footprints are reused where the piece is
     /// unchanged.
     known: Option<std::sync::Arc<super::visibility::SightIndex>>,
@@ -127,7 +126,6 @@ impl RevealWatch {
                     .cloned()
                     .collect()
             },
-            placing,
             known: ctx.sight.and_then(|s| s.any_index()),
         })
     }
@@ -141,32 +139,30 @@ pub fn reveals(watch: RevealWatch, post: &Ctx) -> Vec<Event> {
     let after = post.state;
     let mut out = Vec::new();
     let mut revealed: BTreeSet<PieceId> = BTreeSet::new();
-    if !watch.placing {
-        for before in &watch.before {
-            let Some(now) = after.pieces.get(&before.id).filter(|p| !p.knocked_out) else {
-                continue;
-            };
-            let cause = if stands_moved(before, now) {
-                Some(RevealCause::Moved)
-            } else if now.has_fired && !before.has_fired {
-                Some(RevealCause::Fired)
-            } else {
-                None
-            };
-            if let Some(cause) = cause.filter(|_| !before.revealed) {
-                revealed.insert(before.id);
-                out.push(Event::Revealed {
-                    piece: before.id,
-                    rule: REVEAL_RULE.to_string(),
-                    cause,
-                });
-            }
-            if left_position(before, now) {
-                out.push(Event::DugInEnded {
-                    piece: before.id,
-                    rule: REVEAL_RULE.to_string(),
-                });
-            }
+    for before in &watch.before {
+        let Some(now) = after.pieces.get(&before.id).filter(|p| !p.knocked_out) else {
+            continue;
+        };
+        let cause = if stands_moved(before, now) {
+            Some(RevealCause::Moved)
+        } else if now.has_fired && !before.has_fired {
+            Some(RevealCause::Fired)
+        } else {
+            None
+        };
+        if let Some(cause) = cause.filter(|_| !before.revealed) {
+            revealed.insert(before.id);
+            out.push(Event::Revealed {
+                piece: before.id,
+                rule: REVEAL_RULE.to_string(),
+                cause,
+            });
+        }
+        if left_position(before, now) {
+            out.push(Event::DugInEnded {
+                piece: before.id,
+                rule: REVEAL_RULE.to_string(),
+            });
         }
     }
     if matches!(after.turn.phase, Phase::Deployment | Phase::Over) {
