@@ -68,7 +68,7 @@ fn open(db: &std::path::Path, fog: bool, ctx: &egui::Context) -> App {
                 physical: false,
                 seed: Some(1),
                 full_orders: true,
-                first_player: 0,
+                first_player: Some(0),
                 go_ahead: true,
                 fog: true,
             }),
@@ -142,7 +142,7 @@ fn bench_fog_fold(c: &mut Criterion) {
     let new = NewBattle {
         dice: powderhorn::rules::DiceSource::Seed(1809),
         orders: powderhorn::rules::command::OrdersMode::Full,
-        first_player: 0,
+        first_player: Some(0),
         mode: powderhorn::store::PlayMode::Computer,
         go_ahead: true,
         fog: false,

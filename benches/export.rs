@@ -151,6 +151,7 @@ fn big_scenario() -> Scenario {
         weather: Default::default(),
         defense: Default::default(),
         defender: None,
+        first_player: None,
         teams: Vec::new(),
         optional_rules: vec![],
         terrain: vec![],

@@ -104,7 +104,7 @@ fn bench_session(c: &mut Criterion) {
     let new = |dice, orders| NewBattle {
         dice,
         orders,
-        first_player: 0,
+        first_player: Some(0),
         mode: PlayMode::Hotseat,
         go_ahead: true,
         fog: false,

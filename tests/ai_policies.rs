@@ -39,15 +39,23 @@ fn play(
 ) -> (Battle, AutoplayRun) {
     let mut s = scenario.clone();
     s.turn_limit = s.turn_limit.min(turns);
-    let mut b = Battle::new(s, lists(), DiceSource::Seed(seed), 0).expect("the scenario sets up");
+    // SEQ-01: who moves first as the scenario says; the meeting engagement rolls off.
+    let mut b = Battle::opening(s, lists(), DiceSource::Seed(seed)).expect("the scenario sets up");
     let run = autoplay_with(&mut b, &Limits::default(), policies);
     (b, run)
 }
 
 /// Replays the log on a fresh battle, asking `check` before each action; the actions checked.
 fn replay_checked(b: &Battle, seed: u64) -> usize {
-    let mut again = Battle::new(b.scenario().clone(), lists(), DiceSource::Seed(seed), 0)
-        .expect("sets up again");
+    let log = b.log();
+    let mut again = Battle::after_roll_off(
+        b.scenario().clone(),
+        lists(),
+        DiceSource::Seed(seed),
+        log.first_player,
+        &log.roll_off,
+    )
+    .expect("sets up again");
     let mut checked = 0;
     for (k, e) in b.entries().iter().enumerate() {
         if let Err(err) = again.check(&e.action) {
@@ -212,17 +220,33 @@ fn play_many(
     policies: [Policy; 2],
     threads: usize,
 ) -> Vec<AutoplayRun> {
+    play_many_first(scenario, seeds, policies, threads)
+        .into_iter()
+        .map(|(_, run)| run)
+        .collect()
+}
+
+/// [`play_many`] with the side that moved first in each game (SEQ-01).
+fn play_many_first(
+    scenario: &Scenario,
+    seeds: std::ops::Range<u64>,
+    policies: [Policy; 2],
+    threads: usize,
+) -> Vec<(usize, AutoplayRun)> {
     let seeds: Vec<u64> = seeds.collect();
     let threads = threads.max(1);
     let chunk = seeds.len().div_ceil(threads).max(1);
-    let mut out: Vec<AutoplayRun> = Vec::with_capacity(seeds.len());
+    let mut out: Vec<(usize, AutoplayRun)> = Vec::with_capacity(seeds.len());
     std::thread::scope(|s| {
         let handles: Vec<_> = seeds
             .chunks(chunk)
             .map(|part| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|&seed| play(scenario, seed, policies, u32::MAX).1)
+                        .map(|&seed| {
+                            let (b, run) = play(scenario, seed, policies, u32::MAX);
+                            (b.log().first_player, run)
+                        })
                         .collect::<Vec<_>>()
                 })
             })
@@ -273,7 +297,14 @@ fn measure_policies() {
         configs.push(([s_, s_], both));
         for (policies, n) in configs {
             let t = std::time::Instant::now();
-            let games = play_many(s, 1..1 + n, policies, threads);
+            let played = play_many_first(s, 1..1 + n, policies, threads);
+            // SEQ-01: of the games with a winner, those the side that moved first won.
+            let firsts = [0, 1].map(|k| played.iter().filter(|(f, _)| *f == k).count());
+            let mover_won = played
+                .iter()
+                .filter(|(f, g)| g.winner() == Some(*f))
+                .count();
+            let games: Vec<AutoplayRun> = played.into_iter().map(|(_, g)| g).collect();
             let n = games.len() as f64;
             let wins = [0, 1].map(|k| games.iter().filter(|g| g.winner() == Some(k)).count());
             let decided = wins[0] + wins[1];
@@ -295,7 +326,7 @@ fn measure_policies() {
             let turns = games.iter().map(|g| f64::from(g.game_turns)).sum::<f64>() / n;
             let unfinished = games.iter().filter(|g| !g.finished).count();
             println!(
-                "{} | {}={} {}={} | {} games | wins {} {} ({:.1}% / {:.1}%), draws {} | of decided: {:.1}% / {:.1}% | stands lost {:.1} ({:.1}%) / {:.1} ({:.1}%) | ends: objective {}, break {} | {:.1} turns | unfinished {} | {:.0} s",
+                "{} | {}={} {}={} | {} games | wins {} {} ({:.1}% / {:.1}%), draws {} | of decided: {:.1}% / {:.1}% | first move {} / {}, its side won {:.1}% of decided | stands lost {:.1} ({:.1}%) / {:.1} ({:.1}%) | ends: objective {}, break {} | {:.1} turns | unfinished {} | {:.0} s",
                 s.id.as_str(),
                 0,
                 policies[0].name(),
@@ -309,6 +340,9 @@ fn measure_policies() {
                 games.len() - decided,
                 100.0 * wins[0] as f64 / (decided.max(1) as f64),
                 100.0 * wins[1] as f64 / (decided.max(1) as f64),
+                firsts[0],
+                firsts[1],
+                100.0 * mover_won as f64 / (decided.max(1) as f64),
                 lost[0],
                 100.0 * lost[0] / f64::from(start[0].max(1)),
                 lost[1],

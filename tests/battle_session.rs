@@ -21,7 +21,7 @@ fn new(dice: DiceSource, mode: PlayMode) -> NewBattle {
     NewBattle {
         dice,
         orders: OrdersMode::Full,
-        first_player: 0,
+        first_player: Some(0),
         mode,
         go_ahead: true,
         fog: false,
@@ -81,6 +81,55 @@ fn a_played_battle_round_trips_through_the_store_and_its_export_replays_it() {
     )));
     // The export replays to the same events, event for event.
     assert_eq!(replayed_events(&back), events_of(&back));
+}
+
+/// SEQ-01: a battle whose sides roll off for the first move stores the roll-off with it; the
+/// resumed battle and the replayed export go on with the dice after it.
+#[test]
+fn seq_01_a_rolled_off_battle_is_stored_resumed_and_exported_with_its_roll_off() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("p.sqlite");
+    let mut store = Store::open(&db).expect("store");
+    let mut sc = ebelsberg();
+    sc.first_player = None;
+    let how = NewBattle {
+        first_player: None,
+        ..new(DiceSource::Seed(1813), PlayMode::Computer)
+    };
+    let mut s = Session::start(&mut store, sc, &lists(), &how).expect("starts");
+    let rolled = s.battle().log().roll_off.clone();
+    assert!(!rolled.is_empty());
+    assert_eq!(s.record().roll_off, rolled);
+    assert_eq!(s.record().first_player, s.battle().log().first_player);
+    s.play_ai(&mut store, [true, true], Until::Turn, &mut |_| true)
+        .expect("deploys");
+    s.play_ai(&mut store, [true, true], Until::Turn, &mut |_| true)
+        .expect("plays a turn");
+    assert!(
+        s.battle().dice_position() > 2 * rolled.len(),
+        "dice were rolled"
+    );
+    let id = s.id();
+    drop(store);
+    let store = Store::open(&db).expect("reopens");
+    let back = Session::resume(&store, id).expect("resumes");
+    assert_eq!(back.record().roll_off, rolled);
+    assert_eq!(back.battle().log(), s.battle().log());
+    assert_eq!(back.battle().state(), s.battle().state());
+    assert_eq!(s.battle_file()["roll_off"], serde_json::json!(rolled));
+    assert_eq!(replayed_events(&back), events_of(&back));
+    // A battle with physical dice names the side that won the roll-off on the table.
+    let mut store = Store::open_in_memory().expect("store");
+    let physical = NewBattle {
+        first_player: None,
+        ..new(DiceSource::Physical, PlayMode::Referee)
+    };
+    let mut sc = ebelsberg();
+    sc.first_player = None;
+    let err = Session::start(&mut store, sc, &lists(), &physical)
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("name the side that won"), "{err}");
 }
 
 #[test]

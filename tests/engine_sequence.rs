@@ -310,3 +310,158 @@ fn army_13_fpw_french_mitrailleuse_one_stand_per_four_gun_stands() {
         "{v:?}"
     );
 }
+
+/// The first sample scenario with its first player left to a roll-off.
+fn rolling_off() -> Scenario {
+    let mut s = samples::scenarios().expect("sample")[0].clone();
+    s.first_player = None;
+    s
+}
+
+/// SEQ-01: each side rolls a die, side 1 first; the higher moves first and a tie rolls again.
+/// Script 3, 3 (a tie), then 2 for side 1 and 5 for side 2: side 2 (index 1) moves first, and
+/// the roll-off has used the first four dice of the stream.
+#[test]
+fn seq_01_roll_off_the_higher_die_moves_first_and_a_tie_rolls_again() {
+    let mut b = Battle::rolled_off(rolling_off(), lists(), DiceSource::Script(vec![3, 3, 2, 5]))
+        .expect("the roll-off is made");
+    assert_eq!(b.log().roll_off, vec![[3, 3], [2, 5]]);
+    assert_eq!(b.log().first_player, 1);
+    assert_eq!(b.state().turn.first_player, 1);
+    assert_eq!(
+        b.dice_position(),
+        4,
+        "the roll-off's dice are the stream's first"
+    );
+    let ev = b
+        .perform(Action::EndPhase)
+        .expect("deployment ends")
+        .to_vec();
+    assert!(ev.contains(&Event::TurnBegan {
+        game_turn: 1,
+        player_turn: 1,
+        active: 1
+    }));
+    // Side 1 winning: 6 against 1, no tie.
+    let b = Battle::rolled_off(rolling_off(), lists(), DiceSource::Script(vec![6, 1]))
+        .expect("the roll-off is made");
+    assert_eq!(
+        (b.log().first_player, b.log().roll_off.clone()),
+        (0, vec![[6, 1]])
+    );
+    // A script that runs out in a tie says so and sets nothing up.
+    let err = Battle::rolled_off(rolling_off(), lists(), DiceSource::Script(vec![4, 4]))
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("ran out after 2 dice"), "{err}");
+}
+
+/// SEQ-01: a scenario names its first player, or leaves the first move to a roll-off.
+#[test]
+fn seq_01_the_scenario_names_the_first_player_or_leaves_it_to_a_roll_off() {
+    let mut named = rolling_off();
+    named.first_player = Some(1);
+    let b = Battle::opening(named, lists(), DiceSource::Script(vec![1, 6])).expect("set up");
+    assert_eq!((b.log().first_player, b.dice_position()), (1, 0));
+    assert!(
+        b.log().roll_off.is_empty(),
+        "no roll-off when the scenario names the side"
+    );
+    let b =
+        Battle::opening(rolling_off(), lists(), DiceSource::Script(vec![1, 6])).expect("set up");
+    assert_eq!(
+        (b.log().first_player, b.log().roll_off.clone()),
+        (1, vec![[1, 6]])
+    );
+}
+
+/// SEQ-01: with physical dice the sides roll off on the table, and the side that won is named.
+#[test]
+fn seq_01_a_battle_with_physical_dice_rolls_off_on_the_table() {
+    let err = Battle::rolled_off(rolling_off(), lists(), DiceSource::Physical)
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("on the table"), "{err}");
+    assert!(Battle::new(rolling_off(), lists(), DiceSource::Physical, 1).is_ok());
+}
+
+/// SEQ-01: a recorded roll-off that is no roll-off, or not the one the battle's dice give,
+/// is refused rather than replayed on the wrong dice.
+#[test]
+fn seq_01_a_recorded_roll_off_that_is_not_one_is_refused() {
+    let script = || DiceSource::Script(vec![2, 5, 6, 6]);
+    let set_up = |first: usize, rounds: &[[u8; 2]]| {
+        Battle::after_roll_off(rolling_off(), lists(), script(), first, rounds)
+            .err()
+            .map(|e| e.to_string())
+    };
+    assert_eq!(set_up(1, &[[2, 5]]), None, "the script's own roll-off");
+    for (first, rounds, says) in [
+        (0, vec![[2, 5]], "won by side 2"),
+        (1, vec![[4, 4]], "is a tie"),
+        (1, vec![[3, 1], [2, 5]], "more rounds follow"),
+        (1, vec![[0, 5]], "not two d6 results"),
+        (1, vec![[1, 5]], "not what this battle's dice rolled"),
+    ] {
+        let got = set_up(first, &rounds).unwrap_or_default();
+        assert!(got.contains(says), "{rounds:?}: {got}");
+    }
+}
+
+/// SEQ-01: a rolled-off battle rebuilt from its log (a resumed battle), or after undo, goes on
+/// with the dice after the roll-off: it plays on exactly as the battle it was taken from.
+#[test]
+fn seq_01_a_rolled_off_battle_restored_from_its_log_plays_on_the_same() {
+    use powderhorn::ai::{play, Limits, Until};
+    let mut a = Battle::rolled_off(rolling_off(), lists(), DiceSource::Seed(31)).expect("set up");
+    assert!(!a.log().roll_off.is_empty());
+    let sides = [true, true];
+    // Deployment, then player turns until one has rolled dice.
+    for _ in 0..4 {
+        play(&mut a, &Limits::default(), sides, Until::Turn, &mut |_| {
+            true
+        });
+        if a.dice_position() > 2 * a.log().roll_off.len() {
+            break;
+        }
+    }
+    let used = a.dice_position();
+    assert!(used > 2 * a.log().roll_off.len(), "a turn rolled dice");
+    let mut b = Battle::restore(a.scenario().clone(), lists(), a.log().clone()).expect("restore");
+    assert_eq!(b.state(), a.state());
+    assert_eq!(b.dice_position(), used);
+    // Undo and redo move the stream by the entries' dice, the roll-off's staying in front.
+    assert!(b.undo() && b.redo());
+    for x in [&mut a, &mut b] {
+        play(x, &Limits::default(), sides, Until::Turn, &mut |_| true);
+    }
+    assert!(a.dice_position() > used, "the next turn rolled dice");
+    assert_eq!(a.log().entries, b.log().entries);
+}
+
+/// SEQ-01: roll-offs with the battle's seeded dice over many seeds. Each is a roll-off
+/// (ties before the deciding round, the winner moving first) and each side wins about half.
+#[test]
+fn seq_01_roll_offs_are_fair_over_many_seeds() {
+    let mut wins = [0usize; 2];
+    let mut ties = 0;
+    let n = 2_000;
+    for seed in 0..n {
+        let b = Battle::rolled_off(rolling_off(), lists(), DiceSource::Seed(seed)).expect("set up");
+        let rounds = &b.log().roll_off;
+        let (last, before) = rounds.split_last().expect("a round");
+        assert!(before.iter().all(|[x, y]| x == y) && last[0] != last[1]);
+        assert_eq!(b.log().first_player, usize::from(last[1] > last[0]));
+        wins[b.log().first_player] += 1;
+        ties += before.len();
+    }
+    println!(
+        "{n} roll-offs checked: side 1 first {}, side 2 first {}, {ties} ties",
+        wins[0], wins[1]
+    );
+    // Half each: the standard deviation of a side's count is √(2000/4) ≈ 22; 4σ ≈ 90.
+    assert!(wins[0].abs_diff(1_000) < 90, "{wins:?}");
+    // A round ties one time in six, so a roll-off has 0.2 ties on average: about 400 in
+    // 2,000 (σ ≈ 20).
+    assert!((300..500).contains(&ties), "{ties}");
+}

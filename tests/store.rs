@@ -261,6 +261,7 @@ fn rich_scenario() -> Scenario {
         weather: Weather::Poor,
         defense: DefensePosture::Hasty,
         defender: Some(1),
+        first_player: None,
         // OPT-MULTI-01: teams are stored (schema 10).
         teams: vec![powderhorn::model::Team {
             side: 0,
@@ -940,6 +941,7 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
         weather: Weather::Normal,
         defense: DefensePosture::None,
         defender: None,
+        first_player: None,
         teams: Vec::new(),
         optional_rules: vec![OptionalRule::Scouting],
         terrain: vec![TerrainFeature {
@@ -1015,6 +1017,7 @@ fn a_version_1_database_with_data_is_migrated_to_the_latest_schema_intact() {
             dice: powderhorn::rules::DiceSource::Seed(7),
             orders: powderhorn::rules::command::OrdersMode::Full,
             first_player: 0,
+            roll_off: Vec::new(),
             mode: powderhorn::store::PlayMode::Hotseat,
             rules_version: "bptc-test".into(),
             fog: false,
@@ -1265,6 +1268,7 @@ fn battle_events_are_append_only() {
             dice: DiceSource::Seed(u64::MAX - 3),
             orders: OrdersMode::Full,
             first_player: 0,
+            roll_off: Vec::new(),
             mode: PlayMode::Solo { computer: 1 },
             rules_version: "bptc-1.0".into(),
             fog: false,

@@ -8,7 +8,7 @@ mod builder;
 mod ui_support;
 
 use egui::{Key, Modifiers};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use powderhorn::app::App;
 use ui_support::{
@@ -279,17 +279,16 @@ fn firing_from_the_unit_card_logs_the_roll_with_its_modifiers_and_undo_takes_it_
     );
 }
 
-/// #17 item 1: the start form shows the chosen scenario's optional rules as they are set, and
-/// marks those the engine does not play yet.
-#[test]
-fn the_start_form_shows_the_scenarios_optional_rules_as_set() {
-    use powderhorn::model::scenario::OptionalRule;
+/// The start form with the first sample, changed by `change`, chosen as its scenario.
+fn start_form_of_sample(
+    change: impl FnOnce(&mut powderhorn::model::Scenario),
+) -> Harness<'static, App> {
     let mut s = powderhorn::model::samples::scenarios()
         .expect("samples")
         .into_iter()
         .next()
         .expect("a sample");
-    s.optional_rules = vec![OptionalRule::Weather, OptionalRule::Prone];
+    change(&mut s);
     let name = s.name.clone();
     let mut h = ui_support::harness(ui_support::app_with(&s));
     h.run();
@@ -299,6 +298,17 @@ fn the_start_form_shows_the_scenarios_optional_rules_as_set() {
     h.run();
     h.get_by_label(&name).click();
     h.run();
+    h
+}
+
+/// #17 item 1: the start form shows the chosen scenario's optional rules as they are set, and
+/// marks those the engine does not play yet.
+#[test]
+fn the_start_form_shows_the_scenarios_optional_rules_as_set() {
+    use powderhorn::model::scenario::OptionalRule;
+    let h = start_form_of_sample(|s| {
+        s.optional_rules = vec![OptionalRule::Weather, OptionalRule::Prone];
+    });
     // Each marked by whether the engine plays it (both do since #21: OPT-PRONE).
     let shown: Vec<String> = [OptionalRule::Weather, OptionalRule::Prone]
         .iter()
@@ -316,4 +326,45 @@ fn the_start_form_shows_the_scenarios_optional_rules_as_set() {
             .is_some(),
         "the optional rules are not shown as set"
     );
+}
+
+/// SEQ-01: the start form takes who moves first from the chosen scenario; a scenario that
+/// leaves it to a roll-off is rolled off with the battle's dice when it starts, and with
+/// physical dice the form asks for the side that won on the table before it plays.
+#[test]
+fn seq_01_the_start_form_rolls_off_as_the_scenario_says_or_asks_who_won_on_the_table() {
+    let mut h = start_form_of_sample(|s| s.first_player = None);
+    assert_eq!(
+        h.state().ui_state.start.first_player,
+        None,
+        "as the scenario says"
+    );
+    // Physical dice: the roll-off is made on the table, so the form wants the winner.
+    h.get_by_label(PHYSICAL).click();
+    h.run();
+    let ask = "Roll off on the table and choose the side that won.";
+    assert!(h.query_by_label(ask).is_some());
+    assert!(h.get_by_label("Play").accesskit_node().is_disabled());
+    // "side 2" of the First player row, below the computer's own "side 2".
+    h.get_all_by_label("side 2")
+        .last()
+        .expect("the first player's side 2")
+        .click();
+    h.run();
+    assert!(h.query_by_label(ask).is_none());
+    assert_eq!(h.state().ui_state.start.first_player, Some(1));
+    // Back to the app's own dice, rolling off: the battle starts with its roll-off logged.
+    h.get_by_label(PHYSICAL).click();
+    h.run();
+    h.get_by_label("roll off").click();
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    let run = h.state().battle_run().expect("a battle is open");
+    let log = run.session.battle().log();
+    let [.., last] = log.roll_off.as_slice() else {
+        panic!("no roll-off was made");
+    };
+    assert_eq!(log.first_player, usize::from(last[1] > last[0]));
+    assert_eq!(run.session.record().roll_off, log.roll_off);
 }

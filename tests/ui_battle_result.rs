@@ -50,7 +50,7 @@ fn finished_battle(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App
             physical: false,
             seed: Some(7),
             full_orders: false,
-            first_player: 0,
+            first_player: Some(0),
             go_ahead: true,
             fog: false,
         }),

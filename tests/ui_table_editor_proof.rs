@@ -198,7 +198,7 @@ fn a_scenario_authored_from_nothing_validates_starts_and_autoplays() {
             physical: false,
             seed: Some(7),
             full_orders: true,
-            first_player: 0,
+            first_player: Some(0),
             go_ahead: false,
             fog: false,
         }),

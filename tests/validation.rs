@@ -259,6 +259,7 @@ fn scenario(points: u32, blue: Side) -> Scenario {
         weather: Weather::Normal,
         defense: DefensePosture::None,
         defender: None,
+        first_player: None,
         teams: Vec::new(),
         optional_rules: vec![],
         terrain: vec![],
@@ -975,6 +976,26 @@ mod placement {
         // A base edge exactly on the zone's boundary is inside: the front edge at y = 50.
         let edge = zoned().unit(0, 2, FR_LINE, 4, 150.0, 50.0, 0.0);
         assert_eq!(placement_violations(&edge.scenario(), &lists()), vec![]);
+    }
+
+    /// SEQ-01: a scenario names side 1 or 2 to move first, or leaves it to a roll-off; a side
+    /// that does not exist is refused before the scenario is stored.
+    #[test]
+    fn seq_01_a_first_player_that_is_no_side_is_a_violation() {
+        let first = |f: Option<usize>| {
+            let mut s = zoned().scenario();
+            s.first_player = f;
+            powderhorn::model::validate::validate_scenario(&s, &lists())
+                .into_iter()
+                .filter(|v| v.rule == "SEQ-01" && v.subject == Subject::Scenario)
+                .map(|v| v.message)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(first(None), Vec::<String>::new());
+        assert_eq!(first(Some(1)), Vec::<String>::new());
+        let bad = first(Some(2));
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert!(bad[0].contains("side 3"), "{bad:?}");
     }
 
     #[test]

@@ -135,6 +135,9 @@ pub struct GameRecord {
     pub objectives: [ObjectiveLevel; 2],
     /// Per piece of [`BalanceSetup::units`], in the same order.
     pub units: Vec<UnitOutcome>,
+    /// SEQ-01: the side that moved first (named by the scenario, or its roll-off's winner).
+    #[serde(default)]
+    pub first_player: usize,
 }
 
 impl GameRecord {
@@ -173,6 +176,7 @@ impl GameRecord {
             turns: run.game_turns,
             objectives,
             units,
+            first_player: battle.log().first_player.min(1),
         }
     }
 }
@@ -378,6 +382,13 @@ pub struct BalanceReport {
     pub objectives: Vec<ObjectiveRate>,
     /// Every piece, in id order.
     pub units: Vec<UnitSurvival>,
+    /// SEQ-01: the games in which each side moved first.
+    #[serde(default)]
+    pub moved_first: [usize; 2],
+    /// SEQ-01: of the games with a winner, those the side that moved first won; `None` unless
+    /// each side moved first in some game (a roll-off), as only then does it say anything.
+    #[serde(default)]
+    pub first_mover_won: Option<Rate>,
     /// Who is favoured and why, in one paragraph.
     pub verdict: String,
 }
@@ -459,6 +470,16 @@ impl BalanceReport {
                 }
             })
             .collect();
+        let moved_first = [
+            count(&|g| g.first_player == 0),
+            count(&|g| g.first_player == 1),
+        ];
+        let first_mover_won = (moved_first[0] > 0 && moved_first[1] > 0).then(|| {
+            Rate::new(
+                count(&|g| g.winner == Some(g.first_player)),
+                count(&|g| g.winner.is_some()),
+            )
+        });
         let mut report = BalanceReport {
             scenario: setup.scenario.clone(),
             sides: setup.sides.clone(),
@@ -473,6 +494,8 @@ impl BalanceReport {
             ends,
             objectives,
             units,
+            moved_first,
+            first_mover_won,
             verdict: String::new(),
         };
         report.verdict = verdict(&report);
@@ -576,6 +599,17 @@ fn verdict(r: &BalanceReport) -> String {
             percent(r.draws.rate),
         ),
     };
+    if let Some(won) = r.first_mover_won {
+        out.push_str(&format!(
+            " The sides rolled off for the first move: the {} moved first in {}, the {} in {}; \
+             the side that moved first won {} of the games with a winner.",
+            short[0],
+            plural(r.moved_first[0], "game", "games"),
+            short[1],
+            plural(r.moved_first[1], "game", "games"),
+            won.words(),
+        ));
+    }
     if let Some(end) = r
         .ends
         .iter()
@@ -707,6 +741,7 @@ mod tests {
                     stands_lost: *s,
                 })
                 .collect(),
+            first_player: 0,
         }
     }
 
@@ -1032,6 +1067,41 @@ mod tests {
         }
         let back: BalanceReport = serde_json::from_value(old).expect("reads back");
         assert_eq!(back, plain);
+    }
+
+    /// SEQ-01: with a roll-off each side moves first in some games, and the report says how
+    /// often the side that moved first won. The ten games alternate: side 1 (index 0) first
+    /// in the even ones. French wins 0–5, Austrian 6–8, 9 drawn: the mover won 0, 2, 4 and 7,
+    /// 4 of the 9 with a winner. Wilson at 95%: centre (4/9 + 1.96²/18) / (1 + 1.96²/9) =
+    /// 0.461, half-width 0.272, so 19–73%.
+    #[test]
+    fn seq_01_the_report_says_how_often_the_side_that_moved_first_won() {
+        let s = setup();
+        let named = BalanceReport::from_games(&s, &ten());
+        assert_eq!(named.moved_first, [10, 0]);
+        assert_eq!(
+            named.first_mover_won, None,
+            "one side always first: nothing to say"
+        );
+        assert!(!named.verdict.contains("first move"));
+        let mut games = ten();
+        for g in &mut games {
+            g.first_player = (g.index % 2) as usize;
+        }
+        let r = BalanceReport::from_games(&s, &games);
+        assert_eq!(r.moved_first, [5, 5]);
+        let won = r.first_mover_won.expect("both sides moved first");
+        assert_eq!((won.count, won.games), (4, 9));
+        assert_eq!(won.words(), "44% (19–73%)");
+        assert!(
+            r.verdict.contains(
+                "The sides rolled off for the first move: the French moved first in 5 games, the \
+                 Austrian in 5 games; the side that moved first won 44% (19–73%) of the games \
+                 with a winner."
+            ),
+            "{}",
+            r.verdict
+        );
     }
 
     #[test]

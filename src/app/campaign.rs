@@ -302,6 +302,14 @@ impl App {
                 .and_then(|b| b.scenario_side(campaign_side, next.scenario.sides.len()))
                 .unwrap_or(campaign_side)
         };
+        // SEQ-01: a referee names the side that won the roll-off on the table when the
+        // scenario leaves the first move to one; otherwise the scenario or the run's dice say.
+        let first_player = match how {
+            PlayHow::Referee { won_roll_off } if next.scenario.first_player.is_none() => {
+                Some(scenario_side(won_roll_off).min(1))
+            }
+            _ => None,
+        };
         let (mode, physical) = match how {
             PlayHow::Solo { computer } => (
                 PlayMode::Solo {
@@ -310,7 +318,7 @@ impl App {
                 false,
             ),
             PlayHow::Hotseat => (PlayMode::Hotseat, false),
-            PlayHow::Referee => (PlayMode::Referee, true),
+            PlayHow::Referee { .. } => (PlayMode::Referee, true),
             PlayHow::Computer => (PlayMode::Computer, false),
         };
         let Some(store) = self.store.as_mut() else {
@@ -321,6 +329,7 @@ impl App {
             physical,
             full_orders: true,
             fog: false,
+            first_player,
         };
         match runs::start_next(store, run, &self.lists, how) {
             Ok(session) => {

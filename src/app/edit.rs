@@ -581,6 +581,7 @@ pub fn template(id: ScenarioId, name: &str, lists: &[ListId; 2], all: &[ArmyList
         weather: Weather::Normal,
         defense: DefensePosture::None,
         defender: None,
+        first_player: None,
         teams: Vec::new(),
         optional_rules: Vec::new(),
         terrain: Vec::new(),

@@ -516,6 +516,7 @@ impl App {
                         date: s.date,
                         points: s.points,
                         optional_rules: s.optional_rules,
+                        first_player: s.first_player,
                     })
                     .collect();
             }
@@ -595,7 +596,7 @@ impl App {
             physical: false,
             seed: Some(seed),
             full_orders: true,
-            first_player: 0,
+            first_player: row.first_player,
             go_ahead: true,
             fog: false,
         };

@@ -69,6 +69,7 @@ pub fn check_feature(table: Table, f: &TerrainFeature) -> Result<(), EditError> 
         weather: Default::default(),
         defense: Default::default(),
         defender: None,
+        first_player: None,
         teams: Vec::new(),
         optional_rules: Vec::new(),
         terrain: vec![f.clone()],

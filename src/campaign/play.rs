@@ -194,11 +194,11 @@ pub fn autoplay(
             carried.scenario.weather,
         );
         let bseed = battle_seed(seed, i);
-        let mut battle = match Battle::new(
+        // SEQ-01: who moves first as the scenario says, or a roll-off with the battle's dice.
+        let mut battle = match Battle::opening(
             carried.scenario.clone(),
             lists.to_vec(),
             DiceSource::Seed(bseed),
-            0,
         ) {
             Ok(b) => b,
             Err(e) => {

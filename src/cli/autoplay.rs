@@ -158,7 +158,7 @@ pub fn run(
     let mut stopped = false;
     for k in 0..u64::from(opts.runs) {
         let seed = opts.seed + k;
-        let mut battle = Battle::new(scenario.clone(), lists.clone(), DiceSource::Seed(seed), 0)
+        let mut battle = Battle::opening(scenario.clone(), lists.clone(), DiceSource::Seed(seed))
             .map_err(|e| Failure::input(format!("{name}: {e}")))?;
         let mut explained: Vec<String> = Vec::new();
         let mut last: [Vec<String>; 2] = [Vec::new(), Vec::new()];

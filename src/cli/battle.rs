@@ -64,6 +64,22 @@ fn parse_side(text: &str) -> Result<usize, String> {
     }
 }
 
+/// SEQ-01: who moves first, as given on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstArg {
+    Side(usize),
+    RollOff,
+}
+
+fn parse_first(text: &str) -> Result<FirstArg, String> {
+    match text {
+        "roll-off" => Ok(FirstArg::RollOff),
+        other => parse_side(other)
+            .map(FirstArg::Side)
+            .map_err(|_| format!("'{other}' is not a side: use 0, 1 or roll-off")),
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
     /// Start a stored battle of a scenario (file, or id or name of a stored one); prints its id.
@@ -80,8 +96,10 @@ pub enum SessionCommand {
         /// solo:SIDE (SIDE: the side the computer plays, 0 or 1), hotseat or referee.
         #[arg(long, value_parser = parse_mode, default_value = "solo:1")]
         mode: PlayMode,
-        #[arg(long, value_parser = parse_side, default_value = "0")]
-        first_player: usize,
+        /// The side that moves first (0 or 1), or roll-off (SEQ-01); when not given, as the
+        /// scenario says.
+        #[arg(long, value_parser = parse_first)]
+        first_player: Option<FirstArg>,
         /// Start although the scenario breaks army-building rules (listed as warnings).
         #[arg(long)]
         go_ahead: bool,
@@ -175,15 +193,21 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
                 (None, false) if *mode == PlayMode::Referee => DiceSource::Physical,
                 (None, false) => DiceSource::Seed(crate::session::fresh_seed()),
             };
+            let (s, lists) = scenario_and_lists(cli, scenario)?;
             let new = NewBattle {
                 dice,
                 orders: orders_mode(*orders),
-                first_player: *first_player,
+                first_player: match first_player {
+                    None => s.first_player,
+                    Some(FirstArg::Side(side)) => Some(*side),
+                    Some(FirstArg::RollOff) => None,
+                },
                 mode: *mode,
                 go_ahead: *go_ahead,
                 fog: false,
             };
-            let session = start(cli, scenario, &new)?;
+            let mut store = Store::open(&cli.db)?;
+            let session = Session::start(&mut store, s, &lists, &new).map_err(store_failure)?;
             if *json {
                 w(out, json!({ "id": session.id() }).to_string())?;
             } else {
@@ -344,15 +368,15 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
             seed,
             json,
         } => {
+            let (s, lists) = scenario_and_lists(cli, scenario)?;
             let new = NewBattle {
                 dice: DiceSource::Seed(*seed),
                 orders: OrdersMode::Full,
-                first_player: 0,
+                first_player: s.first_player,
                 mode: PlayMode::Computer,
                 go_ahead: true,
                 fog: false,
             };
-            let (s, lists) = scenario_and_lists(cli, scenario)?;
             let mut store = Store::open(&cli.db)?;
             let mut session = Session::start(&mut store, s, &lists, &new).map_err(store_failure)?;
             let run = session
@@ -393,12 +417,6 @@ pub fn run(cli: &super::Cli, command: &SessionCommand, out: &mut dyn Write) -> R
             Ok(0)
         }
     }
-}
-
-fn start(cli: &super::Cli, scenario: &str, new: &NewBattle) -> Result<Session, Failure> {
-    let (s, lists) = scenario_and_lists(cli, scenario)?;
-    let mut store = Store::open(&cli.db)?;
-    Session::start(&mut store, s, &lists, new).map_err(store_failure)
 }
 
 fn orders_mode(o: OrdersArg) -> OrdersMode {

@@ -243,6 +243,7 @@ fn counts(s: &Scenario, f: &TerrainFeature) -> bool {
         weather: Default::default(),
         defense: Default::default(),
         defender: None,
+        first_player: None,
         optional_rules: Vec::new(),
         terrain: vec![f.clone()],
         sides: Vec::new(),

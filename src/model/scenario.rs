@@ -349,6 +349,10 @@ pub struct Scenario {
     /// Index into `sides` of the defender in an attack/defence scenario (DEF-01).
     #[serde(default)]
     pub defender: Option<usize>,
+    /// SEQ-01: the side (index into `sides`) whose player turn comes first; `None` (the default,
+    /// and every file from before it was added) when the sides roll off for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_player: Option<usize>,
     #[serde(default)]
     pub optional_rules: Vec<OptionalRule>,
     /// OPT-MULTI-01: the players of each side and the formations (HQs) each commands. Empty

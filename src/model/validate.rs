@@ -131,6 +131,19 @@ pub fn validate_scenario(scenario: &Scenario, lists: &[ArmyList]) -> Vec<Violati
             });
         }
     }
+    if let Some(f) = scenario.first_player {
+        if f >= scenario.sides.len() {
+            out.push(Violation {
+                rule: "SEQ-01",
+                subject: Subject::Scenario,
+                message: format!(
+                    "side {} is to move first, but there is no such side; name side 1 or 2, \
+                     or leave it to a roll-off",
+                    f + 1
+                ),
+            });
+        }
+    }
     for (i, side) in scenario.sides.iter().enumerate() {
         match find_list(lists, &side.army_list) {
             Some(list) => out.extend(validate_side(scenario, i, side, list)),

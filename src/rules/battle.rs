@@ -40,6 +40,11 @@ pub struct BattleLog {
     pub rules_version: String,
     pub dice: DiceSource,
     pub first_player: usize,
+    /// SEQ-01: the roll-off for the first move, a pair of dice (side 1's, side 2's) a round,
+    /// the first dice of the battle's stream; empty when the scenario or the players named the
+    /// first player (and in every log from before roll-offs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roll_off: Vec<[u8; 2]>,
     pub entries: Vec<LogEntry>,
     /// Entries before the cursor are in effect; those after it can be redone.
     pub cursor: usize,
@@ -121,17 +126,152 @@ pub struct Battle {
     sight: SightCache,
 }
 
+/// The most rounds a roll-off may take (SEQ-01): fair dice tie twenty times running about
+/// once in 4·10¹⁵ roll-offs, so only a script of ties reaches it.
+pub const ROLL_OFF_ROUNDS: usize = 20;
+
+/// SEQ-01: a roll-off for the first move. Each side rolls a d6, side 1 first; the higher moves
+/// first and a tie rolls again. Gives the side and every round's pair of dice.
+pub fn roll_off(dice: &mut dyn Dice) -> Result<(usize, Vec<[u8; 2]>), SetupError> {
+    let mut rounds = Vec::new();
+    while rounds.len() < ROLL_OFF_ROUNDS {
+        let a = roll_off_die(dice, 1)?;
+        let b = roll_off_die(dice, 2)?;
+        rounds.push([a, b]);
+        if a != b {
+            return Ok((usize::from(b > a), rounds));
+        }
+    }
+    Err(SetupError::Dice(format!(
+        "the roll-off for the first move tied {ROLL_OFF_ROUNDS} times running; name the side \
+         that moves first"
+    )))
+}
+
+fn roll_off_die(dice: &mut dyn Dice, side: usize) -> Result<u8, SetupError> {
+    dice.d6(&format!("roll-off for the first move, side {side}"))
+        .map_err(|e| SetupError::Dice(e.to_string()))
+}
+
+/// SEQ-01: a recorded roll-off (a log's or a battle file's) that is not one: a die that is no
+/// d6 result, a round after the deciding one, or a winner other than the first player.
+fn check_roll_off(rounds: &[[u8; 2]], first_player: usize) -> Result<(), SetupError> {
+    let bad = |why: String| Err(SetupError::Dice(format!("the recorded roll-off {why}")));
+    if rounds.len() > ROLL_OFF_ROUNDS {
+        return bad(format!(
+            "has {} rounds, more than {ROLL_OFF_ROUNDS}",
+            rounds.len()
+        ));
+    }
+    for (k, [a, b]) in rounds.iter().enumerate() {
+        if !(1..=6).contains(a) || !(1..=6).contains(b) {
+            return bad(format!(
+                "round {} holds {a} and {b}, not two d6 results",
+                k + 1
+            ));
+        }
+        let last = k + 1 == rounds.len();
+        if last == (a == b) {
+            return bad(format!(
+                "round {} ({a}–{b}) {}",
+                k + 1,
+                if last {
+                    "is a tie, so it decides nothing"
+                } else {
+                    "decided it, yet more rounds follow"
+                }
+            ));
+        }
+        if last && usize::from(b > a) != first_player.min(1) {
+            return bad(format!(
+                "was won by side {}, but side {} is recorded as moving first",
+                usize::from(b > a) + 1,
+                first_player.min(1) + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Battle {
-    /// Sets up the table from a scenario (SEQ-01: `first_player` is decided by the scenario or
-    /// a roll-off before the battle).
+    /// Sets up the table from a scenario with `first_player` moving first (SEQ-01: named by the
+    /// scenario, or by the players after a roll-off on their own table).
     pub fn new(
         scenario: Scenario,
         lists: Vec<ArmyList>,
         dice: DiceSource,
         first_player: usize,
     ) -> Result<Battle, SetupError> {
+        Battle::set_up(scenario, lists, dice, first_player, Vec::new())
+    }
+
+    /// Sets up the table with the sides rolling off for the first move (SEQ-01, [`roll_off`]):
+    /// the roll-off takes the first dice of the battle's stream and is in its log. A battle with
+    /// physical dice rolls off on the table and is set up with [`Battle::new`].
+    pub fn rolled_off(
+        scenario: Scenario,
+        lists: Vec<ArmyList>,
+        dice: DiceSource,
+    ) -> Result<Battle, SetupError> {
+        if dice == DiceSource::Physical {
+            return Err(SetupError::Dice(
+                "a battle with physical dice rolls off for the first move on the table; name \
+                 the side that won"
+                    .to_string(),
+            ));
+        }
+        let mut source = dice::open(&dice, 0).map_err(|e| SetupError::Dice(e.to_string()))?;
+        let (first, rounds) = roll_off(source.as_mut())?;
+        Battle::set_up(scenario, lists, dice, first, rounds)
+    }
+
+    /// Sets up the table as the scenario says (SEQ-01): its named first player, or else a
+    /// roll-off.
+    pub fn opening(
+        scenario: Scenario,
+        lists: Vec<ArmyList>,
+        dice: DiceSource,
+    ) -> Result<Battle, SetupError> {
+        match scenario.first_player {
+            Some(first) => Battle::new(scenario, lists, dice, first),
+            None => Battle::rolled_off(scenario, lists, dice),
+        }
+    }
+
+    /// Sets up the table after a recorded roll-off (a stored log's, a battle file's): the
+    /// rounds must be a roll-off that `first_player` won and, for a battle that rolls its own
+    /// dice, the first dice of its stream; the stream goes on after them.
+    pub fn after_roll_off(
+        scenario: Scenario,
+        lists: Vec<ArmyList>,
+        dice: DiceSource,
+        first_player: usize,
+        rounds: &[[u8; 2]],
+    ) -> Result<Battle, SetupError> {
+        check_roll_off(rounds, first_player)?;
+        if !rounds.is_empty() && dice != DiceSource::Physical {
+            let mut source = dice::open(&dice, 0).map_err(|e| SetupError::Dice(e.to_string()))?;
+            let (_, again) = roll_off(source.as_mut())?;
+            if again.as_slice() != rounds {
+                return Err(SetupError::Dice(format!(
+                    "the recorded roll-off {rounds:?} is not what this battle's dice rolled \
+                     ({again:?})"
+                )));
+            }
+        }
+        Battle::set_up(scenario, lists, dice, first_player, rounds.to_vec())
+    }
+
+    fn set_up(
+        scenario: Scenario,
+        lists: Vec<ArmyList>,
+        dice: DiceSource,
+        first_player: usize,
+        roll_off: Vec<[u8; 2]>,
+    ) -> Result<Battle, SetupError> {
         let initial = BattleState::setup(&scenario, &lists, first_player)?;
-        let source = dice::open(&dice, 0).map_err(|e| SetupError::Dice(e.to_string()))?;
+        let source =
+            dice::open(&dice, 2 * roll_off.len()).map_err(|e| SetupError::Dice(e.to_string()))?;
         Ok(Battle {
             sight: SightCache::default(),
             state: initial.clone(),
@@ -143,6 +283,7 @@ impl Battle {
                 rules_version: super::RULES_VERSION.to_string(),
                 dice,
                 first_player: first_player.min(1),
+                roll_off,
                 entries: Vec::new(),
                 cursor: 0,
                 orders: super::command::OrdersMode::default(),
@@ -298,7 +439,7 @@ impl Battle {
 
     /// How many dice the actions in effect have used: where the dice stream stands.
     pub fn dice_position(&self) -> usize {
-        self.entries().iter().map(|e| e.dice_used).sum()
+        2 * self.log.roll_off.len() + self.entries().iter().map(|e| e.dice_used).sum::<usize>()
     }
 
     /// Applies a resolved action's events with the reveals they call for (VIS-17) and records it
@@ -394,8 +535,14 @@ impl Battle {
         lists: Vec<ArmyList>,
         log: BattleLog,
     ) -> Result<Battle, SetupError> {
-        let fresh = Battle::new(scenario, lists, log.dice.clone(), log.first_player)?
-            .with_orders(log.orders);
+        let fresh = Battle::after_roll_off(
+            scenario,
+            lists,
+            log.dice.clone(),
+            log.first_player,
+            &log.roll_off,
+        )?
+        .with_orders(log.orders);
         let Battle {
             scenario,
             lists,
@@ -404,7 +551,7 @@ impl Battle {
         } = fresh;
         let cursor = log.cursor.min(log.entries.len());
         let mut state = initial.clone();
-        let mut used = 0;
+        let mut used = 2 * log.roll_off.len();
         for e in log.entries.get(..cursor).unwrap_or(&[]) {
             apply_all(&mut state, &e.events);
             used += e.dice_used;
@@ -454,14 +601,12 @@ impl Battle {
 
     fn rebuild(&mut self) {
         let mut state = self.initial.clone();
-        let mut used = 0;
         for e in self.entries() {
             apply_all(&mut state, &e.events);
-            used += e.dice_used;
         }
         self.state = state;
         self.sight.owner_changed();
-        if let Ok(d) = dice::open(&self.log.dice, used) {
+        if let Ok(d) = dice::open(&self.log.dice, self.dice_position()) {
             self.dice = d;
         }
     }

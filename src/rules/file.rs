@@ -50,6 +50,9 @@ pub struct BattleFile {
     pub scenario: ScenarioRef,
     pub dice: DiceSpec,
     pub first_player: usize,
+    /// SEQ-01: the roll-off that decided `first_player`, a pair of dice a round (empty: the
+    /// first player was named). They are the first dice of the file's dice.
+    pub roll_off: Vec<[u8; 2]>,
     /// INIT, CMD: `full` (the rules) or `free` (orders rolled on the table). Files without the
     /// field are free, as they were written before orders existed.
     pub orders: OrdersMode,
@@ -63,6 +66,8 @@ struct RawFile {
     dice: DiceSpec,
     #[serde(default)]
     first_player: usize,
+    #[serde(default)]
+    roll_off: Vec<[u8; 2]>,
     #[serde(default = "OrdersMode::legacy")]
     orders: OrdersMode,
     #[serde(default)]
@@ -140,6 +145,7 @@ pub fn parse_battle_file(file: &str, text: &str) -> Result<BattleFile, BattleFil
         scenario,
         dice: raw.dice,
         first_player: raw.first_player,
+        roll_off: raw.roll_off,
         orders: raw.orders,
         actions,
     })
@@ -235,11 +241,12 @@ pub fn replay(
     scenario: Scenario,
     lists: Vec<ArmyList>,
 ) -> Result<Battle, ReplayOutcome> {
-    let mut battle = Battle::new(
+    let mut battle = Battle::after_roll_off(
         scenario,
         lists,
         DiceSource::from(&file.dice),
         file.first_player,
+        &file.roll_off,
     )
     .map_err(|e| ReplayOutcome::Setup(e.to_string()))?
     .with_orders(file.orders);

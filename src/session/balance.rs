@@ -121,7 +121,7 @@ pub fn run_balance(
 ) -> Result<BalanceRun, SetupError> {
     let started = Instant::now();
     let fresh =
-        |seed: u64| Battle::new(scenario.clone(), lists.to_vec(), DiceSource::Seed(seed), 0);
+        |seed: u64| Battle::opening(scenario.clone(), lists.to_vec(), DiceSource::Seed(seed));
     let setup = BalanceSetup::of(&fresh(game_seed(opts.seed, 0))?, opts.policies);
     let threads = thread_count(opts.threads, opts.runs);
     let next = AtomicUsize::new(0);

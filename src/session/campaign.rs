@@ -145,6 +145,10 @@ pub struct NextBattle {
     pub physical: bool,
     pub full_orders: bool,
     pub fog: bool,
+    /// SEQ-01: the scenario side that moves first when the players name it (a referee's
+    /// roll-off on the table); `None`: as the battle's scenario says, or a roll-off with the
+    /// run's dice.
+    pub first_player: Option<usize>,
 }
 
 impl NextBattle {
@@ -154,6 +158,7 @@ impl NextBattle {
         physical: false,
         full_orders: true,
         fog: false,
+        first_player: None,
     };
 }
 
@@ -194,7 +199,7 @@ pub fn start_next(
         } else {
             crate::rules::command::OrdersMode::Free
         },
-        first_player: 0,
+        first_player: how.first_player.or(next.start.scenario.first_player),
         mode: how.mode,
         go_ahead: true,
         fog: how.fog,

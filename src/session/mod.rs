@@ -72,7 +72,9 @@ fn list(items: &[String]) -> String {
 pub struct NewBattle {
     pub dice: DiceSource,
     pub orders: OrdersMode,
-    pub first_player: usize,
+    /// SEQ-01: the side that moves first; `None` when the sides roll off for it with the
+    /// battle's own dice (a battle with physical dice names the side that won on the table).
+    pub first_player: Option<usize>,
     pub mode: PlayMode,
     /// Start although the scenario breaks army-building rules (they are listed as warnings).
     pub go_ahead: bool,
@@ -119,11 +121,13 @@ impl Session {
         new: &NewBattle,
     ) -> Result<Session, SessionError> {
         let used = lists_of(&scenario, lists);
-        let first = new.first_player.min(1);
         // Set the battle up first: a table the engine refuses (units off the table, on each
         // other, in impassable ground; broken shapes) is never stored, go ahead or not.
-        let battle = Battle::new(scenario.clone(), used.clone(), new.dice.clone(), first)?
-            .with_orders(new.orders);
+        let battle = match new.first_player {
+            Some(first) => Battle::new(scenario.clone(), used.clone(), new.dice.clone(), first),
+            None => Battle::rolled_off(scenario.clone(), used.clone(), new.dice.clone()),
+        }?
+        .with_orders(new.orders);
         let warnings = start_warnings(&scenario, &used);
         if !warnings.is_empty() && !new.go_ahead {
             return Err(SessionError::Warnings(
@@ -135,7 +139,8 @@ impl Session {
             lists: used,
             dice: new.dice.clone(),
             orders: new.orders,
-            first_player: first,
+            first_player: battle.log().first_player,
+            roll_off: battle.log().roll_off.clone(),
             mode: new.mode,
             rules_version: crate::rules::RULES_VERSION.to_string(),
             fog: new.fog && new.mode.offers_fog(),
@@ -160,6 +165,7 @@ impl Session {
             rules_version: record.rules_version.clone(),
             dice: record.dice.clone(),
             first_player: record.first_player,
+            roll_off: record.roll_off.clone(),
             entries,
             cursor,
             orders: record.orders,
@@ -360,14 +366,19 @@ impl Session {
                 json!({ "script": all })
             }
         };
-        json!({
+        let mut file = json!({
             "format": crate::rules::file::BATTLE_FILE_FORMAT,
             "scenario": self.battle.scenario(),
             "dice": dice,
             "first_player": self.record.first_player,
             "orders": self.record.orders,
             "actions": entries.iter().map(|e| &e.action).collect::<Vec<_>>(),
-        })
+        });
+        // SEQ-01: a roll-off took the first dice of the stream; the replay rolls it again.
+        if !self.record.roll_off.is_empty() {
+            file["roll_off"] = json!(self.record.roll_off);
+        }
+        file
     }
 }
 

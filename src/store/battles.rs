@@ -84,6 +84,8 @@ pub struct BattleSetup {
     pub dice: DiceSource,
     pub orders: OrdersMode,
     pub first_player: usize,
+    /// SEQ-01: the roll-off's dice that decided `first_player` (empty: it was named).
+    pub roll_off: Vec<[u8; 2]>,
     pub mode: PlayMode,
     pub rules_version: String,
     /// Fog of war: each player sees only the enemies their units see (`rules::fog`). Stored
@@ -138,6 +140,8 @@ pub struct BattleRecord {
     pub dice: DiceSource,
     pub orders: OrdersMode,
     pub first_player: usize,
+    /// SEQ-01: the roll-off's dice that decided `first_player` (empty: it was named).
+    pub roll_off: Vec<[u8; 2]>,
     pub mode: PlayMode,
     pub status: BattleStatus,
     pub result: Option<BattleResult>,
@@ -237,9 +241,9 @@ pub(crate) fn create(conn: &Connection, setup: &BattleSetup) -> Result<i64, Stor
     conn.prepare_cached(
         "INSERT INTO battles (scenario_id, scenario_json, seed, rules_version, lists_json,
              dice_kind, dice_script, orders, first_player, mode, computer_side, phase,
-             active_side, updated_at, fog)
+             active_side, updated_at, fog, roll_off_json)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'deployment', ?9,
-             strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?12)",
+             strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?12, ?13)",
     )?
     .execute(params![
         scenario.id.as_str(),
@@ -254,6 +258,7 @@ pub(crate) fn create(conn: &Connection, setup: &BattleSetup) -> Result<i64, Stor
         mode,
         computer,
         setup.fog && setup.mode.offers_fog(),
+        json_text(&setup.roll_off, "the roll-off")?,
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -375,6 +380,7 @@ fn record_of(c: &Cells) -> Result<BattleRecord, StoreError> {
         dice,
         orders: c.enumv("orders")?,
         first_player: c.int::<usize>("first_player")?.min(1),
+        roll_off: c.json("roll_off_json")?,
         mode,
         status: c.enumv("status")?,
         result: c.opt_json("result_json")?,

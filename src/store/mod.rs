@@ -85,6 +85,8 @@ pub struct ScenarioSummary {
     pub points: u32,
     /// The optional rules the scenario is played with (shown before a battle starts).
     pub optional_rules: Vec<crate::model::scenario::OptionalRule>,
+    /// SEQ-01: the side that moves first (`None`: the sides roll off).
+    pub first_player: Option<usize>,
 }
 
 /// One row of the campaign picker.

@@ -27,7 +27,8 @@ pub(crate) fn exists(conn: &Connection, id: &ScenarioId) -> Result<bool, StoreEr
 
 pub(crate) fn summaries(conn: &Connection) -> Result<Vec<ScenarioSummary>, StoreError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, name, date, points, optional_rules_json FROM scenarios ORDER BY name, id",
+        "SELECT id, name, date, points, optional_rules_json, first_player FROM scenarios
+         ORDER BY name, id",
     )?;
     let mut rows = stmt.query([])?;
     let mut out = Vec::new();
@@ -39,6 +40,7 @@ pub(crate) fn summaries(conn: &Connection) -> Result<Vec<ScenarioSummary>, Store
             date: c.text("date")?,
             points: c.int("points")?,
             optional_rules: c.json("optional_rules_json")?,
+            first_player: c.opt_int("first_player")?,
         });
     }
     Ok(out)
@@ -170,8 +172,8 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO scenarios (id, format, name, date, year, description, table_width_cm,
              table_depth_cm, scale, points, turn_limit, weather, defense, defender,
-             optional_rules_json, measure_scale, teams_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+             optional_rules_json, measure_scale, teams_json, first_player)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
     )?
     .execute(params![
         s.id.as_str(),
@@ -191,6 +193,7 @@ pub(crate) fn write(conn: &Connection, s: &Scenario) -> Result<(), StoreError> {
         json_text(&s.optional_rules, &what)?,
         s.measure_scale.factor(),
         json_text(&s.teams, &what)?,
+        s.first_player.map(pos),
     ])?;
 
     for (si, side) in s.sides.iter().enumerate() {
@@ -371,6 +374,7 @@ fn only_terrain_changed(a: &Scenario, b: &Scenario) -> bool {
         weather,
         defense,
         defender,
+        first_player,
         optional_rules,
         terrain,
         sides,
@@ -390,6 +394,7 @@ fn only_terrain_changed(a: &Scenario, b: &Scenario) -> bool {
         && *weather == b.weather
         && *defense == b.defense
         && *defender == b.defender
+        && *first_player == b.first_player
         && *optional_rules == b.optional_rules
         && *sides == b.sides
         && *teams == b.teams
@@ -478,6 +483,7 @@ pub(crate) fn read(conn: &Connection, id: &ScenarioId) -> Result<Option<Scenario
         weather: c.enumv("weather")?,
         defense: c.enumv("defense")?,
         defender: c.opt_int("defender")?,
+        first_player: c.opt_int("first_player")?,
         teams: c.json("teams_json")?,
         optional_rules: c.json("optional_rules_json")?,
         terrain: Vec::new(),

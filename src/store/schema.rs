@@ -32,9 +32,12 @@ pub const MIGRATION_11_SQL: &str =
     include_str!("../../db/migrations/0011_terrain_construction.sql");
 /// Version 12: an HQ's and a unit's nation, an HQ heading an allied army (OPT-NATION-01..03).
 pub const MIGRATION_12_SQL: &str = include_str!("../../db/migrations/0012_nations.sql");
+/// Version 13: who moves first, a scenario's side or a roll-off, and a battle's roll-off dice
+/// (SEQ-01).
+pub const MIGRATION_13_SQL: &str = include_str!("../../db/migrations/0013_first_player.sql");
 
 /// Every migration as (file name, SQL), oldest first; version N is the state after the Nth.
-pub const MIGRATIONS_SQL: [(&str, &str); 12] = [
+pub const MIGRATIONS_SQL: [(&str, &str); 13] = [
     ("0001_core.sql", MIGRATION_1_SQL),
     ("0002_user_rows_and_battles.sql", MIGRATION_2_SQL),
     ("0003_unit_pikes.sql", MIGRATION_3_SQL),
@@ -47,6 +50,7 @@ pub const MIGRATIONS_SQL: [(&str, &str); 12] = [
     ("0010_scenario_teams.sql", MIGRATION_10_SQL),
     ("0011_terrain_construction.sql", MIGRATION_11_SQL),
     ("0012_nations.sql", MIGRATION_12_SQL),
+    ("0013_first_player.sql", MIGRATION_13_SQL),
 ];
 
 /// The schema version this build writes (and the newest it can open).
@@ -68,6 +72,7 @@ const STEPS: &[M<'static>] = &[
     M::up(MIGRATION_10_SQL),
     M::up(MIGRATION_11_SQL),
     M::up(MIGRATION_12_SQL),
+    M::up(MIGRATION_13_SQL),
 ];
 
 pub(crate) const MIGRATIONS: Migrations<'static> = Migrations::from_slice(STEPS);

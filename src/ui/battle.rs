@@ -37,7 +37,8 @@ pub struct StartRequest {
     /// The seed (`None`: a fresh one, shown with the battle).
     pub seed: Option<u64>,
     pub full_orders: bool,
-    pub first_player: usize,
+    /// SEQ-01: the side that moves first; `None`: the sides roll off with the battle's dice.
+    pub first_player: Option<usize>,
     /// Start although the scenario breaks army-building rules.
     pub go_ahead: bool,
     /// Fog of war (solo and hot-seat only).
@@ -54,7 +55,9 @@ pub struct StartForm {
     pub physical: bool,
     pub seed: String,
     pub full_orders: bool,
-    pub first_player: usize,
+    /// SEQ-01: the side that moves first (`None`: a roll-off); set from the scenario when one
+    /// is chosen.
+    pub first_player: Option<usize>,
     pub go_ahead: bool,
     /// Fog of war (offered for solo and hot-seat).
     pub fog: bool,
@@ -71,7 +74,7 @@ impl Default for StartForm {
             physical: false,
             seed: String::new(),
             full_orders: true,
-            first_player: 0,
+            first_player: None,
             go_ahead: false,
             fog: false,
             dice: String::new(),
@@ -268,7 +271,13 @@ fn start_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitt
         .width(220.0)
         .show_ui(ui, |ui| {
             for s in view.scenarios {
-                ui.selectable_value(&mut f.scenario, Some(s.id.clone()), &s.name);
+                if ui
+                    .selectable_value(&mut f.scenario, Some(s.id.clone()), &s.name)
+                    .clicked()
+                {
+                    // SEQ-01: who moves first as the scenario says, until changed here.
+                    f.first_player = s.first_player;
+                }
             }
         });
     // The scenario's optional rules as they are set (changed in its settings, not here).
@@ -338,11 +347,26 @@ fn start_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitt
         "Full orders (initiative, command rolls)",
     )
     .on_hover_text("Off: any unit of the active side may act; command is rolled on the table");
+    // SEQ-01: physical dice roll off on the table, and the referee names the side that won.
     ui.horizontal(|ui| {
         ui.label("First player");
-        ui.radio_value(&mut f.first_player, 0, "side 1");
-        ui.radio_value(&mut f.first_player, 1, "side 2");
+        ui.radio_value(&mut f.first_player, Some(0), "side 1");
+        ui.radio_value(&mut f.first_player, Some(1), "side 2");
+        ui.add_enabled_ui(!f.physical, |ui| {
+            ui.radio_value(&mut f.first_player, None, "roll off")
+                .on_hover_text("Each side rolls a die; the higher moves first, a tie rolls again")
+                .on_disabled_hover_text(
+                    "With physical dice, roll off on the table and choose the side that won",
+                );
+        });
     });
+    let must_name = f.physical && f.first_player.is_none();
+    if must_name {
+        ui.label(
+            RichText::new("Roll off on the table and choose the side that won.")
+                .color(palette::ERROR),
+        );
+    }
     ui.checkbox(
         &mut f.go_ahead,
         "Start even if the army lists break the building rules",
@@ -353,7 +377,7 @@ fn start_form(ui: &mut Ui, view: &View<'_>, state: &mut UiState, out: &mut Emitt
     if !seed_ok {
         ui.label(RichText::new("The seed must be a whole number.").color(palette::ERROR));
     }
-    let ready = f.scenario.is_some() && seed_ok;
+    let ready = f.scenario.is_some() && seed_ok && !must_name;
     if ui
         .add_enabled(ready, egui::Button::new(RichText::new("Play").bold()))
         .on_hover_text("Start the battle and store it")

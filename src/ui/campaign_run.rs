@@ -290,8 +290,12 @@ fn next_step(
                         format!("Solo as {} against the computer", side(1 - computer.min(1)))
                     }
                     PlayHow::Hotseat => "Hot-seat, two players".to_string(),
-                    PlayHow::Referee => "Referee at a real table (real dice)".to_string(),
+                    PlayHow::Referee { .. } => "Referee at a real table (real dice)".to_string(),
                     PlayHow::Computer => "Computer on both sides".to_string(),
+                };
+                let referee = match form.play_how {
+                    r @ PlayHow::Referee { .. } => r,
+                    _ => PlayHow::Referee { won_roll_off: 0 },
                 };
                 egui::ComboBox::from_id_salt("campaign-play-how")
                     .selected_text(label(form.play_how))
@@ -301,7 +305,7 @@ fn next_step(
                             PlayHow::Solo { computer: 1 },
                             PlayHow::Solo { computer: 0 },
                             PlayHow::Hotseat,
-                            PlayHow::Referee,
+                            referee,
                             PlayHow::Computer,
                         ] {
                             ui.selectable_value(&mut form.play_how, h, label(h));
@@ -310,6 +314,18 @@ fn next_step(
                     .response
                     .named("How to play it");
             });
+            // SEQ-01: real dice roll off on the table; the referee says which side won.
+            if let PlayHow::Referee { won_roll_off } = &mut form.play_how {
+                if next.scenario.first_player.is_none() {
+                    ui.horizontal(|ui| {
+                        ui.label("Roll off on the table; first move:");
+                        for i in 0..2 {
+                            let name = run.side_names.get(i).cloned().unwrap_or_default();
+                            ui.radio_value(won_roll_off, i, name);
+                        }
+                    });
+                }
+            }
             ui.horizontal(|ui| {
                 if ui
                     .button("Play next battle")

@@ -84,8 +84,9 @@ pub enum PlayHow {
     /// Two people at one screen.
     #[default]
     Hotseat,
-    /// A referee at a real table, rolling real dice.
-    Referee,
+    /// A referee at a real table, rolling real dice. When the battle's scenario leaves the
+    /// first move to a roll-off (SEQ-01), the campaign side that won it on the table.
+    Referee { won_roll_off: usize },
     /// The computer on both sides, shown move by move in the battle window.
     Computer,
 }

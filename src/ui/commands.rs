@@ -350,6 +350,8 @@ pub struct ScenarioSettings {
     pub weather: Weather,
     pub defense: DefensePosture,
     pub defender: Option<usize>,
+    /// SEQ-01: the side that moves first (`None`: a roll-off).
+    pub first_player: Option<usize>,
     pub optional_rules: Vec<OptionalRule>,
 }
 
@@ -368,6 +370,7 @@ impl ScenarioSettings {
             weather: s.weather,
             defense: s.defense,
             defender: s.defender,
+            first_player: s.first_player,
             optional_rules: s.optional_rules.clone(),
         }
     }
@@ -385,6 +388,7 @@ impl ScenarioSettings {
         s.weather = self.weather;
         s.defense = self.defense;
         s.defender = self.defender;
+        s.first_player = self.first_player;
         s.optional_rules = self.optional_rules;
     }
 }

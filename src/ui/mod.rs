@@ -95,6 +95,8 @@ pub struct ScenarioRow {
     pub points: u32,
     /// The optional rules it is played with.
     pub optional_rules: Vec<crate::model::scenario::OptionalRule>,
+    /// SEQ-01: the side that moves first (`None`: the sides roll off).
+    pub first_player: Option<usize>,
 }
 
 /// A message in the message area.

@@ -869,24 +869,28 @@ fn scenario_inspector(
             }
             ui.end_row();
             form_label(ui, "Defender");
-            let defenders: Vec<(Option<usize>, String)> =
-                std::iter::once((None, "None".to_string()))
-                    .chain(
-                        scn.sides
-                            .iter()
-                            .enumerate()
-                            .map(|(i, s)| (Some(i), s.name.clone())),
-                    )
-                    .collect();
             if let Some(v) = widgets::combo(
                 ui,
                 "scn-defender",
                 "Defender",
                 &scn.defender,
-                &defenders,
+                &side_choices(scn, "None"),
                 140.0,
             ) {
                 out.send(with(&|s| s.defender = v));
+            }
+            ui.end_row();
+            // SEQ-01: the scenario names the side that moves first, or the sides roll off.
+            form_label(ui, "First move");
+            if let Some(v) = widgets::combo(
+                ui,
+                "scn-first",
+                "First move",
+                &scn.first_player,
+                &side_choices(scn, "Roll off"),
+                140.0,
+            ) {
+                out.send(with(&|s| s.first_player = v));
             }
             ui.end_row();
         });
@@ -1511,4 +1515,16 @@ fn unit_inspector(
             }));
         }
     });
+}
+
+/// A combo box's choices of a side of the scenario, or `none` (no side).
+fn side_choices(scn: &Scenario, none: &str) -> Vec<(Option<usize>, String)> {
+    std::iter::once((None, none.to_string()))
+        .chain(
+            scn.sides
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (Some(i), s.name.clone())),
+        )
+        .collect()
 }

@@ -120,12 +120,13 @@ impl Sc {
             .side(1, "hqs", json!([hq(2, "Brigade B")]))
     }
 
-    /// As [`Sc::new`] without HQs: add them with [`Sc::hq`] or [`Sc::hq_json`].
+    /// As [`Sc::new`] without HQs: add them with [`Sc::hq`] or [`Sc::hq_json`]. Side A moves first (SEQ-01), as every test table was written for; `.set("first_player",
+    /// Value::Null)` leaves the first move to a roll-off.
     pub fn bare(list0: &str, list1: &str) -> Sc {
         Sc {
             v: json!({
                 "format": 1, "id": "test", "name": "Test",
-                "points": 1500, "turn_limit": 6, "terrain": [],
+                "points": 1500, "turn_limit": 6, "terrain": [], "first_player": 0,
                 "sides": [
                     {"name": "Side A", "army_list": list0, "hqs": [], "units": []},
                     {"name": "Side B", "army_list": list1, "hqs": [], "units": []}
