@@ -38,5 +38,7 @@ fn the_large_bench_battle_is_the_same_battle() {
     // number of dice, turns and actions, some of them at other targets or places.
     // 00de38c3b4fa7f1d since a move's legal destinations include the last step its allowance
     // reaches (TERR-04): units in woods and towns move on at quarter speed instead of standing.
-    assert_eq!(seen, (554, 10, 614, "00de38c3b4fa7f1d".to_string()));
+    // 984795bcbbee20da since the opponent goes round slow ground between it and its target
+    // (TERR-04, `policy::detour_round_slow_ground`): other ways, fewer dice, more actions.
+    assert_eq!(seen, (538, 10, 629, "984795bcbbee20da".to_string()));
 }

@@ -76,4 +76,15 @@ fn seq_01_the_first_move_combo_names_a_side_or_a_roll_off_and_saves_it() {
         .click();
     h.run();
     assert_eq!(saved(&h), Some(Some(1)));
+    // The start form takes the choice as saved: the second side moves first.
+    h.get_by_label("Battles").click();
+    h.run();
+    h.get_by_label("Scenario").click();
+    h.run();
+    h.get_all_by_label(&scenario.name)
+        .last()
+        .expect("the scenario in the start form's list")
+        .click();
+    h.run();
+    assert_eq!(h.state().ui_state.start.first_player, Some(1));
 }

@@ -1207,6 +1207,169 @@ pub fn crossing_towards(ctx: &Ctx, id: PieceId, from: Point, target: Point) -> O
     best.map(|(_, c)| c)
 }
 
+/// A detour must be this much quicker than the straight way (a share of its cost) to be
+/// taken, so that a piece does not swing between two ways of about the same length.
+const DETOUR_GAIN: f64 = 0.15;
+/// What entering ground with boundary stops (TERR-05) is reckoned to cost, in cm of open
+/// ground: the rest of the move it ends.
+const STOP_COST_CM: f64 = 10.0;
+
+/// Ground that slows this piece (TERR-04, TERR-05: area terrain, as the engine's terrain rules
+/// grade it for the piece): each polygon with the cost of a centimetre inside and whether
+/// reaching it stops a move.
+fn slow_ground<'a>(ctx: &Ctx<'a>, p: &PieceState) -> Vec<(&'a [Point], f64, bool)> {
+    let mover = mover_of(ctx, p);
+    ctx.scenario
+        .terrain
+        .iter()
+        .filter_map(|f| {
+            let Going::Area { speed, stops, .. } = feature_going(f.kind, f.dense, f.frozen, mover)
+            else {
+                return None;
+            };
+            match &f.geometry {
+                Geometry::Polygon(ring) if ring.len() >= 3 && speed > 0.0 && speed < 1.0 => {
+                    Some((ring.as_slice(), 1.0 / speed, stops))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The cost of going straight from `a` to `b` in cm of open ground: the length, each cm inside
+/// slow ground at its cost, [`STOP_COST_CM`] for each stretch of stopping ground entered;
+/// `None` through ground the piece may not enter.
+fn way_cost(
+    slow: &[(&[Point], f64, bool)],
+    blocked: &[Vec<Point>],
+    a: Point,
+    b: Point,
+) -> Option<f64> {
+    let seg = Segment::new(a, b);
+    if blocked
+        .iter()
+        .any(|ring| segment_meets_polygon(&ring_polygon(ring), &seg))
+    {
+        return None;
+    }
+    let mut cost = seg.length();
+    for (ring, per_cm, stops) in slow {
+        for (from, to) in crate::geom::segment::inside_intervals(&ring_polygon(ring), &seg) {
+            cost += (to - from) * (per_cm - 1.0);
+            if *stops && from > 1e-6 {
+                cost += STOP_COST_CM;
+            }
+        }
+    }
+    Some(cost)
+}
+
+/// Going round slow ground (TERR-04): when the straight way to `target` runs through area
+/// terrain that slows the piece, and the target is not in that ground, the first corner of the
+/// quickest way round it. The ways are through the corners of the slow ground the straight way
+/// meets, each stood off by the piece's own half-width and a little, every leg costed at the
+/// terrain's own price ([`way_cost`]); the detour is taken only when it is clearly quicker
+/// ([`DETOUR_GAIN`]). A wood between a column and its objective is walked round; a town that
+/// is the objective is still entered; a piece already in the wood goes on straight out of it.
+pub fn detour_round_slow_ground(
+    ctx: &Ctx,
+    id: PieceId,
+    from: Point,
+    target: Point,
+) -> Option<Point> {
+    let p = ctx.piece(id).ok()?;
+    let slow = slow_ground(ctx, p);
+    let straight_seg = Segment::new(from, target);
+    // The slow ground in the way: the straight way runs through it, and neither end is in it.
+    let in_way: Vec<&[Point]> = slow
+        .iter()
+        .map(|(ring, _, _)| *ring)
+        .filter(|ring| {
+            !ring_contains(ring, from)
+                && !ring_contains(ring, target)
+                && !crate::geom::segment::inside_intervals(&ring_polygon(ring), &straight_seg)
+                    .is_empty()
+        })
+        .collect();
+    if in_way.is_empty() {
+        return None;
+    }
+    let blocked = obstacles(ctx, p);
+    let straight = way_cost(&slow, &blocked, from, target)?;
+    let half = footprint_of(ctx, p).map_or(5.0, |fp| {
+        fp.stands
+            .iter()
+            .flat_map(|s| s.corners())
+            .map(|c| dist(c, fp.at))
+            .fold(0.0, f64::max)
+    });
+    let stand_off = half + 2.0;
+    let table = ctx.scenario.table;
+    // The nodes: the start, the corners stood off from their ground's centre, the target.
+    let mut nodes = vec![from];
+    for ring in &in_way {
+        let n = ring.len() as f64;
+        let centre = Point::new(
+            ring.iter().map(|q| q.x).sum::<f64>() / n,
+            ring.iter().map(|q| q.y).sum::<f64>() / n,
+        );
+        for corner in ring.iter() {
+            let out = dist(*corner, centre).max(1e-9);
+            let w = Point::new(
+                corner.x + (corner.x - centre.x) / out * stand_off,
+                corner.y + (corner.y - centre.y) / out * stand_off,
+            );
+            let on_table =
+                (0.0..=table.width_cm).contains(&w.x) && (0.0..=table.depth_cm).contains(&w.y);
+            if on_table && dist(from, w) >= 3.0 {
+                nodes.push(w);
+            }
+        }
+    }
+    nodes.push(target);
+    let goal = nodes.len() - 1;
+    // Dijkstra over the complete graph of the nodes (a few dozen at most).
+    let mut best = vec![f64::INFINITY; nodes.len()];
+    let mut via: Vec<Option<usize>> = vec![None; nodes.len()];
+    let mut done = vec![false; nodes.len()];
+    best[0] = 0.0;
+    while let Some(u) = (0..nodes.len())
+        .filter(|&k| !done[k] && best[k].is_finite())
+        .min_by(|&a, &b| best[a].total_cmp(&best[b]).then(a.cmp(&b)))
+    {
+        if u == goal {
+            break;
+        }
+        done[u] = true;
+        for v in 0..nodes.len() {
+            if done[v] || v == u {
+                continue;
+            }
+            let Some(c) = way_cost(&slow, &blocked, nodes[u], nodes[v]) else {
+                continue;
+            };
+            if best[u] + c < best[v] - 1e-9 {
+                best[v] = best[u] + c;
+                via[v] = Some(u);
+            }
+        }
+    }
+    // Not clearly quicker, or no way round at all (an infinite cost).
+    if best[goal] >= straight * (1.0 - DETOUR_GAIN) {
+        return None;
+    }
+    // Walk back from the target to the node after the start.
+    let mut k = goal;
+    while let Some(prev) = via[k] {
+        if prev == 0 {
+            return (k != goal).then_some(nodes[k]);
+        }
+        k = prev;
+    }
+    None
+}
+
 /// Whether a piece stands within [`BRIDGE_CLEAR_CM`] of either end of any crossing it could
 /// use: a column there stays a column and moves on, so the way stays open.
 fn near_crossing_end(ctx: &Ctx, id: PieceId) -> bool {
@@ -1237,15 +1400,19 @@ fn at_crossing(from: Point, c: &Crossing) -> bool {
     (0.0..=1.0).contains(&t) && dist(from, Point::new(px, py)) <= 0.5
 }
 
-/// The point a piece heads for next on its way to `target`: the target itself, the near end of
-/// the crossing it must use, or (at or on the crossing) a point just beyond its far end.
+/// The point a piece heads for next on its way to `target`: the target itself, a corner of slow
+/// ground it goes round ([`detour_round_slow_ground`]), the near end of the crossing it must
+/// use, or (at or on the crossing) a point just beyond its far end.
 /// Returns the point and whether the piece is crossing (it must then keep to the road's line).
 pub fn next_waypoint(ctx: &Ctx, id: PieceId, target: Point) -> (Point, bool) {
     let Some(from) = pose_of(ctx, id).map(|p| p.at) else {
         return (target, false);
     };
     match crossing_towards(ctx, id, from, target) {
-        None => (target, false),
+        None => (
+            detour_round_slow_ground(ctx, id, from, target).unwrap_or(target),
+            false,
+        ),
         Some(c) if at_crossing(from, &c) => {
             let d = dist(c.near, c.far).max(1e-9);
             let beyond = Point::new(

@@ -801,3 +801,52 @@ fn cmd_06_cmd_08_policy_a_marching_band_is_ordered_again_in_succession() {
     assert_eq!(targets, vec![6]);
     assert!(close(y(&b), 100.0 + 7.84), "{:?}", y(&b));
 }
+
+/// TERR-04: a wood 40 cm square (x 80–120, y 80–120, high area: each cm inside costs 4) lies
+/// between an Austrian line at (100, 40) and its goal at (95, 160). Straight through it costs
+/// 120 cm + 40 × 3 inside + the stop on reaching it, 250; round its left side about 134. The
+/// first waypoint is the wood's near left corner (80, 80), stood off outward, and the line's
+/// move heads for it. A goal inside the wood is walked to straight; so is one behind a strip of
+/// low ground too long to go round.
+#[test]
+fn terr_04_the_opponent_goes_round_a_wood_between_it_and_its_goal_not_through_it() {
+    use super::policy::{detour_round_slow_ground, move_towards};
+    use crate::geom::ring_contains;
+    let wood = [(80.0, 80.0), (120.0, 80.0), (120.0, 120.0), (80.0, 120.0)];
+    let sc = new_sc()
+        .feature("high_area", builder::rect(80.0, 80.0, 120.0, 120.0))
+        .unit(0, 1, AUS_LINE, 4, 100.0, 40.0, 0.0);
+    let b = sc.battle(OrdersMode::Free);
+    let ctx = b.ctx();
+    let (from, goal) = (Point::new(100.0, 40.0), Point::new(95.0, 160.0));
+    let ring: Vec<Point> = wood.iter().map(|&(x, y)| Point::new(x, y)).collect();
+    let w = detour_round_slow_ground(&ctx, u(0, 1), from, goal).expect("a way round");
+    assert!(!ring_contains(&ring, w), "{w:?} is outside the wood");
+    assert!(w.x < 80.0 && w.y < 80.0, "{w:?}: the near left corner");
+    assert!(
+        (w.x - 80.0 - (w.y - 80.0)).abs() < 1e-6 && w.distance(Point::new(80.0, 80.0)).0 < 15.0,
+        "{w:?}: stood off along the corner's diagonal"
+    );
+    let Some(Action::Move { to, .. }) = move_towards(&ctx, u(0, 1), goal) else {
+        panic!("the line moves");
+    };
+    assert!(
+        to.at.x < 100.0 && to.at.y > 40.0,
+        "it heads for the corner: {to:?}"
+    );
+    // A goal inside the wood: straight in.
+    assert_eq!(
+        detour_round_slow_ground(&ctx, u(0, 1), from, Point::new(100.0, 100.0)),
+        None
+    );
+    // A strip of low ground (each cm inside costs 2) 10 cm deep and 160 cm wide: straight
+    // through costs 120 + 10 + the stop, 140; round its end more than 200.
+    let strip = new_sc()
+        .feature("low_area", builder::rect(20.0, 95.0, 180.0, 105.0))
+        .unit(0, 1, AUS_LINE, 4, 100.0, 40.0, 0.0);
+    let b = strip.battle(OrdersMode::Free);
+    assert_eq!(
+        detour_round_slow_ground(&b.ctx(), u(0, 1), from, goal),
+        None
+    );
+}

@@ -748,7 +748,11 @@ impl App {
                         .iter()
                         .find(|r| r.id == next.id)
                         .is_none_or(|r| {
-                            r.name != next.name || r.date != next.date || r.points != next.points
+                            r.name != next.name
+                                || r.date != next.date
+                                || r.points != next.points
+                                || r.optional_rules != next.optional_rules
+                                || r.first_player != next.first_player
                         });
                 self.open = Some(next);
                 self.revalidate();
