@@ -367,4 +367,13 @@ fn seq_01_the_start_form_rolls_off_as_the_scenario_says_or_asks_who_won_on_the_t
     };
     assert_eq!(log.first_player, usize::from(last[1] > last[0]));
     assert_eq!(run.session.record().roll_off, log.roll_off);
+    // The dice log shows it before the battle's own rolls, with who moves first.
+    let sides = &run.session.record().scenario.sides;
+    let first = &sides[log.first_player].name;
+    let shown = format!(
+        "→ {} {}, {} {}: {first} moves first",
+        sides[0].name, last[0], sides[1].name, last[1]
+    );
+    assert!(h.query_by_label("Roll-off for the first move:").is_some());
+    assert!(h.query_by_label(&shown).is_some(), "{shown}");
 }

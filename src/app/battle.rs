@@ -323,8 +323,9 @@ pub fn panel_of_seen(session: &Session, fog: Option<(&FogMemory, bool)>) -> Batt
             }
         })
         .collect();
-    // The dice log: every roll of the actions in effect, in order.
-    let mut dice = Vec::new();
+    // The dice log: the roll-off for the first move (SEQ-01), then every roll of the actions in
+    // effect, in order.
+    let mut dice = roll_off_lines(&battle.log().roll_off, &names);
     let mut when = String::from("before the battle");
     for (n, entry) in battle.entries().iter().enumerate() {
         let hand = entry.hand_dice.as_ref().map_or(0, Vec::len);
@@ -495,4 +496,42 @@ fn needed_of(after: &[Event]) -> Option<String> {
         Event::SelfOrdered { .. } => Some("7 or less".to_string()),
         _ => None,
     }
+}
+
+/// SEQ-01: the roll-off's rounds as dice-log lines, at the top of the log (before the battle):
+/// the dice, side 1's first, and what came of them. The words are short so that the line wraps
+/// cleanly in the narrow log.
+fn roll_off_lines(rounds: &[[u8; 2]], names: &[String]) -> Vec<DiceLine> {
+    let name = |s: usize| {
+        names
+            .get(s)
+            .cloned()
+            .unwrap_or_else(|| format!("side {}", s + 1))
+    };
+    rounds
+        .iter()
+        .map(|&[a, b]| DiceLine {
+            when: String::new(),
+            side: None,
+            who: String::new(),
+            purpose: "Roll-off for the first move".to_string(),
+            rule: "SEQ-01".to_string(),
+            dice: vec![a, b],
+            modifiers: Vec::new(),
+            by_hand: false,
+            needed: None,
+            outcome: Some(if a == b {
+                format!("{} {a}, {} {b}: a tie, again", name(0), name(1))
+            } else {
+                format!(
+                    "{} {a}, {} {b}: {} moves first",
+                    name(0),
+                    name(1),
+                    name(usize::from(b > a))
+                )
+            }),
+            action: 0,
+            typed: None,
+        })
+        .collect()
 }
