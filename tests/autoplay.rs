@@ -314,8 +314,20 @@ fn golden_seed_1809_autoplay_result() {
         // skirmishers leave the bridge's end into the town instead of standing under fire
         // there; an Austrian stand is lost, no French one. Since the opponent goes round slow
         // ground between it and its target (TERR-04, `policy::detour_round_slow_ground`):
-        // other ways, other dice at other moments; no stand is lost on either side.
-        (Some(1), Some(EndReason::TurnLimit), 10, 351, [0, 0], [0, 0]),
+        // other ways, other dice at other moments; no stand is lost on either side. Since a
+        // unit takes the short step up to a wall it halted just short of (TERR-02, MOVE-03) and
+        // an attacker steps onto its objective ground in the closing turns: the French come
+        // over the bridge and onto the town's edge in the last turns, lose five stands and the
+        // units they belonged to (240 VPs to the Austrians), and the Austrians, holding the
+        // town, end it on their objective in the tenth turn.
+        (
+            Some(1),
+            Some(EndReason::Objective),
+            10,
+            430,
+            [5, 0],
+            [0, 240]
+        ),
         "the golden game changed"
     );
 }

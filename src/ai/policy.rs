@@ -31,6 +31,7 @@ use crate::rules::charge::{
     charge_dice, charge_dice_per_stand, check_charge_as, ChargeDiceSituation, Edge, Response,
     CHARGE_CM,
 };
+use crate::rules::error::ActionError;
 use crate::rules::firing::{
     firer_plan, is_mounted_cavalry, save_of, target_cover, weapon_range_cm, FirePlan, INITIATIVE_CM,
 };
@@ -1080,6 +1081,13 @@ fn movement_target_in(
     let held = tactics::on_objective(ctx, side, at);
     // In the closing turns the attacker marches on its objective, engaging only enemies on it.
     let closing = !defender && tactics::closing_turns(ctx);
+    // In the closing turns a unit not yet on the ground steps onto its nearest edge first:
+    // standing there denies the enemy its hold on the ground (OBJ-01).
+    if closing && !held {
+        if let Some(q) = tactics::nearest_objective_point(ctx, side, at) {
+            return Some(q);
+        }
+    }
     if let Some((e, d)) = nearest {
         let contested = tactics::piece_on_objective(ctx, side, e);
         if d <= engage && (contested || (!held && !closing)) {
@@ -1425,6 +1433,12 @@ pub fn next_waypoint(ctx: &Ctx, id: PieceId, target: Point) -> (Point, bool) {
     }
 }
 
+/// The rules that stop a move where linear terrain or an area's edge is reached (TERR-02,
+/// TERR-05): a straight move refused by one of them may be made up to that point instead.
+const STOPPING_GROUND: [&str; 2] = ["TERR-02", "TERR-05"];
+/// The least a move up to such a stop must gain (cm).
+const STOP_STEP_CM: f64 = 0.1;
+
 /// A Move towards `target`: the straight move the allowance allows, when the rules accept it;
 /// else the best of the legal destinations (nearest the target, ties by order found, asked of
 /// [`MoveChecker::nearest_destination`]). `None`
@@ -1467,6 +1481,7 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
     } else {
         true
     };
+    let mut stopped_short = false;
     if straight_ok {
         let dir = heading(bearing);
         let facing = if line || manoeuvre == Manoeuvre::Manhandle {
@@ -1493,10 +1508,17 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
                         manoeuvre,
                     });
                 }
+                Err(ActionError::Rule(e)) if STOPPING_GROUND.contains(&e.rule) => {
+                    stopped_short = true;
+                }
                 _ => {}
             }
         }
     }
+    // Stopped short of a wall or a wood's edge it has not reached (TERR-02, TERR-05): the
+    // step up to it, however short, is what lets the next move cross (MOVE-03). Otherwise a
+    // move must gain a centimetre.
+    let gain = if stopped_short { STOP_STEP_CM } else { 1.0 };
     if crossing {
         // On a bridge only the straight line along it is any good.
         return None;
@@ -1509,7 +1531,7 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
     for m in manoeuvres {
         // The legal end pose nearest the target, if any gets a centimetre nearer.
         if let Some((d, pose)) =
-            checker.nearest_destination(m, RESOLUTION_CM.max(reach / 4.0), target, here - 1.0)
+            checker.nearest_destination(m, RESOLUTION_CM.max(reach / 4.0), target, here - gain)
         {
             if best.is_none_or(|(b, _, _)| d < b - 1e-9) {
                 best = Some((d, pose, m));
@@ -1517,7 +1539,7 @@ pub fn move_towards(ctx: &Ctx, id: PieceId, target: Point) -> Option<Action> {
         }
     }
     let (d, to, m) = best?;
-    if d > here - 1.0 {
+    if d > here - gain {
         return None;
     }
     Some(Action::Move {
@@ -1594,6 +1616,22 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         out.extend(pull_back(ctx, id));
         out.extend(fire);
         return out;
+    }
+    // The closing turns: an attacking unit off its objective ground steps onto it before it
+    // fires — standing there denies the enemy its hold on the ground (OBJ-01).
+    if !is_artillery(ctx, p)
+        && p.formation != Some(Formation::Square)
+        && tactics::closing_turns(ctx)
+        && sight.task(ctx, id).is_some_and(|t| t.is_attack())
+    {
+        let onto = pose_of(ctx, id)
+            .and_then(|q| tactics::nearest_objective_point(ctx, id.side(), q.at))
+            .and_then(|q| move_towards(ctx, id, q));
+        if let Some(step) = onto {
+            out.push(step);
+            out.extend(fire);
+            return out;
+        }
     }
     // An attacker with only a weak shot at an enemy in cover goes for its flank instead, and
     // fires only if it cannot move there.

@@ -64,6 +64,64 @@ pub fn on_objective(ctx: &Ctx, side: usize, at: Point) -> bool {
         .any(|a| a.len() >= 3 && ring_contains(a, at))
 }
 
+/// How far inside its objective ground a unit steps to stand on it.
+pub const ONTO_GROUND_CM: f64 = 3.0;
+
+/// The nearest point of `side`'s objective ground (either area) to `at`, [`ONTO_GROUND_CM`]
+/// inside its edge: where a unit steps to stand on that ground. `None` when the scenario gives
+/// no area, or `at` is on it already.
+pub fn nearest_objective_point(ctx: &Ctx, side: usize, at: Point) -> Option<Point> {
+    let mut best: Option<(f64, Point)> = None;
+    for area in objective_areas(ctx, side) {
+        if area.len() < 3 || ring_contains(area, at) {
+            continue;
+        }
+        let n = area.len() as f64;
+        let centre = Point::new(
+            area.iter().map(|q| q.x).sum::<f64>() / n,
+            area.iter().map(|q| q.y).sum::<f64>() / n,
+        );
+        for k in 0..area.len() {
+            let (Some(&a), Some(&b)) = (area.get(k), area.get((k + 1) % area.len())) else {
+                continue;
+            };
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let l2 = dx * dx + dy * dy;
+            let t = if l2 <= 1e-9 {
+                0.0
+            } else {
+                (((at.x - a.x) * dx + (at.y - a.y) * dy) / l2).clamp(0.0, 1.0)
+            };
+            let edge = Point::new(a.x + dx * t, a.y + dy * t);
+            let d = at.distance(edge).0;
+            // Inwards: on along the way from `at` through the edge, else towards the centre.
+            let ahead = |from: Point, to: Point| {
+                let l = from.distance(to).0.max(1e-9);
+                Point::new(
+                    to.x + (to.x - from.x) / l * ONTO_GROUND_CM,
+                    to.y + (to.y - from.y) / l * ONTO_GROUND_CM,
+                )
+            };
+            let inwards = |to: Point| {
+                let l = edge.distance(to).0.max(1e-9);
+                Point::new(
+                    edge.x + (to.x - edge.x) / l * ONTO_GROUND_CM,
+                    edge.y + (to.y - edge.y) / l * ONTO_GROUND_CM,
+                )
+            };
+            let onto = [ahead(at, edge), inwards(centre)]
+                .into_iter()
+                .find(|q| ring_contains(area, *q));
+            if let Some(q) = onto {
+                if best.is_none_or(|(bd, _)| d < bd - 1e-9) {
+                    best = Some((d, q));
+                }
+            }
+        }
+    }
+    best.map(|(_, q)| q)
+}
+
 /// Whether a piece's reference point lies on `side`'s objective ground.
 pub fn piece_on_objective(ctx: &Ctx, side: usize, id: PieceId) -> bool {
     pose_of(ctx, id).is_some_and(|p| on_objective(ctx, side, p.at))

@@ -850,3 +850,76 @@ fn terr_04_the_opponent_goes_round_a_wood_between_it_and_its_goal_not_through_it
         None
     );
 }
+
+/// TERR-02, MOVE-03: a line whose front stands 0.5 cm short of a wall reaches it with any move
+/// at all and must stop there. The opponent used to ask a move to gain a centimetre and left
+/// such a unit standing for the rest of the game (found at Aspern's flood dike, where it froze
+/// the Austrian brigade that had halted just short of it). Now it steps up to the wall — the
+/// move the rules allow — and from there, at the start of its next move, it crosses.
+#[test]
+fn terr_02_a_unit_just_short_of_a_wall_steps_up_to_it_and_then_crosses() {
+    use super::policy::move_towards;
+    // The wall runs across at y = 40.5; the line's front edge is at y = 40, facing +y.
+    let short = new_sc()
+        .hedge(&[(60.0, 40.5), (140.0, 40.5)])
+        .unit(0, 1, AUS_LINE, 4, 100.0, 40.0, 0.0);
+    let b = short.command(OrdersMode::Free);
+    let goal = Point::new(100.0, 100.0);
+    let Some(step) = move_towards(&b.ctx(), u(0, 1), goal) else {
+        panic!("the line steps up to the wall");
+    };
+    let Action::Move { to, .. } = &step else {
+        panic!("a move: {step:?}");
+    };
+    assert!(
+        to.at.y > 40.0 && to.at.y <= 40.5 + 0.01,
+        "it stops at the wall: {to:?}"
+    );
+    assert!(b.check(&step).is_ok(), "the rules accept it: {step:?}");
+    // Touching the wall at the start of a move: the crossing places its rear edge (1.5 cm
+    // behind its front) on the far side, and it moves on.
+    let touching = new_sc()
+        .hedge(&[(60.0, 40.5), (140.0, 40.5)])
+        .unit(0, 1, AUS_LINE, 4, 100.0, 40.5, 0.0);
+    let b = touching.command(OrdersMode::Free);
+    let Some(cross @ Action::Move { to, .. }) = move_towards(&b.ctx(), u(0, 1), goal) else {
+        panic!("the line crosses");
+    };
+    assert!(to.at.y >= 40.5 + 1.5, "over the wall: {to:?}");
+    assert!(b.check(&cross).is_ok(), "the rules accept it: {cross:?}");
+}
+
+/// OBJ-01, END-03 (2): in the closing turns an attacking unit off its objective ground steps
+/// onto it before it fires — standing on the ground denies the enemy its hold there. Earlier in
+/// the game the same unit fires. The Austrian line (the attacker, its brigade's command unit on
+/// the table so that the plan gives it a task) stands 2 cm short of its objective strip
+/// (y 52–58) with a French line in musket range beyond it.
+#[test]
+fn obj_01_in_the_closing_turns_an_attacker_steps_onto_its_ground_before_it_fires() {
+    use crate::geom::ring_contains;
+    let strip = [(80.0, 52.0), (120.0, 52.0), (120.0, 58.0), (80.0, 58.0)];
+    let sc = |turns: u32| {
+        new_sc()
+            .defender(1)
+            .objective(0, &strip)
+            .turn_limit(turns)
+            .hq_at(0, 100.0, 40.0)
+            .unit(0, 1, AUS_LINE, 4, 100.0, 50.0, 0.0)
+            .unit(1, 1, FR_LINE, 4, 100.0, 60.0, 180.0)
+    };
+    let first = |turns: u32| {
+        let b = sc(turns).command(OrdersMode::Free);
+        plan_unit(&b.ctx(), &Sight::new(), u(0, 1))
+            .first()
+            .cloned()
+            .expect("the line has a plan")
+    };
+    // Ten turns: turn 1 is not one of the last three; it fires.
+    assert!(matches!(first(10), Action::Fire { .. }), "{:?}", first(10));
+    // Two turns: turn 1 is one of the last three; it steps onto the strip.
+    let ring: Vec<Point> = strip.iter().map(|&(x, y)| Point::new(x, y)).collect();
+    match first(2) {
+        Action::Move { to, .. } => assert!(ring_contains(&ring, to.at), "onto it: {to:?}"),
+        other => panic!("a move onto the ground, not {other:?}"),
+    }
+}
