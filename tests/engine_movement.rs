@@ -340,6 +340,75 @@ fn move_03_a_crossing_must_be_completed() {
     );
 }
 
+/// MOVE-03, TERR-02: a march column halted with its head just short of a slanting dike (Aspern's
+/// old flood dike, 1 cm wide) turns at the start of its next move, and the turn swings its body
+/// onto the dike where it stands. That is its contact with the dike: it crosses, free, and
+/// moves on (the MOVE-03 ruling). It used to be told that it "reaches the dike where it stands
+/// and must stop there" for every move that turned it towards the village — a stop that could
+/// never become the contact a crossing starts from — and the opponent's column stood there for
+/// the rest of the battle. A move straight on still reaches the dike a little ahead and stops
+/// there (TERR-02).
+#[test]
+fn move_03_a_column_whose_first_turn_swings_onto_a_dike_crosses_it() {
+    let sc = Sc::new("nap-austrian", "nap-french")
+        .feature_label("feature")
+        .feature_of(
+            json!({"kind": "linear"}),
+            line(&[(70.0, 82.0), (70.0, 110.0), (108.0, 116.0)], 1.0),
+            false,
+            false,
+        )
+        .unit(
+            0,
+            1,
+            AUS_INF,
+            6,
+            77.466_812_888_670_57,
+            109.452_801_871_768_97,
+            32.790_668_867_457_34,
+        );
+    let b = sc.at_deployment(vec![], OrdersMode::Free);
+    let mut b = Sc::to_initiative(b, &[(u(0, 1), Formation::MarchColumn)]);
+    let from = at(&b, u(0, 1));
+    // 9.8 cm of its 10 towards the village, north-east of it.
+    let (tx, ty) = (105.6, 94.3);
+    let d = ((tx - from.at.x).powi(2) + (ty - from.at.y).powi(2)).sqrt();
+    let to = Point::new(
+        from.at.x + (tx - from.at.x) / d * 9.8,
+        from.at.y + (ty - from.at.y) / d * 9.8,
+    );
+    let facing = powderhorn::geom::footprint::bearing_deg(from.at, to);
+    mv(
+        &mut b,
+        u(0, 1),
+        Pose {
+            at: to,
+            facing_deg: facing,
+        },
+        Manoeuvre::Advance,
+    )
+    .expect("the column crosses the dike it swung onto and moves on");
+    let now = at(&b, u(0, 1));
+    assert!(now.at.distance(to).0 < 1e-9, "{now:?}");
+    // Straight on (south) from where it stood, the dike is reached 1 cm ahead: a stop.
+    let mut again = Sc::to_initiative(
+        sc.at_deployment(vec![], OrdersMode::Free),
+        &[(u(0, 1), Formation::MarchColumn)],
+    );
+    let south = Point::new(from.at.x - 0.4, from.at.y + 9.0);
+    let facing = powderhorn::geom::footprint::bearing_deg(from.at, south);
+    refused(
+        &mut again,
+        u(0, 1),
+        Pose {
+            at: south,
+            facing_deg: facing,
+        },
+        Manoeuvre::Advance,
+        "TERR-02",
+    );
+}
+
 #[test]
 fn terr_02_limbered_guns_may_not_cross_walls() {
     let mut b = new_sc()

@@ -1962,8 +1962,12 @@ impl<'s> Walk<'s> {
                         }
                         Going::Linear { rule } => {
                             if touched {
-                                let free_ok = self.mem.get(i).is_some_and(|mm| mm.contact_at_start)
-                                    && at_start;
+                                // Touching at the start, or reached at the very start of
+                                // the move (a column's first turn swings its body onto the
+                                // obstacle it halted against): it is in contact there and
+                                // crosses. A stop where it stands could never be the contact
+                                // its next move crosses from.
+                                let free_ok = at_start;
                                 if free_ok {
                                     // MOVE-03 ruling: placed with its rear edge touching the far
                                     // side, free.
