@@ -976,7 +976,7 @@ pub fn side_goal(ctx: &Ctx, side: usize) -> Option<Point> {
     (!enemy.is_empty()).then(|| centre(enemy.into_iter()))
 }
 
-fn centre(points: impl Iterator<Item = Point>) -> Point {
+pub(crate) fn centre(points: impl Iterator<Item = Point>) -> Point {
     let (mut x, mut y, mut n) = (0.0, 0.0, 0.0);
     for p in points {
         x += p.x;

@@ -9,11 +9,11 @@
 
 use super::policy::PlannedUnit;
 use super::policy::{
-    charge_odds, charge_odds_at, defends, dist, expected_hits, facing_towards, idle, is_artillery,
-    is_shaken, pose_of, side_goal, side_units, troops_of, Sight, BODY_MARGIN_CM,
+    centre, charge_odds, charge_odds_at, defends, dist, expected_hits, facing_towards, idle,
+    is_artillery, is_shaken, pose_of, side_goal, side_units, troops_of, Sight, BODY_MARGIN_CM,
 };
 use crate::geom::footprint::heading;
-use crate::geom::{ring_contains, Point};
+use crate::geom::{nearest_on_segment, ring_contains, Point};
 use crate::model::TroopTypeId;
 use crate::rules::action::Action;
 use crate::rules::apply::apply;
@@ -71,45 +71,28 @@ pub const ONTO_GROUND_CM: f64 = 3.0;
 /// inside its edge: where a unit steps to stand on that ground. `None` when the scenario gives
 /// no area, or `at` is on it already.
 pub fn nearest_objective_point(ctx: &Ctx, side: usize, at: Point) -> Option<Point> {
+    // `from` moved ONTO_GROUND_CM along the way from `a` to `b`.
+    let along = |from: Point, a: Point, b: Point| {
+        let l = a.distance(b).0.max(1e-9);
+        Point::new(
+            from.x + (b.x - a.x) / l * ONTO_GROUND_CM,
+            from.y + (b.y - a.y) / l * ONTO_GROUND_CM,
+        )
+    };
     let mut best: Option<(f64, Point)> = None;
     for area in objective_areas(ctx, side) {
         if area.len() < 3 || ring_contains(area, at) {
             continue;
         }
-        let n = area.len() as f64;
-        let centre = Point::new(
-            area.iter().map(|q| q.x).sum::<f64>() / n,
-            area.iter().map(|q| q.y).sum::<f64>() / n,
-        );
-        for k in 0..area.len() {
-            let (Some(&a), Some(&b)) = (area.get(k), area.get((k + 1) % area.len())) else {
+        let middle = centre(area.iter().copied());
+        for (k, &a) in area.iter().enumerate() {
+            let Some(&b) = area.get((k + 1) % area.len()) else {
                 continue;
             };
-            let (dx, dy) = (b.x - a.x, b.y - a.y);
-            let l2 = dx * dx + dy * dy;
-            let t = if l2 <= 1e-9 {
-                0.0
-            } else {
-                (((at.x - a.x) * dx + (at.y - a.y) * dy) / l2).clamp(0.0, 1.0)
-            };
-            let edge = Point::new(a.x + dx * t, a.y + dy * t);
+            let edge = nearest_on_segment(at, a, b);
             let d = at.distance(edge).0;
             // Inwards: on along the way from `at` through the edge, else towards the centre.
-            let ahead = |from: Point, to: Point| {
-                let l = from.distance(to).0.max(1e-9);
-                Point::new(
-                    to.x + (to.x - from.x) / l * ONTO_GROUND_CM,
-                    to.y + (to.y - from.y) / l * ONTO_GROUND_CM,
-                )
-            };
-            let inwards = |to: Point| {
-                let l = edge.distance(to).0.max(1e-9);
-                Point::new(
-                    edge.x + (to.x - edge.x) / l * ONTO_GROUND_CM,
-                    edge.y + (to.y - edge.y) / l * ONTO_GROUND_CM,
-                )
-            };
-            let onto = [ahead(at, edge), inwards(centre)]
+            let onto = [along(edge, at, edge), along(edge, edge, middle)]
                 .into_iter()
                 .find(|q| ring_contains(area, *q));
             if let Some(q) = onto {

@@ -88,9 +88,8 @@ pub fn polyline_length(line: &[Point]) -> Cm {
     Cm(line.windows(2).map(|w| w[0].distance(w[1]).0).sum())
 }
 
-/// Distance in centimetres from `p` to the nearest point of the segment `a`–`b` (to `a` when
-/// the segment has no length).
-pub fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
+/// The point of the segment `a`–`b` nearest `p` (`a` when the segment has no length).
+pub fn nearest_on_segment(p: Point, a: Point, b: Point) -> Point {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let l2 = dx * dx + dy * dy;
     let t = if l2 > 0.0 {
@@ -98,7 +97,13 @@ pub fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
     } else {
         0.0
     };
-    p.distance(Point::new(a.x + dx * t, a.y + dy * t)).0
+    Point::new(a.x + dx * t, a.y + dy * t)
+}
+
+/// Distance in centimetres from `p` to the nearest point of the segment `a`–`b` (to `a` when
+/// the segment has no length).
+pub fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    p.distance(nearest_on_segment(p, a, b)).0
 }
 
 /// An axis-aligned rectangle given by two corners; used for tables and zones.

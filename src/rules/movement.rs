@@ -1226,8 +1226,6 @@ struct Mem {
     area: AreaState,
     /// Stepped out of this area at the start of the move: its rate no longer applies.
     left: bool,
-    /// A linear obstacle the piece touched at the start of the move (MOVE-03 free crossing).
-    contact_at_start: bool,
 }
 
 /// What blocked a walk.
@@ -1368,14 +1366,11 @@ impl<'s> Walk<'s> {
             on_road: scene.map.on_road(start.at),
         };
         w.snap = w.look(start);
-        let start_pts = body.hull_at(start);
-        let start_rect = rect_of(start_pts.iter().copied());
-        let mut hull: Option<Polygon<f64>> = None;
         w.mem = w
             .cands
             .iter()
             .enumerate()
-            .map(|(i, c)| {
+            .map(|(i, _)| {
                 let f = w.snap.flag(i);
                 let area = if f & HOLDS != 0 {
                     AreaState::In
@@ -1384,22 +1379,7 @@ impl<'s> Walk<'s> {
                 } else {
                     AreaState::Out
                 };
-                let contact_at_start = match c.key {
-                    Key::Patch(p) => scene.map.patches.get(p).is_some_and(|p| {
-                        matches!(p.going, Going::Linear { .. })
-                            && rects_overlap(&p.rect.grown(CONTACT_TOLERANCE_CM), &start_rect)
-                            && shape_distance(
-                                &p.shape,
-                                hull.get_or_insert_with(|| ring_polygon(&start_pts)),
-                            ) <= CONTACT_TOLERANCE_CM
-                    }),
-                    Key::Other(_) => false,
-                };
-                Mem {
-                    area,
-                    left: false,
-                    contact_at_start,
-                }
+                Mem { area, left: false }
             })
             .collect();
         w.rate_now = w.rate();
@@ -1939,7 +1919,6 @@ impl<'s> Walk<'s> {
                 continue;
             };
             let touched = fo & TOUCH == 0 && fnew & TOUCH != 0;
-            let untouched = fo & TOUCH != 0 && fnew & TOUCH == 0;
             match c.key {
                 Key::Patch(p) => {
                     let Some(patch) = self.scene.map.patches.get(p) else {
@@ -1960,43 +1939,36 @@ impl<'s> Walk<'s> {
                             };
                             raise(blocked(Cause::Terrain, rule, message, self), &mut halt);
                         }
-                        Going::Linear { rule } => {
-                            if touched {
-                                // Touching at the start, or reached at the very start of
-                                // the move (a column's first turn swings its body onto the
-                                // obstacle it halted against): it is in contact there and
-                                // crosses. A stop where it stands could never be the contact
-                                // its next move crosses from.
-                                let free_ok = at_start;
-                                if free_ok {
-                                    // MOVE-03 ruling: placed with its rear edge touching the far
-                                    // side, free.
-                                    let clear = clearance(
-                                        &patch.shape,
-                                        &self.body.hull_at(m.pose(0.0)),
-                                        m.direction(),
-                                        self.body.radius * 2.0 + 10.0,
-                                    );
-                                    self.free_until = self.free_until.max(s0 + clear);
-                                } else {
-                                    raise(
-                                        stop(
-                                            rule,
-                                            format!(
-                                                "the unit reaches {} at {} and must stop there; it \
-                                                 crosses at the start of its next move (MOVE-03)",
-                                                patch.name,
-                                                fmt_pt(pose_lo.at)
-                                            ),
-                                            self,
+                        Going::Linear { rule } if touched => {
+                            // Touching at the start, or reached at the very start of
+                            // the move (a column's first turn swings its body onto the
+                            // obstacle it halted against): it is in contact there and
+                            // crosses. A stop where it stands could never be the contact
+                            // its next move crosses from.
+                            if at_start {
+                                // MOVE-03 ruling: placed with its rear edge touching the far
+                                // side, free.
+                                let clear = clearance(
+                                    &patch.shape,
+                                    &self.body.hull_at(m.pose(0.0)),
+                                    m.direction(),
+                                    self.body.radius * 2.0 + 10.0,
+                                );
+                                self.free_until = self.free_until.max(s0 + clear);
+                            } else {
+                                raise(
+                                    stop(
+                                        rule,
+                                        format!(
+                                            "the unit reaches {} at {} and must stop there; it \
+                                             crosses at the start of its next move (MOVE-03)",
+                                            patch.name,
+                                            fmt_pt(pose_lo.at)
                                         ),
-                                        &mut halt,
-                                    );
-                                }
-                            } else if untouched {
-                                if let Some(mm) = self.mem.get_mut(i) {
-                                    mm.contact_at_start = false;
-                                }
+                                        self,
+                                    ),
+                                    &mut halt,
+                                );
                             }
                         }
                         Going::Area { stops, rule, .. } => {
@@ -2451,18 +2423,6 @@ fn clearance(shape: &super::terrain::Shape, hull: &[Point], dir: Point, limit: f
         }
     }
     best
-}
-
-fn shape_distance(shape: &super::terrain::Shape, poly: &Polygon<f64>) -> f64 {
-    use super::terrain::Shape;
-    match shape {
-        Shape::Area(a) => Euclidean.distance(a, poly),
-        Shape::Strips(v) => v
-            .iter()
-            .map(|s| -> f64 { Euclidean.distance(s, poly) })
-            .fold(f64::INFINITY, f64::min),
-        Shape::Line(l) => Euclidean.distance(l, poly),
-    }
 }
 
 /// The enemy units a piece is in contact with at a pose (a move may leave or keep those).
