@@ -52,6 +52,9 @@ pub const ENGAGE_DEFENDER_CM: f64 = 25.0;
 pub const FAR_CM: f64 = 50.0;
 /// Within this of an enemy a march column deploys into line.
 pub const NEAR_CM: f64 = 40.0;
+/// A square stays formed while enemy mounted cavalry is this close (MOVE-17's forced-square
+/// distance); beyond it, it goes back into line.
+pub const SQUARE_STAY_CM: f64 = 30.0;
 /// Foot forms square when enemy mounted cavalry comes this close (MOVE-16, MOVE-17's 30 cm is
 /// the forced square; this is the voluntary one, inside the initiative distance).
 pub const SQUARE_THREAT_CM: f64 = 20.0;
@@ -655,9 +658,11 @@ fn sighted_plan(
 /// MOVE-16: foot that may form square, threatened by visible enemy mounted cavalry within
 /// `reach` cm.
 fn square_threat(ctx: &Ctx, sight: &Sight, p: &PieceState, reach: f64) -> bool {
-    if p.formation == Some(Formation::Square) {
-        return false;
-    }
+    p.formation != Some(Formation::Square) && cavalry_near(ctx, sight, p, reach)
+}
+
+/// MOVE-16, MOVE-17: whether visible enemy mounted cavalry stands within `reach` of the unit.
+fn cavalry_near(ctx: &Ctx, sight: &Sight, p: &PieceState, reach: f64) -> bool {
     let Some(at) = pose_of(ctx, p.id).map(|q| q.at) else {
         return false;
     };
@@ -1609,6 +1614,17 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     let scored = fire_scored(ctx, sight, id);
     let best_shot = scored.first().map_or(0.0, |(h, _)| *h);
     let fire: Vec<Action> = scored.into_iter().map(|(_, a)| a).collect();
+    // A square goes back into line once no mounted cavalry is within 30 cm, before it fires: a
+    // square takes fire with no saves and an extra die from every gun (MOVE-17), and within
+    // 30 cm of cavalry it would be forced back into square the moment it is shot at. With
+    // cavalry near it stands and fires.
+    if p.formation == Some(Formation::Square) {
+        if !cavalry_near(ctx, sight, p, SQUARE_STAY_CM) {
+            out.extend(deploy_if_allowed(ctx, id, Formation::Line));
+        }
+        out.extend(fire);
+        return out;
+    }
     // The nearest enemy, found once for the whole plan.
     let nearest = OnceCell::new();
     let near_of = || *nearest.get_or_init(|| sight.nearest_enemy(ctx, id));
@@ -1672,12 +1688,6 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     }
     if !fire.is_empty() {
         out.extend(fire);
-        return out;
-    }
-    if p.formation == Some(Formation::Square) {
-        if !square_threat(ctx, sight, p, 30.0) {
-            out.extend(deploy_if_allowed(ctx, id, Formation::Line));
-        }
         return out;
     }
     let near = near_of();

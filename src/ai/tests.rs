@@ -923,3 +923,60 @@ fn obj_01_in_the_closing_turns_an_attacker_steps_onto_its_ground_before_it_fires
         other => panic!("a move onto the ground, not {other:?}"),
     }
 }
+
+#[test]
+fn move_17_a_square_with_no_cavalry_near_forms_line_and_stays_with_cavalry_near() {
+    // An Austrian line 12 cm from a French line; with a French hussar regiment 14 cm off its
+    // flank, or without it. The Austrians form square in their first turn; in their next
+    // Command phase the plan is read.
+    let next_turn_plan = |cavalry: bool| {
+        let mut sc = new_sc()
+            .unit(0, 1, AUS_LINE, 4, 100.0, 100.0, 0.0)
+            .unit(1, 1, FR_LINE, 4, 100.0, 112.0, 180.0);
+        if cavalry {
+            sc = sc.unit(1, 2, FR_HEAVY, 3, 86.0, 100.0, 90.0);
+        }
+        let mut b = sc.command(OrdersMode::Free);
+        ok(
+            &mut b,
+            Action::Deploy {
+                piece: u(0, 1),
+                formation: Formation::Square,
+            },
+        );
+        for _ in 0..12 {
+            let t = b.state().turn;
+            if t.active == 0 && t.phase == Phase::Command && t.game_turn == 2 {
+                break;
+            }
+            ok(&mut b, Action::EndPhase);
+        }
+        let t = b.state().turn;
+        assert_eq!((t.active, t.phase, t.game_turn), (0, Phase::Command, 2));
+        assert_eq!(
+            b.state().piece(u(0, 1)).and_then(|p| p.formation),
+            Some(Formation::Square)
+        );
+        plan_unit(&b.ctx(), &Sight::new(), u(0, 1))
+    };
+    let clear = next_turn_plan(false);
+    assert_eq!(
+        clear.first(),
+        Some(&Action::Deploy {
+            piece: u(0, 1),
+            formation: Formation::Line
+        }),
+        "no cavalry within 30 cm: back into line first, {clear:?}"
+    );
+    let threatened = next_turn_plan(true);
+    assert!(
+        !threatened.iter().any(|a| matches!(
+            a,
+            Action::Deploy {
+                formation: Formation::Line,
+                ..
+            }
+        )),
+        "cavalry 14 cm away: the square stands, {threatened:?}"
+    );
+}
