@@ -1617,7 +1617,7 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     // A square goes back into line once no mounted cavalry is within 30 cm, before it fires: a
     // square takes fire with no saves and an extra die from every gun (MOVE-17), and within
     // 30 cm of cavalry it would be forced back into square the moment it is shot at. With
-    // cavalry near it stands and fires.
+    // cavalry near it stands and fires. Nothing below is for a square.
     if p.formation == Some(Formation::Square) {
         if !cavalry_near(ctx, sight, p, SQUARE_STAY_CM) {
             out.extend(deploy_if_allowed(ctx, id, Formation::Line));
@@ -1636,7 +1636,6 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     // The closing turns: an attacking unit off its objective ground steps onto it before it
     // fires — standing there denies the enemy its hold on the ground (OBJ-01).
     if !is_artillery(ctx, p)
-        && p.formation != Some(Formation::Square)
         && tactics::closing_turns(ctx)
         && sight.task(ctx, id).is_some_and(|t| t.is_attack())
     {
@@ -1653,7 +1652,6 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
     // fires only if it cannot move there.
     let turning = !fire.is_empty()
         && best_shot < WEAK_SHOT_HITS
-        && p.formation != Some(Formation::Square)
         && !is_artillery(ctx, p)
         && sight.task(ctx, id).is_some_and(|t| t.is_attack())
         && near_of().is_some_and(|(e, _)| flank_point(ctx, id, e).is_some());
