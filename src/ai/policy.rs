@@ -1055,6 +1055,36 @@ pub fn flank_point(ctx: &Ctx, id: PieceId, enemy: PieceId) -> Option<Point> {
         .then_some(best)
 }
 
+/// The share of its move a unit is reckoned to make good in a game turn on its way to ground
+/// the enemy holds ([`denial_target`]): orders fail, and such ground is usually slow to enter.
+pub const DENY_PACE_SHARE: f64 = 0.5;
+
+/// Ground the enemy holds as its objective that this unit sets out for now, if any (OBJ-01,
+/// [`tactics::denial_point`]): in the closing turns ([`tactics::LAST_TURNS`]) whatever its
+/// distance; from the last [`tactics::DENY_TURNS`] game turns when at [`DENY_PACE_SHARE`] of its
+/// move a turn it needs about all the turns left to get there. A unit close to the ground goes on
+/// fighting where it stands until the closing turns; one far off sets out in time. Guns do not
+/// go: they take ground with their fire, not by standing on it.
+fn denial_target(ctx: &Ctx, id: PieceId, at: Point) -> Option<Point> {
+    if ctx.piece(id).map_or(true, |p| is_artillery(ctx, p)) {
+        return None;
+    }
+    let t = ctx.state.turn;
+    let left = ctx.scenario.turn_limit.saturating_sub(t.game_turn) + 1;
+    if left > tactics::DENY_TURNS {
+        return None;
+    }
+    let q = tactics::denial_point(ctx, id.side(), at)?;
+    if left <= tactics::LAST_TURNS {
+        return Some(q);
+    }
+    let reach = move_allowance(ctx, id, Manoeuvre::Advance)
+        .ok()?
+        .reach(false);
+    let pace = (reach * DENY_PACE_SHARE).max(1.0);
+    (dist(at, q) / pace >= f64::from(left) - 1.0).then_some(q)
+}
+
 /// Where a unit should end its move, if anywhere: short of the nearest enemy within engagement
 /// reach (at ¾ of its weapon range, or [`CAVALRY_STANDOFF_CM`]), else the side's goal (a
 /// defender only when it has strayed from it).
@@ -1086,8 +1116,14 @@ fn movement_target_in(
     let held = tactics::on_objective(ctx, side, at);
     // In the closing turns the attacker marches on its objective, engaging only enemies on it.
     let closing = !defender && tactics::closing_turns(ctx);
-    // In the closing turns a unit not yet on the ground steps onto its nearest edge first:
-    // standing there denies the enemy its hold on the ground (OBJ-01).
+    // An attacking unit goes, in time for the end, onto ground the enemy holds as its objective
+    // (OBJ-01: one unit of ours standing there takes that objective from it); in the closing
+    // turns a unit not yet on its own ground steps onto its nearest edge.
+    if !defender {
+        if let Some(q) = denial_target(ctx, id, at) {
+            return Some(q);
+        }
+    }
     if closing && !held {
         if let Some(q) = tactics::nearest_objective_point(ctx, side, at) {
             return Some(q);
@@ -1633,15 +1669,22 @@ pub fn plan_unit(ctx: &Ctx, sight: &Sight, id: PieceId) -> Vec<Action> {
         out.extend(fire);
         return out;
     }
-    // The closing turns: an attacking unit off its objective ground steps onto it before it
-    // fires — standing there denies the enemy its hold on the ground (OBJ-01).
-    if !is_artillery(ctx, p)
-        && tactics::closing_turns(ctx)
-        && sight.task(ctx, id).is_some_and(|t| t.is_attack())
-    {
-        let onto = pose_of(ctx, id)
-            .and_then(|q| tactics::nearest_objective_point(ctx, id.side(), q.at))
-            .and_then(|q| move_towards(ctx, id, q));
+    // Near the end an attacking unit goes onto ground the enemy holds as its objective (in
+    // time, `denial_target`), else, in the closing turns and off its own objective ground,
+    // steps onto it, before it fires — standing there takes the objective from the enemy
+    // (OBJ-01).
+    if !is_artillery(ctx, p) && sight.task(ctx, id).is_some_and(|t| t.is_attack()) {
+        let onto = pose_of(ctx, id).and_then(|q| {
+            [
+                denial_target(ctx, id, q.at),
+                tactics::closing_turns(ctx)
+                    .then(|| tactics::nearest_objective_point(ctx, id.side(), q.at))
+                    .flatten(),
+            ]
+            .into_iter()
+            .flatten()
+            .find_map(|to| move_towards(ctx, id, to))
+        });
         if let Some(step) = onto {
             out.push(step);
             out.extend(fire);

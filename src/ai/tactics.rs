@@ -71,6 +71,30 @@ pub const ONTO_GROUND_CM: f64 = 3.0;
 /// inside its edge: where a unit steps to stand on that ground. `None` when the scenario gives
 /// no area, or `at` is on it already.
 pub fn nearest_objective_point(ctx: &Ctx, side: usize, at: Point) -> Option<Point> {
+    nearest_point_onto(&objective_areas(ctx, side), at)
+}
+
+/// How far, at most, a unit goes to stand on ground the enemy holds as its objective
+/// ([`denial_point`]): about what a foot unit covers in the last turns of a game.
+pub const DENY_REACH_CM: f64 = 40.0;
+
+/// OBJ-01: the nearest point, [`ONTO_GROUND_CM`] inside its edge, of an objective area the
+/// enemy of `side` holds now ([`holds`]: a formed enemy unit stands on it and none of ours
+/// does), within [`DENY_REACH_CM`] of `at`. A unit of ours standing there takes that objective
+/// from the enemy at the end of the game, whoever else is on it. `None` when the enemy holds no
+/// area within reach.
+pub fn denial_point(ctx: &Ctx, side: usize, at: Point) -> Option<Point> {
+    let enemy = 1 - side.min(1);
+    let held: Vec<&[Point]> = objective_areas(ctx, enemy)
+        .into_iter()
+        .filter(|a| holds(ctx, enemy, a))
+        .collect();
+    nearest_point_onto(&held, at).filter(|q| dist(at, *q) <= DENY_REACH_CM)
+}
+
+/// The nearest point of any of `areas` to `at`, [`ONTO_GROUND_CM`] inside its edge; areas that
+/// contain `at` are passed over.
+fn nearest_point_onto(areas: &[&[Point]], at: Point) -> Option<Point> {
     // `from` moved ONTO_GROUND_CM along the way from `a` to `b`.
     let along = |from: Point, a: Point, b: Point| {
         let l = a.distance(b).0.max(1e-9);
@@ -80,7 +104,7 @@ pub fn nearest_objective_point(ctx: &Ctx, side: usize, at: Point) -> Option<Poin
         )
     };
     let mut best: Option<(f64, Point)> = None;
-    for area in objective_areas(ctx, side) {
+    for &area in areas {
         if area.len() < 3 || ring_contains(area, at) {
             continue;
         }
@@ -173,6 +197,11 @@ pub fn objective_claims(ctx: &Ctx) -> Vec<Action> {
 pub fn closing_turns(ctx: &Ctx) -> bool {
     ctx.state.turn.game_turn + LAST_TURNS > ctx.scenario.turn_limit
 }
+
+/// The most game turns before the end at which an attacker's unit sets out for ground the enemy
+/// holds as its objective ([`denial_point`]); a unit near it waits for the closing turns
+/// (`policy::denial_target`).
+pub const DENY_TURNS: u32 = 6;
 
 // ---------------------------------------------------------------------------------------------
 // Supports (CHG-07, CHG-08, INIT-11).

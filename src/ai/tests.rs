@@ -980,3 +980,70 @@ fn move_17_a_square_with_no_cavalry_near_forms_line_and_stays_with_cavalry_near(
         "cavalry 14 cm away: the square stands, {threatened:?}"
     );
 }
+
+/// OBJ-01: ground the enemy holds as its objective (a formed unit of its own on it, none of
+/// ours) is taken from it by one unit of ours standing there. The French (the defender) hold
+/// their objective box, y 100–110, with a line; the Austrians (the attacker, the brigade's
+/// command unit on the table so that the plan gives them a task) have their own ground far
+/// behind them, y 0–6. An Austrian line 30 cm short of the box, or 10 cm short of it.
+#[test]
+fn obj_01_an_attacker_sets_out_in_time_for_ground_the_enemy_holds_and_a_near_unit_waits() {
+    use super::tactics::{denial_point, DENY_TURNS, LAST_TURNS};
+    let box_ = [(80.0, 100.0), (120.0, 100.0), (120.0, 110.0), (80.0, 110.0)];
+    let strip = [(80.0, 0.0), (120.0, 0.0), (120.0, 6.0), (80.0, 6.0)];
+    let sc = |turns: u32, y: f64| {
+        new_sc()
+            .defender(1)
+            .objective(0, &strip)
+            .objective(1, &box_)
+            .turn_limit(turns)
+            .hq_at(0, 100.0, y - 10.0)
+            .unit(0, 1, AUS_LINE, 4, 100.0, y, 0.0)
+            .unit(1, 1, FR_LINE, 4, 100.0, 106.0, 180.0)
+    };
+    // The nearest point of the box to (100, 70) is (100, 100) on its edge; the unit aims 3 cm
+    // inside it (ONTO_GROUND_CM), at (100, 103).
+    let inside = Point::new(100.0, 103.0);
+    let target = |turns: u32, y: f64| {
+        let b = sc(turns, y).command(OrdersMode::Free);
+        let ctx = b.ctx();
+        let at = Point::new(100.0, y);
+        (
+            denial_point(&ctx, 0, at),
+            movement_target(&ctx, u(0, 1)),
+            plan_unit(&ctx, &Sight::new(), u(0, 1)),
+        )
+    };
+    assert_eq!((LAST_TURNS, DENY_TURNS), (3, 6));
+    let near = |p: Option<Point>, q: Point| p.is_some_and(|p| p.distance(q).0 < 1e-9);
+
+    // Turn 1 of 2 is a closing turn: the unit 30 cm off goes for the box.
+    let (deny, goal, plan) = target(2, 70.0);
+    assert!(near(deny, inside), "{deny:?}");
+    assert!(near(goal, inside), "{goal:?}");
+    match plan.first() {
+        Some(Action::Move { to, .. }) => assert!(
+            to.at.distance(inside).0 < 33.0 - 1.0,
+            "the first move closes on the box: {to:?}"
+        ),
+        other => panic!("a move towards the box, not {other:?}"),
+    }
+    // Turn 1 of 20: too early; the unit does something else.
+    let (_, goal, _) = target(20, 70.0);
+    assert!(!near(goal, inside), "{goal:?}");
+    // Turn 1 of 5 (five turns left, within the last six): at half its 10 cm move a turn the
+    // unit 33 cm off needs 6.6 turns, at least the 4 left after this one — it sets out now.
+    let (_, goal, _) = target(5, 70.0);
+    assert!(near(goal, inside), "{goal:?}");
+    // The unit 10 cm off needs 2.6 turns: it goes on fighting where it is until the closing
+    // turns.
+    let (deny, goal, _) = target(5, 90.0);
+    assert!(near(deny, Point::new(100.0, 103.0)), "{deny:?}");
+    assert!(!near(goal, inside), "{goal:?}");
+
+    // With an Austrian unit on the box too the French hold nothing there: nothing to deny.
+    let b = sc(2, 70.0)
+        .unit(0, 2, AUS_LINE, 2, 84.0, 104.0, 90.0)
+        .command(OrdersMode::Free);
+    assert_eq!(denial_point(&b.ctx(), 0, Point::new(100.0, 70.0)), None);
+}
