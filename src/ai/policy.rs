@@ -1069,13 +1069,12 @@ fn denial_target(ctx: &Ctx, id: PieceId, at: Point) -> Option<Point> {
     if ctx.piece(id).map_or(true, |p| is_artillery(ctx, p)) {
         return None;
     }
-    let t = ctx.state.turn;
-    let left = ctx.scenario.turn_limit.saturating_sub(t.game_turn) + 1;
+    let left = tactics::turns_left(ctx);
     if left > tactics::DENY_TURNS {
         return None;
     }
     let q = tactics::denial_point(ctx, id.side(), at)?;
-    if left <= tactics::LAST_TURNS {
+    if tactics::closing_turns(ctx) {
         return Some(q);
     }
     let reach = move_allowance(ctx, id, Manoeuvre::Advance)

@@ -193,9 +193,17 @@ pub fn objective_claims(ctx: &Ctx) -> Vec<Action> {
     out
 }
 
+/// The game turns left, this one included (1 in the last turn, and past the limit).
+pub fn turns_left(ctx: &Ctx) -> u32 {
+    ctx.scenario
+        .turn_limit
+        .saturating_sub(ctx.state.turn.game_turn)
+        + 1
+}
+
 /// The attacker presses on: in the last [`LAST_TURNS`] game turns it marches on its objective.
 pub fn closing_turns(ctx: &Ctx) -> bool {
-    ctx.state.turn.game_turn + LAST_TURNS > ctx.scenario.turn_limit
+    turns_left(ctx) <= LAST_TURNS
 }
 
 /// The most game turns before the end at which an attacker's unit sets out for ground the enemy
